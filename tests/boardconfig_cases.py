@@ -1,0 +1,224 @@
+"""sy.boardconfig tests as plain functions: run by pytest (tests/test_boardconfig.py) and by
+tests/mpy_run.py under the MicroPython unix port with a small heap."""
+import json
+from sy import boardconfig as bc
+from sy.boardconfig import ConfigError
+
+
+def _refused(cfg, key, words=()):
+    """validate(cfg) must raise ConfigError naming key, with every word in the message."""
+    try:
+        bc.validate(cfg)
+    except ConfigError as e:
+        msg = str(e)
+        assert e.key is not None and e.key.startswith(key), "key %r, wanted %r: %s" % (e.key, key, msg)
+        assert msg.startswith(e.key + ": "), msg
+        for w in words:
+            assert w in msg, "%r not in %r" % (w, msg)
+        return msg
+    raise AssertionError("accepted a config with a bad %s" % key)
+
+
+def _cfg(**changes):
+    c = bc.default("pico")
+    for path, value in changes.items():
+        parts = path.split("__")
+        d = c
+        for p in parts[:-1]:
+            d = d[p]
+        d[parts[-1]] = value
+    return c
+
+
+def test_defaults_are_valid_for_both_boards():
+    for board in bc.BOARDS:
+        d = bc.default(board)
+        v = bc.validate(d)
+        assert v == d
+        assert v["board"] == board
+        assert len(v["reeds"]["bits"]) == 199 and len(v["leds"]["index"]) == 199
+        assert v["reeds"]["bits"][0] == 0 and v["leds"]["index"][198] == 198
+
+
+def test_default_pins_are_unique_per_board():
+    for board in bc.BOARDS:
+        d = bc.default(board)
+        pins = [d["reeds"]["sck"], d["reeds"]["miso"], d["reeds"]["load"], d["leds"]["pin"], d["safe_mode_pin"]]
+        pins += [d["buttons"][b] for b in bc.BUTTONS]
+        assert len(set(pins)) == len(pins), pins
+
+
+def test_minimal_config_is_filled_with_defaults():
+    v = bc.validate({"board": "esp32"})
+    assert v == bc.default("esp32")
+    v = bc.validate({})
+    assert v["board"] == "pico"
+    v = bc.validate({"board": "pico", "leds": {"brightness": 0.5}, "reeds": {"active_low": False}})
+    assert v["leds"]["brightness"] == 0.5
+    assert v["leds"]["count"] == 199 and v["leds"]["order"] == "GRB"
+    assert v["reeds"]["active_low"] is False and v["reeds"]["chips"] == 25
+
+
+def test_validate_does_not_change_its_input():
+    c = {"board": "pico", "leds": {"brightness": 0.5}}
+    bc.validate(c)
+    assert c == {"board": "pico", "leds": {"brightness": 0.5}}
+
+
+def test_permuted_maps_are_accepted():
+    c = bc.default()
+    c["reeds"]["bits"] = [199 - 1 - i for i in range(199)]
+    c["leds"]["index"] = [(i * 7) % 199 for i in range(199)]
+    v = bc.validate(c)
+    assert v["reeds"]["bits"][0] == 198
+    assert v["leds"]["index"][1] == 7
+    # spare bits and spare LEDs: 25 chips have 200 inputs, a chain may be longer than the map
+    c["reeds"]["bits"][5] = 199
+    c["leds"]["count"] = 210
+    c["leds"]["index"][3] = 209
+    bc.validate(c)
+
+
+def test_buttons_and_safe_mode_may_be_absent():
+    c = bc.default()
+    c["buttons"] = None
+    c["safe_mode_pin"] = None
+    v = bc.validate(c)
+    assert v["buttons"] is None and v["safe_mode_pin"] is None
+
+
+def test_top_level_errors():
+    _refused(_cfg(board="arduino"), "board", ["pico", "esp32", "arduino"])
+    _refused(_cfg(map="paris"), "map", ["london1983"])
+    _refused(_cfg(version=2), "version", ["2"])
+    _refused(_cfg(colour="red"), "colour", ["unknown"])
+    _refused(_cfg(debounce_ms=-1), "debounce_ms", ["0..1000"])
+    _refused(_cfg(scan_hz="fast"), "scan_hz", ["integer"])
+    _refused(_cfg(scan_hz=True), "scan_hz", ["integer"])
+    try:
+        bc.validate([1, 2])
+    except ConfigError as e:
+        assert "object" in str(e)
+    else:
+        raise AssertionError("accepted a list")
+
+
+def test_section_errors():
+    _refused(_cfg(leds="lots"), "leds", ["object"])
+    _refused(_cfg(leds__brightnes=0.5), "leds.brightnes", ["unknown", "brightness"])
+    _refused(_cfg(leds__brightness=0), "leds.brightness", ["(0, 1]"])
+    _refused(_cfg(leds__brightness=1.5), "leds.brightness", ["1.5"])
+    _refused(_cfg(leds__brightness="dim"), "leds.brightness", ["number"])
+    _refused(_cfg(leds__order="RGBW"), "leds.order", ["GRB"])
+    _refused(_cfg(leds__count=100), "leds.count", ["199"])
+    _refused(_cfg(leds__current_limit_ma=20), "leds.current_limit_ma")
+    _refused(_cfg(leds__ma_per_channel=0), "leds.ma_per_channel")
+    _refused(_cfg(reeds__chips=24), "reeds.chips", ["25"])
+    _refused(_cfg(reeds__active_low=1), "reeds.active_low", ["true or false"])
+    _refused(_cfg(reeds__baudrate=10), "reeds.baudrate")
+    _refused(_cfg(buttons__active_low="yes"), "buttons.active_low")
+
+
+def test_map_list_errors():
+    bits = list(range(199))
+    bits[10] = 3
+    msg = _refused(_cfg(reeds__bits=bits), "reeds.bits[10]", ["station 11", "station 4", "already used"])
+    _refused(_cfg(reeds__bits=list(range(198))), "reeds.bits", ["199", "198"])
+    _refused(_cfg(reeds__bits="0..198"), "reeds.bits", ["list"])
+    bits = list(range(199))
+    bits[198] = 200  # 25 chips: bits 0..199
+    _refused(_cfg(reeds__bits=bits), "reeds.bits[198]", ["0..199", "200"])
+    idx = list(range(199))
+    idx[0] = -1
+    _refused(_cfg(leds__index=idx), "leds.index[0]", ["station 1"])
+    idx[0] = 1.0
+    _refused(_cfg(leds__index=idx), "leds.index[0]", ["integer"])
+    idx = list(range(199))
+    idx[198] = 199
+    _refused(_cfg(leds__index=idx), "leds.index[198]", ["0..198"])
+    assert msg
+
+
+def test_pin_errors_pico():
+    _refused(_cfg(leds__pin=25), "leds.pin", ["GP25"])
+    _refused(_cfg(leds__pin=29), "leds.pin", ["Pico"])
+    _refused(_cfg(leds__pin=18), "leds.pin", ["already used", "reeds.sck"])
+    _refused(_cfg(buttons__confirm=22), "buttons.confirm", ["leds.pin"])
+    _refused(_cfg(safe_mode_pin=10), "safe_mode_pin", ["buttons.taxi"])
+    _refused(_cfg(reeds__sck=3), "reeds.sck", ["SPI0"])
+    _refused(_cfg(reeds__miso=19), "reeds.miso", ["SPI0"])
+    _refused(_cfg(reeds__spi=2), "reeds.spi")
+    _refused(_cfg(leds__pin="GP22"), "leds.pin", ["GPIO number"])
+    # SPI1 on its own pins is fine
+    c = _cfg(reeds__spi=1, reeds__sck=26, reeds__miso=28, reeds__load=27)
+    assert bc.validate(c)["reeds"]["sck"] == 26
+
+
+def test_pin_errors_esp32():
+    c = bc.default("esp32")
+    c["leds"]["pin"] = 34
+    _refused(c, "leds.pin", ["input-only"])
+    c = bc.default("esp32")
+    c["leds"]["pin"] = 7
+    _refused(c, "leds.pin", ["flash"])
+    c = bc.default("esp32")
+    c["buttons"]["taxi"] = 36
+    _refused(c, "buttons.taxi", ["pull-up"])
+    c = bc.default("esp32")
+    c["reeds"]["spi"] = 0
+    _refused(c, "reeds.spi")
+    c = bc.default("esp32")  # the GPIO matrix routes SPI anywhere: no SCK/MISO pin table
+    c["reeds"]["sck"] = 14
+    c["reeds"]["miso"] = 12
+    bc.validate(c)
+
+
+def test_loads_and_bad_json():
+    v = bc.loads('{"board": "esp32", "leds": {"order": "RGB"}}')
+    assert v["board"] == "esp32" and v["leds"]["order"] == "RGB"
+    try:
+        bc.loads('{"board": "pico",')
+    except ConfigError as e:
+        assert "JSON" in str(e) and e.key is None
+    else:
+        raise AssertionError("accepted broken JSON")
+
+
+def test_load_files():
+    path = "_boardconfig_test.json"
+    full = bc.default("esp32")
+    full["leds"]["brightness"] = 0.1
+    full["reeds"]["bits"][0], full["reeds"]["bits"][1] = 1, 0
+    with open(path, "w") as f:
+        json.dump(full, f)
+    del full
+    try:
+        v = bc.load(path)
+        assert v["leds"]["brightness"] == 0.1 and v["board"] == "esp32"
+        assert v["reeds"]["bits"][:3] == [1, 0, 2]
+        del v
+        with open(path, "w") as f:
+            f.write("{not json")
+        try:
+            bc.load(path)
+        except ConfigError as e:
+            assert path in str(e) and "JSON" in str(e)
+        else:
+            raise AssertionError("accepted broken JSON")
+        with open(path, "w") as f:
+            f.write('{"leds": {"brightness": 2}}')
+        try:
+            bc.load(path)
+        except ConfigError as e:
+            assert e.key == "leds.brightness" and path in str(e), str(e)
+        else:
+            raise AssertionError("accepted brightness 2")
+    finally:
+        import os
+        os.remove(path)
+    try:
+        bc.load("_no_such_board.json")
+    except ConfigError as e:
+        assert "_no_such_board.json" in str(e) and "no such file" in str(e)
+    else:
+        raise AssertionError("load of a missing file did not fail")
