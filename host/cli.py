@@ -1,0 +1,41 @@
+"""`yard`: one CLI, one module per subcommand.
+
+Each subcommand module has `add_arguments(parser)` and `run(args) -> int` (the exit code).
+Benchmarks are registered in host/bench.py.
+"""
+import argparse
+import importlib
+import sys
+
+from host.errors import UserError, BoardError
+
+# name: (module, one-line help)
+COMMANDS = {
+    "replay": ("host.replay", "check a game record and print the verdict stream"),
+    "bench": ("host.bench", "measure the rules core, the firmware, the AI or the board's reliability"),
+}
+
+
+def build_parser():
+    parser = argparse.ArgumentParser(prog="yard", description="The augmented Scotland Yard board: host tool.")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    sub.required = True
+    for name, (module, text) in COMMANDS.items():
+        p = sub.add_parser(name, help=text, description=text)
+        p.set_defaults(_module=module)
+        importlib.import_module(module).add_arguments(p)
+    return parser
+
+
+def main(argv=None):
+    args = build_parser().parse_args(argv)
+    try:
+        return importlib.import_module(args._module).run(args) or 0
+    except (UserError, BoardError) as e:
+        print("yard %s: %s" % (args.command, e), file=sys.stderr)
+        return e.exit_code
+    except KeyboardInterrupt:
+        print("yard: interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        return 1

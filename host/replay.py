@@ -1,0 +1,32 @@
+"""`yard replay FILE|-`: check a game record (shared/docs/game-record.md), print the verdicts."""
+import json
+import sys
+
+from host.errors import UserError
+from sy.record import replay
+
+
+def add_arguments(parser):
+    parser.add_argument("record", help="a JSON Lines game record, or - for standard input")
+    parser.add_argument("--quiet", action="store_true", help="print only the final result line")
+
+
+def read_lines(path):
+    if path == "-":
+        return sys.stdin.read().splitlines()
+    try:
+        with open(path, encoding="utf-8", errors="replace") as f:
+            return f.read().splitlines()
+    except OSError as e:
+        raise UserError("cannot read %s: %s" % (path, e.strerror or e))
+
+
+def run(args):
+    """Exit 0 if every line was accepted, 1 if any was refused."""
+    refused = 0
+    for verdict in replay(read_lines(args.record)):
+        if verdict.get("ok") is False:
+            refused += 1
+        if not args.quiet or "result" in verdict:
+            print(json.dumps(verdict))
+    return 1 if refused else 0

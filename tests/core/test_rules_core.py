@@ -1,0 +1,390 @@
+"""Every rule of shared/docs/rules.md, one accepted and one refused case each.
+
+Plain functions and asserts: pytest collects this file, and tests/mpy_run.py runs it under the
+MicroPython unix port with a 64 KB heap (tests/test_core_micropython.py).
+"""
+from sy.rules import (Game, RuleError, TAXI, BUS, UNDERGROUND, BLACK, PHASE_MRX, PHASE_DETECTIVES,
+                      PHASE_OVER)
+from sy import mapgraph
+
+FAR = [103, 141, 174]  # start cards far from the north-west corner used below
+
+
+def refused(code, fn, *args):
+    try:
+        fn(*args)
+    except RuleError as e:
+        assert e.code == code, "expected %s, got %s: %s" % (code, e.code, e.message)
+        assert e.message
+        return e
+    raise AssertionError("expected RuleError %s" % code)
+
+
+def state(g):
+    return g.save()
+
+
+def five(mrx=45, at=(13, 26, 29, 34, 50), **kw):
+    return Game(list(at), [], mrx, **kw)
+
+
+def finish_round(g):
+    """Every piece that still has to move takes its first legal move."""
+    while g.phase == PHASE_DETECTIVES:
+        mask = g.to_move()
+        i = 0
+        while not mask & (1 << i):
+            i += 1
+        s, t = g.legal(i)[0]
+        g.move(i, None if g.is_bobby(i) else t, s)
+
+
+# --- setup -------------------------------------------------------------------------------
+def test_bobbies_by_number_of_detectives():
+    assert Game([13, 26], [29, 34], 45).n_pieces == 4
+    assert Game([13, 26, 29], [34], 45).n_pieces == 4
+    assert Game([13, 26, 29, 34], [], 45).n_pieces == 4
+    assert Game([13, 26, 29, 34, 50], [], 45).n_pieces == 5
+    refused("bad_input", Game, [13, 26], [29], 45)
+    refused("bad_input", Game, [13, 26, 29, 34], [50], 45)
+    refused("bad_input", Game, [13], [], 45)
+    refused("bad_input", Game, [13, 26, 29, 34, 50, 53], [], 45)
+
+
+def test_setup_stations_distinct_and_valid():
+    refused("bad_input", Game, [13, 13, 29, 34], [], 45)
+    refused("bad_input", Game, [13, 26, 29, 34], [], 34)
+    refused("bad_input", Game, [13, 26, 29, 200], [], 45)
+    refused("bad_input", Game, [13, 26, 29, 0], [], 45)
+
+
+def test_detective_tickets_and_supply():
+    g = five()
+    assert list(g.tickets[0]) == [11, 8, 4]
+    assert list(g.supply) == [57 - 55, 45 - 40, 23 - 20]
+    g2 = Game([13, 26], [29, 34], 45)
+    assert list(g2.supply) == [35, 29, 15]
+    assert g.black == 5 and g.double == 2
+
+
+def test_two_player_shared_stock_configurable():
+    g = Game([13, 26], [29, 34], 45, two_player=True)
+    assert list(g.tickets[0]) == [22, 16, 8]
+    assert g.tickets[0] is g.tickets[1]
+    assert list(g.supply) == [35, 29, 15]
+    g.mrx_move(TAXI, 46)
+    g.move(0, TAXI, 4)  # 13-4 taxi
+    assert g.tickets[1][TAXI] == 21  # the shared stock
+    g20 = Game([13, 26], [29, 34], 45, two_player=True, tickets=(20, 16, 8))
+    assert list(g20.tickets[0]) == [20, 16, 8]
+    refused("bad_input", Game, [13, 26, 29], [34], 45, True)
+
+
+# --- movement ----------------------------------------------------------------------------
+def test_detective_moves_along_connection_and_pays():
+    g = five()
+    g.mrx_move(TAXI, 46)
+    before = g.supply[BUS]
+    g.move(0, BUS, 14)  # 13-14 bus
+    assert g.pos[0] == 14 and g.tickets[0][BUS] == 7 and g.supply[BUS] == before + 1
+    refused("not_connected", g.move, 1, TAXI, 14)  # 26 is not next to 14
+    refused("not_connected", g.move, 1, BUS, 27)   # 26-27 is taxi only
+
+
+def test_detective_without_ticket_refused():
+    g = five(tickets=(11, 0, 4))
+    g.mrx_move(TAXI, 46)
+    refused("no_ticket", g.move, 0, BUS, 14)
+    refused("no_ticket", g.move, 0, BLACK, 14)
+    g.move(0, TAXI, 4)
+
+
+def test_occupied_station_refused():
+    g = Game([13, 4, 29, 34, 50], [], 45)
+    g.mrx_move(TAXI, 46)
+    e = refused("occupied", g.move, 0, TAXI, 4)
+    assert "D2" in e.message
+    g.move(0, TAXI, 23)
+
+
+def test_mrx_cannot_move_onto_a_piece():
+    g = Game([46, 26, 29, 34, 50], [], 45)
+    refused("occupied", g.mrx_move, TAXI, 46)
+    g.mrx_move(TAXI, 58)
+
+
+def test_ferry_only_mrx_black():
+    g = Game([13, 26, 29, 34, 50], [], 115)
+    refused("ferry", g.mrx_move, TAXI, 108)
+    g.mrx_move(BLACK, 108)
+    assert g.black == 4
+    g2 = Game([115, 26, 29, 34, 50], [], 45)
+    g2.mrx_move(TAXI, 46)
+    refused("ferry", g2.move, 0, TAXI, 108)
+    refused("no_ticket", g2.move, 0, BLACK, 108)
+    g2.move(0, TAXI, 114)
+
+
+def test_bobby_moves_free_any_transport_never_ferry():
+    g = Game([13, 26], [115, 1], 45)
+    g.mrx_move(TAXI, 46)
+    refused("ferry", g.move, 2, None, 108)
+    refused("bad_input", g.move, 2, BLACK, 114)
+    refused("not_connected", g.move, 3, TAXI, 46)  # 1-46 is bus/underground
+    refused("not_connected", g.move, 3, UNDERGROUND, 58)
+    supply = bytes(g.supply)
+    g.move(3, None, 58)  # by bus, for free
+    g.move(2, TAXI, 114)
+    assert bytes(g.supply) == supply
+
+
+def test_mrx_uses_supply_and_black_when_supply_empty():
+    g = Game([13, 26, 29, 34, 50], [], 45)
+    assert g.supply[UNDERGROUND] == 3
+    g.supply[TAXI] = 0
+    refused("no_ticket", g.mrx_move, TAXI, 46)
+    g.mrx_move(BLACK, 46)
+    assert g.mrx_used[TAXI] == 0 and g.supply[TAXI] == 0
+    finish_round(g)  # the detectives' taxi tickets refill the supply
+    g.black = 0
+    refused("no_ticket", g.mrx_move, BLACK, 1)
+    g.supply[UNDERGROUND] = 0
+    refused("no_ticket", g.mrx_move, UNDERGROUND, 1)
+    g.mrx_move(BUS, 1)
+    assert g.mrx_used[BUS] == 1
+
+
+def test_turn_order():
+    g = five()
+    refused("wrong_turn", g.move, 0, TAXI, 4)
+    g.mrx_move(TAXI, 46)
+    refused("wrong_turn", g.mrx_move, TAXI, 45)
+    g.move(0, TAXI, 4)
+    refused("already_moved", g.move, 0, TAXI, 3)
+    g.move(1, TAXI, 27)
+
+
+def test_way_back_allowed_next_round():
+    g = five()
+    g.mrx_move(TAXI, 46)
+    g.move(0, TAXI, 4)
+    finish_round(g)
+    g.mrx_move(TAXI, 45)
+    g.move(0, TAXI, 13)
+    assert g.pos[0] == 13
+
+
+# --- surfacing, double, black --------------------------------------------------------------
+def test_surfacing_counted_in_moves():
+    g = Game(list(FAR) + [29, 34], [], 45)
+    shown = []
+    for to in (46, 47, 62):  # 45-46, 46-47, 47-62 taxi
+        shown.append(g.mrx_move(TAXI, to))
+        if to == 46:
+            assert g.surfaced == 0
+        finish_round(g)
+    assert shown == [0, 0, 62]
+    assert g.candidates() == [62]
+    g2 = Game(list(FAR) + [29, 34], [], 45)
+    g2.mrx_move(TAXI, 46)
+    finish_round(g2)
+    assert g2.mrx_double(TAXI, 47, TAXI, 62) == 62  # moves 2 and 3: the second surfaces
+    assert g2.moves == 3 and g2.round == 2 and g2.next_reveal() == 8
+
+
+def test_double_move():
+    g = Game(list(FAR) + [29, 34], [], 45)
+    assert g.mrx_double(TAXI, 46, BUS, 58) == 0
+    assert g.double == 1 and g.moves == 2 and len(g.log) == 2
+    finish_round(g)
+    snap = state(g)
+    refused("not_connected", g.mrx_double, TAXI, 45, TAXI, 199)  # second half impossible
+    assert state(g) == snap  # a refused double changes nothing
+    g.mrx_double(TAXI, 45, TAXI, 46)
+    finish_round(g)
+    refused("double_used", g.mrx_double, TAXI, 45, TAXI, 46)
+
+
+def test_double_first_half_surfaces_then_hides():
+    g = Game(list(FAR) + [29, 34], [], 45)
+    g.mrx_move(TAXI, 46)
+    finish_round(g)
+    g.mrx_move(TAXI, 47)
+    finish_round(g)
+    assert g.mrx_double(TAXI, 62, TAXI, 79) == 62  # move 3 surfaces, move 4 hides
+    assert g.surfaced == 0
+    assert 79 in g.candidates() and len(g.candidates()) > 1
+
+
+def test_black_hides_transport_and_spreads():
+    g = five(mrx=45)
+    g.mrx_move(BLACK, 46)
+    c = g.candidates()
+    assert 46 in c
+    g2 = five(mrx=45)
+    g2.mrx_move(TAXI, 46)
+    assert set(g2.candidates()) < set(c)  # black reveals less than taxi
+
+
+# --- sitting out and round closing --------------------------------------------------------
+def test_detective_without_usable_ticket_sits_out():
+    # no taxi tickets: D1 (2), D2 (26) and D5 (50) stand on taxi-only stations
+    g = Game([2, 26, 29, 34, 50], [], 45, tickets=(0, 8, 4))
+    g.mrx_move(TAXI, 46)
+    assert g.to_move() == (1 << 2) | (1 << 3)
+    refused("no_ticket", g.move, 0, TAXI, 10)
+    g.move(2, BUS, 15)
+    g.move(3, BUS, 63)
+    assert g.phase == PHASE_MRX and g.result is None
+
+
+def test_blocked_piece_freed_by_another_move():
+    # bobby B1 on 2 (neighbours 10, 20): blocked while D on 10 and B2 on 20
+    g = Game([10, 141], [2, 20], 45)
+    g.mrx_move(TAXI, 46)
+    assert not g.can_move(2)
+    g.move(0, TAXI, 11)  # frees 10
+    assert g.can_move(2)
+    g.move(2, None, 10)
+    g.move(3, None, 9)
+    assert g.phase == PHASE_DETECTIVES  # D2 still has to move
+    g.move(1, TAXI, 133)
+    assert g.phase == PHASE_MRX
+
+
+def test_round_closes_when_all_moved():
+    g = five()
+    g.mrx_move(TAXI, 46)
+    finish_round(g)
+    assert g.phase == PHASE_MRX and g.round == 1
+
+
+# --- end of the game ---------------------------------------------------------------------
+def test_capture_by_detective_and_bobby():
+    g = Game([13, 26, 29, 34, 50], [], 45)
+    g.mrx_move(TAXI, 46)
+    g.move(3, BUS, 46)  # 34-46 bus
+    assert (g.result, g.reason) == ("detectives", "capture")
+    refused("game_over", g.move, 0, TAXI, 4)
+    refused("game_over", g.mrx_move, TAXI, 45)
+    g2 = Game([13, 26], [29, 34], 45)
+    g2.mrx_move(TAXI, 46)
+    g2.move(3, None, 46)
+    assert (g2.result, g2.reason) == ("detectives", "capture")
+    g3 = Game([13, 26, 29, 34, 50], [], 45)
+    g3.mrx_move(TAXI, 46)
+    g3.move(3, TAXI, 22)
+    assert g3.result is None
+
+
+def trap(d1_to):
+    # Mister X on 20 runs to 2 (neighbours 10, 20); D1 21->d1_to, D2 9->20.
+    g = Game([21, 9, 32, 103, 141], [], 20)
+    g.mrx_move(TAXI, 2)
+    g.move(0, TAXI, d1_to)
+    g.move(1, TAXI, 20)
+    finish_round(g)
+    return g
+
+
+def test_mrx_stuck():
+    g = trap(10)
+    assert (g.result, g.reason) == ("detectives", "mrx_stuck")
+    g2 = trap(33)
+    assert g2.result is None and g2.phase == PHASE_MRX
+    assert Game([10, 20, 29, 34, 50], [], 2).reason == "mrx_stuck"
+
+
+def test_detectives_stuck_bobbies_not_counted():
+    g = Game([13, 26], [29, 34], 45, tickets=(0, 0, 0))
+    g.mrx_move(TAXI, 46)
+    assert (g.result, g.reason) == ("mrx", "detectives_stuck")
+    g2 = Game([13, 26], [29, 34], 45, tickets=(1, 0, 0))
+    g2.mrx_move(TAXI, 46)
+    assert g2.result is None
+
+
+def test_rounds_done():
+    g = Game([13, 26, 29, 34, 50], [], 45, rounds=2)
+    g.mrx_move(TAXI, 46)
+    finish_round(g)
+    assert g.result is None
+    g.mrx_move(TAXI, 45 if g.holder_of(45) < 0 else 47)
+    finish_round(g)
+    assert (g.result, g.reason, g.round) == ("mrx", "rounds_done", 2)
+
+
+# --- public information --------------------------------------------------------------------
+def test_candidates_exact():
+    g = Game([13, 26, 29, 34, 50], [], 45)
+    assert g.candidates() == [35, 45, 51, 71, 78, 104, 106, 127, 132, 146, 166, 170, 172]
+    g.mrx_move(TAXI, 46)
+    graph = mapgraph.load()
+    expect = set()
+    for s in [35, 45, 51, 71, 78, 104, 106, 127, 132, 146, 166, 170, 172]:
+        expect.update(graph.neighbours(s, TAXI))
+    expect -= set(g.pos)
+    assert g.candidates() == sorted(expect)
+    g.move(3, TAXI, 22)  # 34-22: lands on a candidate, no capture
+    assert 22 not in g.candidates() and 46 in g.candidates()
+
+
+def test_secret_mode_never_takes_hidden_station():
+    g = Game([13, 26, 29, 34, 50], [], 0)
+    refused("bad_input", g.mrx_move, TAXI, 46)
+    g.mrx_move(TAXI)
+    assert g.mrx == 0
+    finish_round(g)
+    g.mrx_move(TAXI)
+    finish_round(g)
+    refused("bad_input", g.mrx_move, TAXI)  # move 3 surfaces: the station is public
+    graph = mapgraph.load()
+    reach = set()
+    for c in g.candidates():
+        reach.update(graph.neighbours(c, TAXI))
+    reach = sorted(s for s in reach if g.holder_of(s) < 0)
+    unreachable = [s for s in range(1, 200) if s not in reach and g.holder_of(s) < 0]
+    snap = g.save()
+    refused("not_connected", g.mrx_move, TAXI, unreachable[0])
+    assert g.save() == snap
+    assert g.mrx_move(TAXI, reach[0]) == reach[0] and g.candidates() == [reach[0]]
+
+
+def test_secret_capture_on_surfacing_station():
+    g = Game([13, 26, 29, 34, 50], [], 0, reveals=(1, 3))
+    assert g.mrx_move(TAXI, 46) == 46
+    g.move(0, TAXI, 4)
+    assert g.result is None
+    g.move(3, BUS, 46)  # 34-46 bus: he is shown there
+    assert (g.result, g.reason) == ("detectives", "capture")
+
+
+def test_secret_capture_declared_by_host():
+    g = Game([13, 26, 29, 34, 50], [], 0)
+    g.mrx_move(TAXI)
+    refused("bad_input", g.capture, 0)  # 13 is not a possible station
+    g.move(3, TAXI, 22)
+    g.capture(3)
+    assert (g.result, g.reason, g.mrx) == ("detectives", "capture", 22)
+
+
+def test_legal_sorted():
+    g = five()
+    g.mrx_move(TAXI, 46)
+    legal = g.legal(0)
+    assert legal == sorted(legal)
+    assert (14, BUS) in legal and (4, TAXI) in legal and (46, UNDERGROUND) in legal
+    x = Game([13, 26, 29, 34, 50], [], 46).legal_mrx()
+    assert x == sorted(x) and (1, BLACK) in x and (1, BUS) in x and (34, BUS) not in x
+
+
+def test_save_load_roundtrip():
+    g = Game([13, 26], [29, 34], 0, two_player=True)
+    g.mrx_move(TAXI)
+    g.move(0, TAXI, 4)
+    data = g.save()
+    h = Game.load(data)
+    assert h.save() == data
+    assert h.tickets[0] is h.tickets[1]
+    refused("bad_input", Game.load, data[:-3])
+    refused("bad_input", Game.load, b"\x07" + data[1:])
