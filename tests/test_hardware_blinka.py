@@ -30,7 +30,7 @@ leds.put(2, 0, 0, 200)
 leds.show()
 assert len(sent) == 1, len(sent)
 pin, wire = sent[0]
-assert pin._pin == board.NEOPIXEL, pin  # a DigitalInOut on the configured pin
+assert pin._pin.id == board.NEOPIXEL.id, pin  # a DigitalInOut on the configured pin
 assert len(wire) == 3 * 199
 assert wire == bytes(strip.buf), "the Adafruit library changed the bytes"
 # GRB wire order, brightness 0.25: station 1 red -> LED 198 = (G 0, R 63/64, B 0)
