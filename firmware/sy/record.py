@@ -160,7 +160,7 @@ class Replayer:
                 if not (g.is_candidate(to) or to == g.surfaced):
                     raise RuleError("bad_input", "Mister X cannot be on station %d" % to)
             g.move(piece, ticket, to)
-            if capture and g.result is None:
+            if capture and g.reason != "capture":
                 g.capture(piece)
             out = None
         if not over and g.result is not None:
@@ -217,3 +217,34 @@ def move_line(game, piece, ticket, to):
     if ticket is not None:
         line["ticket"] = TICKET_NAMES[ticket]
     return line
+
+
+def public_lines(lines):
+    """The record as the board keeps it: Mister X's start and hidden stations removed, his
+    stations kept only on surfacing moves, captures marked. `lines` are dicts of a full record."""
+    out = []
+    reveals = (3, 8, 13, 18, 24)
+    moves = 0
+    mrx = None
+    for line in lines:
+        kind = line.get("type")
+        if kind == "setup":
+            line = dict(line)
+            mrx = line.get("mrx")
+            line["mrx"] = None
+            reveals = line.get("reveals") or reveals
+        elif kind == "mrx":
+            steps = line.get("double") or [line]
+            public = []
+            for step in steps:
+                moves += 1
+                mrx = step.get("to")
+                kept = {"ticket": step["ticket"]}
+                if moves in reveals:
+                    kept["to"] = mrx
+                public.append(kept)
+            line = {"type": "mrx", "double": public} if "double" in line else dict(public[0], type="mrx")
+        elif kind == "move" and line.get("to") == mrx:
+            line = dict(line, capture=True)
+        out.append(line)
+    return out

@@ -115,7 +115,8 @@ class Game:
         self.mrx = mrx or 0
         self.surfaced = 0
         self.log = []
-        self._landed = 0  # station the last detective move landed on (secret-mode capture check)
+        self._landed = 0  # the last detective move since Mister X's (secret-mode capture check)
+        self._lander = 0
         self.cand = bytearray(32)
         self._spare = bytearray(32)
         cards = g.x_cards
@@ -442,6 +443,7 @@ class Game:
             self.supply[ticket] += 1
         self.moved |= 1 << piece
         self._landed = to
+        self._lander = piece
         if self.mrx:
             if to == self.mrx:
                 self._end("detectives", "capture")
@@ -489,16 +491,20 @@ class Game:
 
     # --- what the host declares in secret mode ------------------------------------------
     def capture(self, piece):
-        """The host says: this piece stands on Mister X. Ends the game."""
-        if self.phase == PHASE_OVER:
-            raise RuleError("game_over", "the game is over")
+        """The host says: this piece stands on Mister X. Ends the game.
+
+        The board commits a move before the host can answer, so the capture may come after the
+        move closed the round, even the last round (which ended the game as 'rounds_done')."""
         if not (_is_int(piece) and 0 <= piece < self.n_pieces):
             raise RuleError("bad_input", "there is no piece %r in this game" % (piece,))
         s = self.pos[piece]
+        last = piece == self._lander and s == self._landed
+        if self.phase == PHASE_OVER and not (last and self.reason == "rounds_done"):
+            raise RuleError("game_over", "the game is over")
         if self.mrx:
             if s != self.mrx:
                 raise RuleError("bad_input", "Mister X is not on station %d" % s)
-        elif not (self.is_candidate(s) or (s == self._landed and self.moved & (1 << piece))):
+        elif not (self.is_candidate(s) or last):
             raise RuleError("bad_input", "Mister X cannot be on station %d" % s)
         self.mrx = s
         self._end("detectives", "capture")
@@ -545,6 +551,7 @@ class Game:
         out.append(self.mrx)
         out.append(self.surfaced)
         out.append(self._landed)
+        out.append(self._lander)
         out.extend(self.cand)
         out.append(len(self.log))
         for t, s in self.log:
@@ -587,8 +594,8 @@ class Game:
         g.mrx_used = bytearray(data[k + 3:k + 6])
         k += 6
         (g.black, g.double, g.round, g.moves, g.phase, g.moved, res, rea, g.mrx, g.surfaced,
-         g._landed) = data[k:k + 11]
-        k += 11
+         g._landed, g._lander) = data[k:k + 12]
+        k += 12
         g.result = RESULTS[res]
         g.reason = REASONS[rea]
         g.cand = bytearray(data[k:k + 32])

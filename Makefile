@@ -1,0 +1,35 @@
+# One command for the main job, one for the whole test suite; each does its own set-up.
+#   make demo    the simulated board plays a demo game
+#   make test    every test (CPython, MicroPython unix port, browser)
+SHELL := /bin/bash
+VENV := .venv
+export PATH := $(CURDIR)/$(VENV)/bin:$(PATH)
+APT_PACKAGES := socat
+APT_COMMANDS := socat
+
+.PHONY: demo test setup apt clean
+
+demo: setup
+	yard replay examples/capture.jsonl
+
+test: setup
+	python -m pytest -q
+
+setup: $(VENV)/.installed apt
+
+$(VENV)/.installed: pyproject.toml
+	python3 -m venv $(VENV)
+	$(VENV)/bin/pip install -q --upgrade pip
+	$(VENV)/bin/pip install -q -e '.[test]'
+	touch $@
+
+# System packages the tests drive (as root; CI runs as root).
+apt:
+	@missing=""; for c in $(APT_COMMANDS); do command -v $$c >/dev/null || missing=1; done; \
+	if [ -n "$$missing" ]; then \
+		echo "installing $(APT_PACKAGES) with apt-get"; \
+		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $(APT_PACKAGES) >/dev/null; \
+	fi
+
+clean:
+	rm -rf $(VENV) build *.egg-info .pytest_cache .hypothesis test-artifacts

@@ -1,0 +1,121 @@
+"""Game records: the verdict stream, the shipped examples, `yard replay`."""
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+
+from sy.record import Replayer, replay
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+EXAMPLES = os.path.join(ROOT, "examples")
+
+EXPECTED = {
+    "capture.jsonl": ("detectives", "capture"),
+    "capture.board.jsonl": ("detectives", "capture"),
+    "escape.jsonl": ("mrx", "rounds_done"),
+    "two-player.jsonl": ("detectives", "capture"),
+    "double-black-ferry.jsonl": ("mrx", "detectives_stuck"),
+}
+
+
+def lines_of(name):
+    with open(os.path.join(EXAMPLES, name)) as f:
+        return f.read().splitlines()
+
+
+@pytest.mark.parametrize("name", sorted(EXPECTED))
+def test_examples_replay(name):
+    verdicts = list(replay(lines_of(name)))
+    result = verdicts[-1]
+    assert (result["result"], result["reason"]) == EXPECTED[name]
+    assert result["line"] == len(verdicts) - 1
+    refused = [v for v in verdicts[:-1] if not v["ok"]]
+    if name == "capture.board.jsonl":  # asks for Mister X's legal moves, which the board cannot know
+        assert [v["error"] for v in refused] == ["bad_input"]
+    else:
+        assert refused == []
+
+
+def test_examples_show_what_they_promise():
+    two = [json.loads(l) for l in lines_of("two-player.jsonl")]
+    assert two[0]["two_player"] is True and len(two[0]["detectives"]) == 2 and len(two[0]["bobbies"]) == 2
+    ferry = [json.loads(l) for l in lines_of("double-black-ferry.jsonl")]
+    assert any("double" in l for l in ferry)
+    assert any(l.get("ticket") == "black" for l in ferry if l["type"] == "mrx")
+    verdicts = list(replay(lines_of("escape.jsonl")))
+    assert verdicts[-1]["round"] == 22
+    reveals = [v["reveal"] for v in verdicts if "reveal" in v]
+    assert len(reveals) == 5
+
+
+def test_verdict_shapes():
+    r = Replayer()
+    assert r.feed('{"type": "setup", "detectives": [13, 26], "bobbies": [29, 34], "mrx": 45}') == {"line": 1, "ok": True}
+    assert r.feed('{"type": "query", "what": "legal", "piece": "D1"}') == {
+        "line": 2, "ok": True, "legal": [[4, "taxi"], [14, "bus"], [23, "taxi"], [23, "bus"], [24, "taxi"],
+                                         [46, "underground"], [52, "bus"], [67, "underground"], [89, "underground"]]}
+    v = r.feed('{"type": "move", "piece": "D1", "ticket": "taxi", "to": 4}')
+    assert v == {"line": 3, "ok": False, "error": "wrong_turn", "message": "it is Mister X's turn"}
+    assert r.feed('{"type": "mrx", "ticket": "taxi", "to": 46}') == {"line": 4, "ok": True}
+    v = r.feed('{"type": "move", "piece": "B2", "to": 46}')  # bobby on 34 by bus: capture
+    assert v == {"line": 5, "ok": True}
+    assert r.result() == {"result": "detectives", "reason": "capture", "round": 1, "line": 5}
+    v = r.feed('{"type": "move", "piece": "D1", "ticket": "taxi", "to": 4}')
+    assert v["error"] == "game_over"
+
+
+@pytest.mark.parametrize("line, words", [
+    ("not json", "JSON"),
+    ("[1, 2]", "object"),
+    ('{"type": "dance"}', "unknown line type"),
+    ('{"type": "move", "piece": "D9", "ticket": "taxi", "to": 4}', "no piece"),
+    ('{"type": "move", "piece": "D1", "ticket": "taxi", "to": 400}', "not a station"),
+    ('{"type": "move", "piece": "D1", "ticket": "rocket", "to": 4}', "unknown ticket"),
+    ('{"type": "move", "piece": "D1", "ticket": "taxi", "to": true}', "station number"),
+    ('{"type": "mrx", "double": [{"ticket": "taxi", "to": 46}]}', "two moves"),
+    ('{"type": "setup", "detectives": [1, 2], "bobbies": [3, 4]}', "already set up"),
+    ('{"type": "query", "what": "future"}', "legal"),
+    ("x" * 5000, "longer"),
+])
+def test_bad_input_is_refused_with_a_sentence(line, words):
+    r = Replayer()
+    r.feed('{"type": "setup", "detectives": [13, 26, 29, 34], "mrx": 45}')
+    if "D1" in line:
+        r.feed('{"type": "mrx", "ticket": "taxi", "to": 46}')
+    before = r.game.save()
+    v = r.feed(line)
+    assert v["ok"] is False and v["error"] == "bad_input", v
+    assert words in v["message"]
+    assert r.game.save() == before
+
+
+def test_setup_must_come_first():
+    r = Replayer()
+    assert r.feed('{"type": "mrx", "ticket": "taxi", "to": 46}')["error"] == "bad_input"
+    assert r.feed('{"type": "setup", "detectives": [13, 26, 29, 34, 50], "mrx": 45, "map": "mars"}')["error"] == "bad_input"
+    assert r.feed('{"type": "setup", "detectives": [13, 26, 29, 34, 50], "mrx": 45, "map": "london1983"}')["ok"]
+    assert r.feed('{"type": "mrx", "ticket": "taxi", "to": 46}')["ok"]
+    assert r.feed('{"type": "move", "piece": "D1", "ticket": "taxi", "to": 14}')["ok"]  # the 1983 taxi line
+
+
+def run_yard(*args, stdin=None):
+    return subprocess.run([sys.executable, "-m", "host", *args], input=stdin, capture_output=True, text=True,
+                          cwd=ROOT, timeout=60)
+
+
+def test_yard_replay_file_and_stdin():
+    p = run_yard("replay", os.path.join(EXAMPLES, "capture.jsonl"))
+    assert p.returncode == 0, p.stderr
+    out = [json.loads(l) for l in p.stdout.splitlines()]
+    assert out[-1]["result"] == "detectives" and len(out) == len(lines_of("capture.jsonl")) + 1
+    p = run_yard("replay", "-", stdin='{"type": "setup", "detectives": [13, 26, 29, 34], "mrx": 45}\nnonsense\n')
+    assert p.returncode == 1
+    assert json.loads(p.stdout.splitlines()[1])["error"] == "bad_input"
+    assert "Traceback" not in p.stderr
+
+
+def test_yard_replay_missing_file_is_a_clear_error():
+    p = run_yard("replay", "/no/such/record.jsonl")
+    assert p.returncode == 2 and "cannot read" in p.stderr and "Traceback" not in p.stderr
