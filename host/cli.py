@@ -13,6 +13,7 @@ from host.errors import UserError, BoardError
 COMMANDS = {
     "replay": ("host.replay", "check a game record and print the verdict stream"),
     "bench": ("host.bench", "measure the rules core, the firmware, the AI or the board's reliability"),
+    "verify": ("host.verify", "check Mister X's revealed log against its commitments and the rules"),
 }
 
 

@@ -1,0 +1,73 @@
+"""Mister X's commitments: proof that he played fair, without telling the board where he is.
+
+With every secret move the host sends `commitment(station, salt)`; at the end of the game it
+reveals each station with its salt, and anyone (the board, `yard verify`) recomputes the hashes.
+
+    commitment = hex(SHA-256(b"sy-commit-1:" + salt_hex + b":" + decimal station))
+
+The salt is fresh random bytes for every move, at least 16 (hex-encoded, lower case, 32+ digits):
+without it the commitment could be brute-forced over the 199 stations. The start station is
+committed too (on setup). Pure: no I/O; runs on the board, under the unix port and in the host.
+"""
+import hashlib
+from binascii import hexlify
+
+MIN_SALT_BYTES = 16
+_HEX = "0123456789abcdef"
+_PREFIX = b"sy-commit-1:"
+
+
+def valid_salt(salt):
+    """True if salt is a lower-case hex string of at least MIN_SALT_BYTES bytes."""
+    if not isinstance(salt, str) or len(salt) < 2 * MIN_SALT_BYTES or len(salt) % 2:
+        return False
+    for c in salt:
+        if c not in _HEX:
+            return False
+    return True
+
+
+def commitment(station, salt):
+    """The hex SHA-256 commitment of `station` (int) with `salt` (hex str)."""
+    if not valid_salt(salt):
+        raise ValueError("a salt is at least %d random bytes, hex-encoded" % MIN_SALT_BYTES)
+    h = hashlib.sha256(_PREFIX)
+    h.update(salt.encode())
+    h.update(b":")
+    h.update(str(station).encode())
+    return hexlify(h.digest()).decode()
+
+
+def matches(station, salt, commit):
+    """True if `commit` is the commitment of station with salt (False for a bad salt)."""
+    if not valid_salt(salt) or not isinstance(commit, str):
+        return False
+    return commitment(station, salt) == commit
+
+
+def check_route(graph, start, log, reveals):
+    """Check Mister X's revealed route against the map and the public log.
+
+    start: his start station; log: [[ticket, shown], ...] as the board kept it (shown = the
+    surfacing station or 0); reveals: [station, ...] one per log entry. Returns None if the
+    route is possible, else a sentence. (Occupancy needs the detectives' history: a full replay
+    of the record checks that, see host/verify.py.)"""
+    if len(reveals) != len(log):
+        return "the log has %d moves but %d stations were revealed" % (len(log), len(reveals))
+    here = start
+    for i in range(len(log)):
+        ticket, shown = log[i][0], log[i][1]
+        to = reveals[i]
+        if not graph.is_station(to):
+            return "move %d: %r is not a station" % (i + 1, to)
+        ok = False
+        for t in (range(4) if ticket == 3 else (ticket,)):
+            if graph.connected(here, to, t):
+                ok = True
+                break
+        if not ok:
+            return "move %d: station %d cannot be reached from %d with that ticket" % (i + 1, to, here)
+        if shown and shown != to:
+            return "move %d: he surfaced on %d but reveals %d" % (i + 1, shown, to)
+        here = to
+    return None

@@ -1,0 +1,356 @@
+"""Mister X's console: what he sees behind his screen, and the short forgiving move syntax.
+
+The console works on a SecretGame (the full rules and the secret log) and a board adapter
+(host/boardside.py, or a fake in tests) that is told only public facts. Input and output are
+injected, so tests type into it and read what it prints.
+
+Move syntax (case-insensitive, ticket names may be abbreviated):
+    bus 58        58 bus       b 58        58          (a station alone: when one ticket fits)
+    black 115     x 115        bl 115
+    double taxi 14 bus 58      2 t 14 b 58
+    legal [double]   status   log   help   quit (the game is saved; `yard play --resume`)
+"""
+import time
+
+from sy.rules import RuleError, TICKET_NAMES, BLACK, PHASE_MRX, PHASE_DETECTIVES
+
+TICKET_ALIASES = {
+    "t": 0, "ta": 0, "tax": 0, "taxi": 0, "cab": 0,
+    "b": 1, "bu": 1, "bus": 1,
+    "u": 2, "ug": 2, "un": 2, "und": 2, "under": 2, "underground": 2, "tube": 2, "metro": 2, "subway": 2,
+    "x": 3, "bl": 3, "bla": 3, "blac": 3, "black": 3,
+}
+DOUBLE_WORDS = ("double", "dbl", "d", "2", "2x", "do", "dou")
+SHORT = ("taxi", "bus", "ug", "black")
+COMMAND_WORDS = ("taxi", "bus", "underground", "black", "double", "legal", "status", "log", "help", "quit")
+
+
+class ParseError(Exception):
+    pass
+
+
+def parse_ticket(word):
+    t = TICKET_ALIASES.get(word.lower())
+    if t is None:
+        raise ParseError("%r is not a ticket: taxi, bus, underground (ug) or black (x)" % word)
+    return t
+
+
+def _station(word):
+    if not word.isdigit():
+        raise ParseError("%r is not a station number" % word)
+    return int(word)
+
+
+def parse_steps(words):
+    """Words -> [(ticket or None, station)]: pairs of ticket and station in either order."""
+    steps = []
+    i = 0
+    while i < len(words):
+        w = words[i]
+        if w.isdigit():
+            s = _station(w)
+            t = None
+            if i + 1 < len(words) and not words[i + 1].isdigit() and words[i + 1].lower() in TICKET_ALIASES:
+                # "58 bus" -- but in "14 bus 58" the bus belongs to 58
+                if not (i + 2 < len(words) and words[i + 2].isdigit()):
+                    t = parse_ticket(words[i + 1])
+                    i += 1
+            steps.append((t, s))
+            i += 1
+        else:
+            t = parse_ticket(w)
+            if i + 1 >= len(words):
+                raise ParseError("%s to which station?" % TICKET_NAMES[t])
+            steps.append((t, _station(words[i + 1])))
+            i += 2
+    return steps
+
+
+def parse_command(text):
+    """A line -> (kind, payload): ("move", [(t, s)]), ("double", [(t, s), (t, s)]), ("legal", bool
+    double), ("status"|"log"|"help"|"quit"|"empty", None). ParseError with a sentence."""
+    words = text.replace(",", " ").replace(">", " ").split()
+    if not words:
+        return "empty", None
+    head = words[0].lower()
+    for name in ("status", "log", "help", "quit", "exit", "legal", "?", "candidates"):
+        if len(head) >= 1 and name.startswith(head) and head not in TICKET_ALIASES and not head.isdigit() \
+                and head not in DOUBLE_WORDS:
+            if name == "exit":
+                name = "quit"
+            if name == "?":
+                name = "help"
+            if name == "legal":
+                return "legal", len(words) > 1 and words[1].lower() in DOUBLE_WORDS
+            return name, None
+    if head in DOUBLE_WORDS:
+        steps = parse_steps(words[1:])
+        if len(steps) != 2:
+            raise ParseError("a double move is two moves: double taxi 14 bus 58")
+        return "double", steps
+    steps = parse_steps(words)
+    if len(steps) == 2:
+        return "double", steps  # "taxi 14 bus 58" is clearly a double move
+    if len(steps) != 1:
+        raise ParseError("one move at a time: a ticket and a station, e.g. bus 58")
+    return "move", steps
+
+
+class Console:
+    """Mister X's side of the game, given a SecretGame and a board adapter."""
+
+    def __init__(self, sg, board, inp=input, out=print, detectives=None, wait=0.05, clock=time.monotonic):
+        self.sg = sg
+        self.board = board
+        self.inp = inp
+        self.out = out
+        self.detectives = detectives  # sim: callable(game) that makes the detectives move on the board
+        self.wait = wait
+        self.clock = clock
+        self.started = clock()
+
+    # --- showing ------------------------------------------------------------------------------
+    def status_lines(self):
+        g = self.sg.game
+        lines = []
+        nxt = g.next_reveal()
+        if nxt:
+            until = "surfaces after move %d (%d more move%s)" % (nxt, nxt - g.moves, "" if nxt - g.moves == 1 else "s")
+        else:
+            until = "no more surfacing"
+        rnd = g.round + (1 if g.phase == PHASE_MRX else 0)
+        lines.append("Round %d/%d   Mister X on %d   moves made %d, %s" % (min(rnd, g.rounds), g.rounds, g.mrx, g.moves, until))
+        lines.append("Your tickets: black %d, double %d   General supply: taxi %d, bus %d, underground %d" % (
+            g.black, g.double, g.supply[0], g.supply[1], g.supply[2]))
+        det = []
+        for i in range(g.n_pieces):
+            name = g.piece_name(i)
+            if g.is_bobby(i):
+                det.append("%s %d" % (name, g.pos[i]))
+            elif g.two_player and i == 1:
+                det.append("%s %d (shares D1's tickets)" % (name, g.pos[i]))
+            else:
+                t = g.tickets[i]
+                det.append("%s %d (taxi %d, bus %d, ug %d)" % (name, g.pos[i], t[0], t[1], t[2]))
+        lines.append("Detectives: " + "   ".join(det))
+        lines.append("Travel log: " + self.log_text())
+        lines.append("The detectives think you may be on %d station%s." % (
+            g.candidates_count(), "" if g.candidates_count() == 1 else "s"))
+        return lines
+
+    def log_text(self, full=False):
+        entries = self.sg.entries()
+        if not entries:
+            return "(empty; start on %d)" % self.sg.setup["mrx"]
+        parts = []
+        for k, (ticket, to, shown, _c, _s) in enumerate(entries, 1):
+            parts.append("%d %s %d%s" % (k, ticket, to, "*" if shown else ""))
+        return " | ".join(parts) + ("   (* = surfaced)" if not full else "")
+
+    def show_status(self):
+        for line in self.status_lines():
+            self.out(line)
+
+    def legal_text(self, double=False):
+        g = self.sg.game
+        if double:
+            opts = self.sg.double_options()
+            if not opts:
+                return "no double move possible" + ("" if g.double else ": no double-move ticket left")
+            return "%d double moves, e.g. " % len(opts) + ", ".join(
+                "double %s %d %s %d" % (SHORT[a[0]], a[1], SHORT[b[0]], b[1]) for a, b in opts[:12])
+        by_station = {}
+        for s, t in g.legal_mrx():
+            by_station.setdefault(s, []).append(TICKET_NAMES[t])
+        if not by_station:
+            return "no legal move"
+        return "legal: " + ", ".join("%d (%s)" % (s, "/".join(ts)) for s, ts in sorted(by_station.items()))
+
+    def completions(self, text, line):
+        """Words that complete `text` given the whole line so far (for readline)."""
+        words = line.split()
+        if not words or (len(words) == 1 and not line.endswith(" ")):
+            pool = list(COMMAND_WORDS)
+        else:
+            try:
+                pool = sorted(set(str(s) for s, _t in self.sg.game.legal_mrx())) + list(SHORT)
+            except RuleError:
+                pool = []
+        return [w for w in pool if w.startswith(text.lower())]
+
+    # --- moving -------------------------------------------------------------------------------
+    def _resolve(self, t, s):
+        """Fill in a missing ticket: the one non-black ticket that fits, else ask."""
+        if t is not None:
+            return t
+        g = self.sg.game
+        fits = [tt for ss, tt in g.legal_mrx() if ss == s]
+        if not fits:
+            raise ParseError("you cannot move to %d now (type legal)" % s)
+        plain = [tt for tt in fits if tt != BLACK]
+        if len(plain) == 1:
+            return plain[0]
+        if not plain:
+            raise ParseError("only a black ticket takes you to %d: type black %d" % (s, s))
+        raise ParseError("%d: by %s? type e.g. %s %d" % (s, " or ".join(TICKET_NAMES[x] for x in fits), TICKET_NAMES[plain[0]], s))
+
+    def _resolve_second(self, first, t2, s2):
+        if t2 is not None:
+            return t2
+        g = self.sg.game
+        fits = []
+        for tt in range(4):
+            if tt == BLACK:
+                continue
+            if g.graph.connected(first, s2, tt):
+                fits.append(tt)
+        if len(fits) == 1:
+            return fits[0]
+        raise ParseError("say which ticket for the second move to %d" % s2)
+
+    def try_move(self, kind, steps):
+        """Validate, log and tell the board. Returns the log line, or raises ParseError/RuleError."""
+        sg = self.sg
+        if kind == "move":
+            t, s = steps[0]
+            t = self._resolve(t, s)
+            line = sg.mrx_move(t, s)
+        else:
+            (t1, s1), (t2, s2) = steps
+            t1 = self._resolve(t1, s1)
+            t2 = self._resolve_second(s1, t2, s2)
+            line = sg.mrx_double(t1, s1, t2, s2)
+        self.board.mrx(line)
+        return line
+
+    def describe(self, line):
+        steps = line["double"] if "double" in line else [line]
+        parts = []
+        for st in steps:
+            parts.append("%s to %d%s" % (st["ticket"], st["to"], " (you surface: the board shows %d)" % st["to"] if st.get("shown") else ""))
+        return ("double move: " if len(steps) == 2 else "") + ", then ".join(parts)
+
+    # --- the loop -----------------------------------------------------------------------------
+    def mrx_turn(self):
+        """Ask for moves until one is accepted. Returns False if Mister X quits."""
+        g = self.sg.game
+        if not g.legal_mrx():
+            self.out("You cannot move: every station you could reach is blocked. The detectives win.")
+            self.sg.cornered()
+            self.board.cornered()
+            return True
+        self.out("")
+        self.show_status()
+        while True:
+            try:
+                text = self.inp("mister x> ")
+            except EOFError:
+                self.out("")
+                return False
+            try:
+                kind, payload = parse_command(text)
+                if kind == "empty":
+                    continue
+                if kind == "quit":
+                    self.out("Saved. Continue later with: yard play --resume")
+                    return False
+                if kind == "help":
+                    self.out(__doc__.split("\n\n", 2)[2].rstrip())
+                    continue
+                if kind == "status":
+                    self.show_status()
+                    continue
+                if kind == "log":
+                    self.out("Travel log: " + self.log_text())
+                    continue
+                if kind == "candidates":
+                    self.out("The detectives may think you are on: %s" % " ".join(map(str, g.candidates())))
+                    continue
+                if kind == "legal":
+                    self.out(self.legal_text(payload))
+                    continue
+                line = self.try_move(kind, payload)
+                self.out("OK: " + self.describe(line))
+                return True
+            except ParseError as e:
+                self.out("? " + str(e))
+            except RuleError as e:
+                self.out("refused: " + e.message)
+
+    def detectives_turn(self):
+        """Wait for the board to report the detectives' moves; apply them; declare a capture."""
+        sg = self.sg
+        g = sg.game
+        self.out("Detectives' turn (round %d): waiting for the board..." % g.round)
+        if self.detectives:
+            self.detectives(sg)
+        while g.phase == PHASE_DETECTIVES and g.result is None:
+            for ev in self.board.events(self.wait):
+                self.on_event(ev)
+                if g.phase != PHASE_DETECTIVES or g.result is not None:
+                    break
+
+    def on_event(self, ev):
+        sg = self.sg
+        g = sg.game
+        if ev.get("type") != "move":
+            return
+        piece, ticket, to = ev.get("piece"), ev.get("ticket"), ev.get("to")
+        try:
+            sg.detective_move(piece, ticket, to)
+        except RuleError as e:
+            self.out("the board reported a move the rules refuse (%s %s %s): %s" % (piece, ticket, to, e.message))
+            return
+        self.out("  %s %s %d" % (piece, ("by " + ticket + " to") if ticket else "to", to))
+        if g.result == "detectives" and g.reason == "capture":
+            self.out("%s lands on your station %d: you are caught!" % (piece, to))
+            if not ev.get("capture"):
+                self.board.capture(piece)
+
+    def play(self):
+        """Run the game until it ends (True) or Mister X quits (False)."""
+        g = self.sg.game
+        while g.result is None:
+            if g.phase == PHASE_MRX:
+                if not self.mrx_turn():
+                    return False
+            else:
+                self.detectives_turn()
+        self.finish()
+        return True
+
+    def finish(self):
+        sg = self.sg
+        g = sg.game
+        winner = "Mister X wins" if g.result == "mrx" else "The detectives win"
+        why = {"capture": "a detective caught Mister X", "mrx_stuck": "Mister X could not move",
+               "rounds_done": "Mister X stayed hidden for all %d rounds" % g.rounds,
+               "detectives_stuck": "no detective could move"}.get(g.reason, g.reason)
+        self.out("")
+        self.out("GAME OVER: %s (%s), round %d." % (winner, why, g.round))
+        self.out("Full travel log: start %d | %s" % (sg.setup["mrx"], self.log_text(full=True)))
+        for line in self.stats_lines():
+            self.out(line)
+        ok, message = self.board.reveal(sg.reveal())
+        if ok is None:
+            self.out("Commitments: revealed to the host log only (%s)." % message)
+        elif ok:
+            self.out("The board checked every commitment against the revealed log: fair play verified.")
+        else:
+            self.out("The board did NOT verify the log: %s" % message)
+        self.out("Secret log: %s   (check it with: yard verify %s)" % (sg.path, sg.path))
+
+    def stats_lines(self):
+        g = self.sg.game
+        entries = self.sg.entries()
+        used = {}
+        for t, *_rest in entries:
+            used[t] = used.get(t, 0) + 1
+        doubles = sum(1 for line in self.sg.mrx_lines() if "double" in line)
+        det = sum(1 for line in self.sg.lines if line.get("type") == "move")
+        return ["Statistics: %d rounds, Mister X made %d moves (%s), %d double move%s; detectives and bobbies "
+                "made %d moves; %d station%s were still possible for him at the end; %.0f s." % (
+                    g.round, len(entries), ", ".join("%s %d" % (k, used[k]) for k in TICKET_NAMES if k in used) or "none",
+                    doubles, "" if doubles == 1 else "s", det, g.candidates_count(),
+                    "" if g.candidates_count() == 1 else "s", self.clock() - self.started)]
