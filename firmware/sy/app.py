@@ -1,0 +1,105 @@
+"""The board's main loop: scan -> debounce -> board -> link -> frame, at scan_hz.
+
+Hardware comes in from outside (hw.make or a test), so this file runs unchanged on the board,
+under the unix port with simulated hardware, and in-process in tests and the benchmark.
+Steady state allocates nothing: the bitmap, the debouncer's ring and the frame are made once.
+"""
+import time
+
+from sy.debounce import Debouncer, ticks_diff
+from sy.board import Board
+from sy.proto import Protocol
+from sy.link import Link
+
+try:
+    ticks_ms = time.ticks_ms
+    sleep_ms = time.sleep_ms
+except AttributeError:  # CPython
+    def ticks_ms():
+        return int(time.monotonic() * 1000) & 0x3FFFFFFF
+
+    def sleep_ms(ms):
+        time.sleep(ms / 1000)
+
+FRAME_MS = 40  # animation frame period when nothing changes
+
+
+class App:
+    def __init__(self, cfg, inputs, leds, link, store, graph=None, name="board"):
+        chips = cfg["reeds"]["chips"]
+        self.chips = chips
+        self.inputs = inputs
+        self.leds = leds
+        self.link = link
+        self.nbits = chips * 8
+        self.bitmap = bytearray(chips + 1)
+        self.debouncer = Debouncer(chips + 1, cfg["debounce_ms"])
+        self.bit_station = bytearray(self.nbits)  # chain bit -> station, 0 = no station
+        bits = cfg["reeds"]["bits"]
+        for s in range(1, len(bits) + 1):
+            self.bit_station[bits[s - 1]] = s
+        self.period = max(1, 1000 // cfg["scan_hz"])
+        self.proto = Protocol(link, name)
+        self.board = Board(leds, store, self.proto, graph)
+        self.proto.board = self.board
+        self.cycles = 0
+        self.last_frame = 0
+        self.changes = 0  # debounced changes seen (tests and the benchmark watch it)
+
+    def start(self, now):
+        self.inputs.scan(self.bitmap)
+        self.debouncer.prime(self.bitmap)
+        occ = self.board.occ
+        for bit in range(self.nbits):
+            s = self.bit_station[bit]
+            if s and self.bitmap[bit >> 3] & (0x80 >> (bit & 7)):
+                occ[s] = 1
+        self.board.resume()
+        self.board.render(now)
+        self.last_frame = now
+
+    def cycle(self, now):
+        """One scan + dispatch cycle."""
+        self.cycles += 1
+        bitmap = self.bitmap
+        self.inputs.scan(bitmap)
+        deb = self.debouncer
+        if deb.update(bitmap, now):
+            board = self.board
+            board.now = now
+            while True:
+                v = deb.pop()
+                if v < 0:
+                    break
+                self.changes += 1
+                bit = v >> 1
+                if bit < self.nbits:
+                    s = self.bit_station[bit]
+                    if s:
+                        board.switch(s, v & 1)
+                elif v & 1:
+                    board.button(bit - self.nbits)
+        r = self.link.poll()
+        if r:
+            self.board.now = now
+            if r == 1:
+                self.proto.handle(self.link.take())
+            else:
+                self.proto.too_long()
+        if self.board.dirty or ticks_diff(now, self.last_frame) >= FRAME_MS:
+            self.board.dirty = False
+            self.last_frame = now
+            strip = self.leds.strip
+            strip.cycle = self.cycles
+            self.board.render(now)
+
+    def run(self):
+        now = ticks_ms()
+        self.start(now)
+        period = self.period
+        while True:
+            now = ticks_ms()
+            self.cycle(now)
+            left = period - ticks_diff(ticks_ms(), now)
+            if left > 0:
+                sleep_ms(left)

@@ -1,0 +1,483 @@
+"""The game on the board: setup, move tracking from the reeds, feedback on the LEDs, saving.
+
+Everything is derived from two things: where the rules core says the pieces are, and which reeds
+are closed. After every debounced change the board compares them:
+  missing  pieces whose station is open (lifted, knocked off),
+  extra    closed stations no piece should be on (a placed piece, a stray magnet).
+One piece missing and one extra station is a placement: a legal one is committed, an illegal one
+blinks until the piece is put right. Several missing pieces, pieces lifted out of turn and stray
+magnets are shown, never committed. The frame is drawn from the state, never allocated.
+"""
+import json
+
+from sy import rules
+from sy.rules import Game, RuleError, TICKET_NAMES, PHASE_MRX, PHASE_DETECTIVES, PHASE_OVER
+from sy import record
+
+try:
+    from time import ticks_diff
+except ImportError:
+    from sy.debounce import ticks_diff
+
+IDLE = 0
+SETUP = 1
+PLAY = 2
+OVER = 3
+STAGE_NAMES = ("idle", "setup", "play", "over")
+
+# colours (r, g, b)
+TRANSPORT_RGB = bytes((255, 170, 0,   0, 210, 170,   255, 0, 0))  # taxi yellow, bus turquoise, underground red
+PIECE_RGB = bytes((0, 60, 255,   0, 255, 40,   170, 0, 255,   255, 60, 150,   255, 90, 0,  # D1..D5
+                   110, 110, 190,   110, 110, 190))  # bobbies
+_ERROR = (255, 0, 0)
+_WAIT = (150, 0, 200)
+_MAX = 8
+STATIONS = 199
+BUTTON_CONFIRM = 3
+
+
+class Board:
+    def __init__(self, leds, store, out, graph=None):
+        self.leds = leds
+        self.store = store
+        self.out = out  # .event(seq, text), .note(dict)
+        self.graph = graph
+        self.game = None
+        self.stage = IDLE
+        self.restoring = False
+        self.occ = bytearray(STATIONS + 1)
+        self.x_on = False  # Mister X's own piece stands on his surfacing station
+        self.missing = bytearray(_MAX)
+        self.n_missing = 0
+        self.extra = bytearray(_MAX)
+        self.n_extra = 0
+        self.tomove = 0
+        self.lifted = -1
+        self.dest = bytearray(64)  # legal destinations of the lifted piece
+        self.dest_mask = bytearray(64)  # transports (bit t) per destination
+        self.n_dest = 0
+        self.pre_ticket = -1
+        self.pend_to = 0
+        self.pend_mask = 0
+        self.bad = 0  # station of an illegal placement
+        self.info_until = 0
+        self.now = 0
+        self.dirty = True
+        self.verified = None
+
+    # --- persistence ----------------------------------------------------------------------
+    def header(self):
+        return {"v": 1, "stage": self.stage, "x_on": 1 if self.x_on else 0}
+
+    def save(self):
+        self.store.save(self.header(), self.game.save() if self.game else b"")
+
+    def commit_line(self, line):
+        """Journal one event line, snapshot the game, tell the host. Returns the seq."""
+        text = json.dumps(line)
+        seq = self.store.append(text)
+        self.save()
+        self.out.event(seq, text)
+        return seq
+
+    def resume(self):
+        """At boot: take up the saved game; guide the players if the pieces no longer agree."""
+        got = self.store.load()
+        if got is None:
+            return False
+        header, data = got
+        self.stage = header.get("stage", IDLE)
+        self.x_on = bool(header.get("x_on"))
+        if self.stage != IDLE and data:
+            self.game = Game.load(data, self.graph)
+        else:
+            self.stage = IDLE
+        self.evaluate(True)
+        self.restoring = self.stage == PLAY and (self.n_missing or self.n_extra) > 0
+        self.dirty = True
+        return True
+
+    def new_game(self, obj):
+        game = record.setup_game(obj)  # RuleError on bad input
+        if obj.get("mrx") is not None:
+            raise RuleError("bad_input", "the board must never learn Mister X's station: send mrx null")
+        self.store.reset()
+        self.game = game
+        self.stage = SETUP
+        self.restoring = False
+        self.x_on = False
+        self.verified = None
+        self._drop_lift()
+        line = record.record_setup(game, None)
+        for k in ("tickets", "mrx_tickets", "rounds", "reveals", "commit"):
+            if obj.get(k) is not None:
+                line[k] = obj[k]
+        seq = self.commit_line(line)
+        self.evaluate()
+        return seq
+
+    # --- reed changes and buttons ---------------------------------------------------------
+    def switch(self, station, closed):
+        self.occ[station] = 1 if closed else 0
+        g = self.game
+        if g is not None and g.surfaced == station:
+            if not closed:
+                self.x_on = False
+            elif self.n_missing == 0:
+                self.x_on = True  # nobody is in hand: this is Mister X's own piece
+                self.note_station("mrx_piece", station)
+        self.evaluate()
+
+    def button(self, k):
+        if k == BUTTON_CONFIRM:
+            self.info_until = self.now + 4000
+            self.dirty = True
+            return
+        self.choose(k)
+
+    def choose(self, ticket):
+        """A ticket chosen (button or host) for the pending or the next placement."""
+        if self.pend_to and self.pend_mask & (1 << ticket):
+            self._commit_move(self.lifted, ticket, self.pend_to)
+            return True
+        if self.lifted >= 0:
+            self.pre_ticket = -1 if self.pre_ticket == ticket else ticket
+            self.dirty = True
+            self.evaluate()
+            return True
+        return False
+
+    # --- the comparison -------------------------------------------------------------------
+    def evaluate(self, quiet=False):
+        self.dirty = True
+        g = self.game
+        self.n_missing = self.n_extra = 0
+        self.bad = 0
+        if g is None:
+            return
+        occ = self.occ
+        pos = g.pos
+        for i in range(g.n_pieces):
+            if not occ[pos[i]] and self.n_missing < _MAX:
+                self.missing[self.n_missing] = i
+                self.n_missing += 1
+        for s in range(1, STATIONS + 1):
+            if occ[s] and g.holder_of(s) < 0 and not (s == g.surfaced and self.x_on):
+                if self.n_extra < _MAX:
+                    self.extra[self.n_extra] = s
+                    self.n_extra += 1
+        self.tomove = g.to_move()
+        if self.stage == SETUP:
+            if self.n_missing == 0 and self.n_extra == 0:
+                self.stage = PLAY
+                self.commit_line({"type": "ready"})
+                self.tomove = g.to_move()
+            return
+        if self.stage != PLAY:
+            return
+        if self.restoring:
+            if self.n_missing or self.n_extra:
+                return
+            self.restoring = False
+            self.out.note({"note": "restored"})
+        if g.phase != PHASE_DETECTIVES or self.n_missing != 1 or self.n_extra > 1:
+            self._drop_lift()
+            return
+        p = self.missing[0]
+        if not self.tomove & (1 << p):
+            self._drop_lift()
+            return
+        if self.lifted != p:
+            self._lift(p, quiet)
+        if self.n_extra == 1:
+            self._place(p, self.extra[0])
+        else:
+            self.pend_to = self.pend_mask = 0
+
+    def _drop_lift(self):
+        self.lifted = -1
+        self.n_dest = 0
+        self.pre_ticket = -1
+        self.pend_to = self.pend_mask = 0
+
+    def _lift(self, p, quiet):
+        g = self.game
+        self.lifted = p
+        self.pre_ticket = -1
+        self.pend_to = self.pend_mask = 0
+        n = 0
+        for s, t in g.legal(p):
+            if n and self.dest[n - 1] == s:
+                self.dest_mask[n - 1] |= 1 << t
+            elif n < len(self.dest):
+                self.dest[n] = s
+                self.dest_mask[n] = 1 << t
+                n += 1
+        self.n_dest = n
+        if not quiet:
+            self.out.note({"note": "lifted", "piece": g.piece_name(p), "station": g.pos[p],
+                           "legal": [[self.dest[i], self._mask_names(self.dest_mask[i])] for i in range(n)]})
+
+    def _mask_names(self, mask):
+        return [TICKET_NAMES[t] for t in range(3) if mask & (1 << t)]
+
+    def _place(self, p, to):
+        g = self.game
+        mask = 0
+        for i in range(self.n_dest):
+            if self.dest[i] == to:
+                mask = self.dest_mask[i]
+        if self.pre_ticket >= 0:
+            mask &= 1 << self.pre_ticket
+        if not mask:
+            self.bad = to
+            self.pend_to = self.pend_mask = 0
+            code, msg = self._why(p, to)
+            self.out.note({"note": "illegal", "piece": g.piece_name(p), "station": to, "error": code,
+                           "message": msg})
+            return
+        if g.is_bobby(p):
+            self._commit_move(p, None, to)
+        elif mask & (mask - 1) == 0:
+            self._commit_move(p, (0, 0, 1, 1, 2)[mask], to)
+        elif self.pend_to != to:
+            self.pend_to = to
+            self.pend_mask = mask
+            self.out.note({"note": "choose", "piece": g.piece_name(p), "station": to,
+                           "tickets": self._mask_names(mask)})
+
+    def _why(self, p, to):
+        g = self.game
+        gr = g.graph
+        here = g.pos[p]
+        if self.pre_ticket >= 0 and gr.connected(here, to, self.pre_ticket):
+            return "no_ticket", "%s has no %s ticket left" % (g.piece_name(p), TICKET_NAMES[self.pre_ticket])
+        for t in range(3):
+            if gr.connected(here, to, t):
+                if self.pre_ticket >= 0:
+                    return "not_connected", "no %s line joins station %d and station %d" % (
+                        TICKET_NAMES[self.pre_ticket], here, to)
+                return "no_ticket", "%s has no %s ticket left" % (g.piece_name(p), TICKET_NAMES[t])
+        if gr.connected(here, to, 3):
+            return "ferry", "only Mister X may take the ferry, with a black ticket"
+        return "not_connected", "station %d is not connected to station %d" % (to, here)
+
+    def _commit_move(self, p, ticket, to):
+        g = self.game
+        g.move(p, ticket, to)
+        line = record.move_line(g, p, ticket, to)
+        if g.result == "detectives" and g.reason == "capture":
+            line["capture"] = True
+        self._drop_lift()
+        self.commit_line(line)
+        self._after_commit()
+
+    def _after_commit(self):
+        g = self.game
+        if g.phase == PHASE_OVER and self.stage != OVER:
+            self.stage = OVER
+            self.save()
+            self.out.note({"note": "game_over", "result": g.result, "reason": g.reason})
+        elif g.phase == PHASE_MRX:
+            self.out.note({"note": "mrx_turn", "round": g.round + 1})
+        self.evaluate(True)
+
+    # --- what the host says ---------------------------------------------------------------
+    def _ready_game(self):
+        if self.game is None or self.stage == IDLE:
+            raise RuleError("wrong_turn", "no game is set up")
+        if self.stage == SETUP:
+            raise RuleError("wrong_turn", "the pieces are not on their start stations yet")
+        if self.restoring:
+            raise RuleError("wrong_turn", "pieces moved while the board was off: put them back first")
+        return self.game
+
+    def _surfacing(self, k):
+        return k in self.game.reveals
+
+    def _check_to(self, move_no, to):
+        if to and not self._surfacing(move_no):
+            raise RuleError("bad_input", "move %d is secret: the board must not learn Mister X's station" % move_no)
+
+    def mrx_move(self, ticket, to, commit):
+        g = self._ready_game()
+        self._check_to(g.moves + 1, to)
+        reveal = g.mrx_move(ticket, to)
+        line = record.mrx_line(ticket, reveal)
+        if commit:
+            line["commit"] = commit
+        self.x_on = False
+        seq = self.commit_line(line)
+        self._after_commit()
+        return seq, reveal
+
+    def mrx_double(self, t1, to1, c1, t2, to2, c2):
+        g = self._ready_game()
+        self._check_to(g.moves + 1, to1)
+        self._check_to(g.moves + 2, to2)
+        first = g.moves + 1
+        reveal = g.mrx_double(t1, to1, t2, to2)
+        halves = []
+        for t, to, c, k in ((t1, to1, c1, first), (t2, to2, c2, first + 1)):
+            h = record.mrx_line(t, to if self._surfacing(k) else 0)
+            del h["type"]
+            if c:
+                h["commit"] = c
+            halves.append(h)
+        self.x_on = False
+        seq = self.commit_line({"type": "mrx", "double": halves})
+        self._after_commit()
+        return seq, reveal
+
+    def capture(self, piece):
+        g = self._ready_game()
+        g.capture(piece)
+        seq = self.commit_line({"type": "capture", "piece": g.piece_name(piece)})
+        self._after_commit()
+        return seq
+
+    def cornered(self):
+        g = self._ready_game()
+        g.mrx_cornered()
+        seq = self.commit_line({"type": "cornered"})
+        self._after_commit()
+        return seq
+
+    def note_station(self, what, station):
+        self.out.note({"note": what, "station": station})
+
+    # --- drawing --------------------------------------------------------------------------
+    def render(self, now):
+        """Draw the frame for the state at `now` (ms). No allocation."""
+        self.now = now
+        L = self.leds
+        L.clear()
+        g = self.game
+        slow = (now // 500) & 1
+        fast = (now // 125) & 1
+        if self.stage == IDLE or g is None:
+            head = (now // 40) % STATIONS
+            for k in range(6):
+                s = (head - k) % STATIONS + 1
+                v = 200 >> k
+                L.put(s, 0, v >> 2, v)
+            L.show()
+            return
+        occ = self.occ
+        pos = g.pos
+        if self.stage == OVER:
+            self._draw_end(now)
+            L.show()
+            return
+        if self.stage == PLAY and g.phase == PHASE_MRX and not self.restoring:
+            cand = g.cand  # waiting for Mister X: a slow shimmer over where he may be
+            for s in range(1, STATIONS + 1):
+                if cand[s >> 3] & (1 << (s & 7)):
+                    v = ((now >> 3) + s * 37) & 127
+                    v = v if v < 64 else 127 - v
+                    L.put(s, (_WAIT[0] * v) >> 8, 0, (_WAIT[2] * v) >> 8)
+        if g.surfaced and self.stage == PLAY:
+            if self.x_on or slow:
+                L.put(g.surfaced, 255, 255, 255)
+        pulse = (now >> 2) & 255
+        pulse = 96 + ((pulse if pulse < 128 else 255 - pulse) * 159 >> 7)
+        for i in range(g.n_pieces):
+            s = pos[i]
+            c = 3 * i
+            if self.stage == SETUP or self.restoring:
+                lvl = 255 if occ[s] or slow else 0
+            elif not occ[s]:
+                lvl = 255 if i == self.lifted or slow else 0
+            elif self.tomove & (1 << i):
+                lvl = pulse
+            else:
+                lvl = 24
+            L.put(s, (PIECE_RGB[c] * lvl) >> 8, (PIECE_RGB[c + 1] * lvl) >> 8, (PIECE_RGB[c + 2] * lvl) >> 8)
+        if self.lifted >= 0:
+            for i in range(self.n_dest):
+                m = self.dest_mask[i]
+                if self.pre_ticket >= 0:
+                    m &= 1 << self.pre_ticket
+                if not m:
+                    continue
+                t = self._pick(m, now // 600)
+                L.put(self.dest[i], TRANSPORT_RGB[3 * t], TRANSPORT_RGB[3 * t + 1], TRANSPORT_RGB[3 * t + 2])
+            if self.pend_to:
+                t = self._pick(self.pend_mask, now // 200)
+                L.put(self.pend_to, TRANSPORT_RGB[3 * t], TRANSPORT_RGB[3 * t + 1], TRANSPORT_RGB[3 * t + 2])
+        for i in range(self.n_extra):
+            L.put(self.extra[i], _ERROR[0] if fast else 0, 0, 0)
+        if ticks_diff(self.info_until, now) > 0:
+            nxt = g.next_reveal()
+            for s in range(1, min(STATIONS, max(g.moves, nxt)) + 1):
+                if s <= g.moves:
+                    L.put(s, 60, 60, 60)
+                elif s == nxt:
+                    L.put(s, 255, 255, 255)
+                else:
+                    L.put(s, 0, 0, 80)
+        L.show()
+
+    def _pick(self, mask, step):
+        """One transport of mask, cycling with step: a station joined by two shows both in turn."""
+        n = 0
+        for t in range(3):
+            if mask & (1 << t):
+                n += 1
+        k = step % n
+        for t in range(3):
+            if mask & (1 << t):
+                if k == 0:
+                    return t
+                k -= 1
+        return 0
+
+    def _draw_end(self, now):
+        g = self.game
+        L = self.leds
+        if g.result == "detectives":
+            # capture: the pieces strobe in their colours, Mister X's station flashes red/white
+            on = (now // 100) & 1
+            for i in range(g.n_pieces):
+                c = 3 * i
+                if on:
+                    L.put(g.pos[i], PIECE_RGB[c], PIECE_RGB[c + 1], PIECE_RGB[c + 2])
+            if g.mrx:
+                if on:
+                    L.put(g.mrx, 255, 255, 255)
+                else:
+                    L.put(g.mrx, 255, 0, 0)
+        else:
+            # escape: a white wave runs over the whole board, the detectives glow dim
+            front = (now // 15) % (STATIONS + 40)
+            for s in range(1, STATIONS + 1):
+                d = front - s
+                if 0 <= d < 20:
+                    v = 255 - d * 12
+                    L.put(s, v, v, v)
+            for i in range(g.n_pieces):
+                c = 3 * i
+                L.put(g.pos[i], PIECE_RGB[c] >> 3, PIECE_RGB[c + 1] >> 3, PIECE_RGB[c + 2] >> 3)
+
+    # --- status ---------------------------------------------------------------------------
+    def status(self):
+        g = self.game
+        st = {"stage": STAGE_NAMES[self.stage], "restoring": self.restoring, "seq": self.store.seq}
+        if g is None:
+            return st
+        n = g.n_pieces
+        st.update({
+            "phase": ("mrx", "detectives", "over")[g.phase], "round": g.round, "moves": g.moves,
+            "next_reveal": g.next_reveal(), "surfaced": g.surfaced, "mrx_piece": self.x_on,
+            "pieces": {g.piece_name(i): g.pos[i] for i in range(n)},
+            "to_move": [g.piece_name(i) for i in range(n) if self.tomove & (1 << i)],
+            "tickets": {g.piece_name(i): list(g.tickets[i]) for i in range(g.n_detectives)},
+            "mrx_tickets": {"black": g.black, "double": g.double, "supply": list(g.supply)},
+            "log": [TICKET_NAMES[t] for t, _ in g.log],
+            "result": g.result, "reason": g.reason,
+            "missing": [g.piece_name(self.missing[i]) for i in range(self.n_missing)],
+            "extra": [self.extra[i] for i in range(self.n_extra)],
+            "lifted": g.piece_name(self.lifted) if self.lifted >= 0 else None,
+            "pending": {"station": self.pend_to, "tickets": self._mask_names(self.pend_mask)} if self.pend_to else None,
+        })
+        return st

@@ -1,0 +1,81 @@
+"""Debounce a whole input bitmap at once: XOR against the last scan, per-bit timestamps.
+
+A bit changes state only once its raw value has stayed the same for `ms` milliseconds; any
+bounce restarts its timer, so chatter never becomes a change. Changes go to a ring buffer made
+once, as (bit << 1) | new_state. No allocation in update().
+"""
+from array import array
+
+try:
+    from time import ticks_diff
+except ImportError:
+    def ticks_diff(a, b):
+        return ((a - b + 0x20000000) & 0x3FFFFFFF) - 0x20000000
+
+_RING = 64
+
+
+class Debouncer:
+    def __init__(self, nbytes, ms=30):
+        self.nbytes = nbytes
+        self.ms = ms
+        self.last = bytearray(nbytes)    # raw bits of the previous scan
+        self.stable = bytearray(nbytes)  # debounced bits
+        self.stamp = array("i", [0] * (8 * nbytes))  # when each bit last changed raw
+        self.ring = array("H", [0] * _RING)
+        self.head = 0  # next write
+        self.tail = 0  # next read
+        self.unsettled = 0  # number of bytes where raw != stable (skip work when 0)
+
+    def prime(self, raw):
+        """Take raw as the settled state (at boot): no changes are reported for it."""
+        for i in range(self.nbytes):
+            self.last[i] = raw[i]
+            self.stable[i] = raw[i]
+        self.unsettled = 0
+
+    def update(self, raw, now):
+        """Feed one scan taken at `now` (ms ticks); returns True if changes were queued."""
+        last = self.last
+        stable = self.stable
+        stamp = self.stamp
+        queued = False
+        unsettled = 0
+        for i in range(self.nbytes):
+            r = raw[i]
+            d = r ^ last[i]
+            if d:
+                last[i] = r
+                base = i << 3
+                for k in range(8):
+                    if d & (0x80 >> k):
+                        stamp[base + k] = now
+            p = r ^ stable[i]
+            if p:
+                base = i << 3
+                for k in range(8):
+                    m = 0x80 >> k
+                    if p & m:
+                        if ticks_diff(now, stamp[base + k]) >= self.ms:
+                            stable[i] ^= m
+                            self._push(((base + k) << 1) | (1 if r & m else 0))
+                            queued = True
+                        else:
+                            unsettled += 1
+        self.unsettled = unsettled
+        return queued
+
+    def _push(self, v):
+        nxt = (self.head + 1) % _RING
+        if nxt == self.tail:  # full: drop the oldest (the board re-derives state from `stable`)
+            self.tail = (self.tail + 1) % _RING
+        self.ring[self.head] = v
+        self.head = nxt
+
+    def pop(self):
+        """The next change as (bit << 1) | state, or -1."""
+        if self.tail == self.head:
+            return -1
+        v = self.ring[self.tail]
+        self.tail = (self.tail + 1) % _RING
+        return v

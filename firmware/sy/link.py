@@ -1,0 +1,64 @@
+"""The serial link's byte side: non-blocking line assembly from a stream, line output.
+
+On the board the stream is USB serial (sys.stdin / sys.stdout, shared with the REPL); under the
+unix port a pty. Ctrl-C (0x03) raises KeyboardInterrupt so main.py ends and the REPL is free for
+mpremote (on the board MicroPython's own keyboard interrupt usually gets there first).
+Lines longer than the buffer are discarded up to their newline and reported as too long.
+"""
+import select
+
+MAX_LINE = 1024
+_BYTES_PER_POLL = 256  # bound the work per scan cycle
+
+
+class Link:
+    def __init__(self, rx, tx, max_line=MAX_LINE):
+        self.rx = rx  # binary stream with readinto
+        self.tx = tx  # text stream with write
+        self.poller = select.poll()
+        self.poller.register(rx, select.POLLIN)
+        self.buf = bytearray(max_line)
+        self.n = 0
+        self.overflow = False
+        self.one = bytearray(1)
+
+    def poll(self):
+        """Read what is waiting; returns 1 when a line is complete (in buf[:n]), 2 when an
+        oversized line ended, 0 otherwise. Allocation-free while idle."""
+        one = self.one
+        for _ in range(_BYTES_PER_POLL):
+            ready = False
+            for _obj, _ev in self.poller.ipoll(0):
+                ready = True
+            if not ready:
+                return 0
+            if not self.rx.readinto(one):
+                return 0
+            c = one[0]
+            if c == 3:
+                raise KeyboardInterrupt
+            if c == 10 or c == 13:
+                if self.overflow:
+                    self.overflow = False
+                    self.n = 0
+                    return 2
+                if self.n:
+                    return 1
+                continue
+            if self.n >= len(self.buf):
+                self.overflow = True
+                continue
+            if not self.overflow:
+                self.buf[self.n] = c
+                self.n += 1
+        return 0
+
+    def take(self):
+        """The completed line as bytes; the buffer is free again."""
+        line = bytes(self.buf[:self.n])
+        self.n = 0
+        return line
+
+    def send(self, text):
+        self.tx.write(text)
+        self.tx.write("\n")

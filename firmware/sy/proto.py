@@ -1,0 +1,235 @@
+"""The board's side of the line protocol (docs/protocol.md): JSON lines, commands with ids and
+replies, sequenced events the host acknowledges, unsequenced notes. Nothing here may crash the
+board: every failure becomes an error reply."""
+import json
+import sys
+
+from sy.rules import RuleError, TICKET_NAMES
+from sy import board as _board
+
+PROTO = 1
+FIRMWARE = "0.1.0"
+
+
+class ProtoError(Exception):
+    def __init__(self, code, message):
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+
+def _ticket(name, what="ticket"):
+    if name not in TICKET_NAMES:
+        raise ProtoError("bad_input", "%s must be taxi, bus, underground or black, not %r" % (what, name))
+    return TICKET_NAMES.index(name)
+
+
+def _station(v, what="to"):
+    if v is None:
+        return 0
+    if not isinstance(v, int) or isinstance(v, bool) or not 1 <= v <= 199:
+        raise ProtoError("bad_input", "%s must be a station number 1..199" % what)
+    return v
+
+
+def _commit(v):
+    if v is None:
+        return None
+    if not isinstance(v, str) or len(v) != 64:
+        raise ProtoError("bad_input", "commit must be a SHA-256 hex digest (64 characters)")
+    return v
+
+
+class Protocol:
+    def __init__(self, link, board_name="board"):
+        self.link = link
+        self.board = None  # set by the app (the board needs us as its output first)
+        self.board_name = board_name
+        self.acked = 0
+        self.hello_seen = False
+
+    # --- output (the board's `out`) -----------------------------------------------------------
+    def event(self, seq, text):
+        self.link.send('{"seq":%d,"ev":%s}' % (seq, text))
+
+    def note(self, obj):
+        try:
+            self.link.send(json.dumps(obj))
+        except Exception:
+            pass
+
+    def _reply(self, rid, obj):
+        obj["id"] = rid
+        obj["ok"] = True
+        self.link.send(json.dumps(obj))
+
+    def _error(self, rid, code, message):
+        self.link.send(json.dumps({"id": rid, "ok": False, "error": code, "message": message}))
+
+    # --- input --------------------------------------------------------------------------------
+    def too_long(self):
+        self._error(None, "too_long", "the line is longer than %d bytes" % len(self.link.buf))
+
+    def handle(self, raw):
+        rid = None
+        try:
+            try:
+                msg = json.loads(raw)
+            except (ValueError, UnicodeError):
+                raise ProtoError("bad_input", "the line is not valid JSON")
+            if not isinstance(msg, dict):
+                raise ProtoError("bad_input", "a command is a JSON object")
+            rid = msg.get("id")
+            if rid is not None and (not isinstance(rid, int) or isinstance(rid, bool)):
+                rid = None
+                raise ProtoError("bad_input", "id must be an integer")
+            cmd = msg.get("cmd")
+            fn = _COMMANDS.get(cmd) if isinstance(cmd, str) else None
+            if fn is None:
+                raise ProtoError("bad_input", "unknown command %r" % (cmd,))
+            if rid is None and cmd != "ack":
+                raise ProtoError("bad_input", "every command but ack needs an integer id")
+            out = fn(self, msg)
+            if rid is not None:
+                self._reply(rid, out or {})
+            if cmd == "hello":
+                self.after_hello()
+        except (ProtoError, RuleError) as e:
+            self._error(rid, e.code, e.message)
+        except MemoryError:
+            self._error(rid, "no_memory", "the board ran out of memory for this command")
+        except KeyboardInterrupt:
+            raise
+        except Exception as e:  # a bug: report it, keep the board alive
+            self._error(rid, "internal", "%s: %s" % (type(e).__name__, e))
+            if hasattr(sys, "print_exception"):
+                sys.print_exception(e)
+
+    # --- commands -----------------------------------------------------------------------------
+    def c_hello(self, msg):
+        v = msg.get("proto")
+        if v != PROTO:
+            raise ProtoError("version", "the board speaks protocol %d, the host %r" % (PROTO, v))
+        acked = msg.get("acked", 0)
+        if not isinstance(acked, int) or acked < 0:
+            raise ProtoError("bad_input", "acked must be a whole number")
+        self.acked = acked
+        self.hello_seen = True
+        b = self.board
+        st = b.status()
+        st.update({"proto": PROTO, "firmware": FIRMWARE, "board": self.board_name,
+                   "map": b.game.graph.name if b.game else "london"})
+        return st
+
+    def after_hello(self):
+        """Resend every event the host has not acknowledged (after the hello reply)."""
+        for seq, text in self.board.store.lines(self.acked + 1):
+            self.event(seq, text)
+
+    def c_ack(self, msg):
+        seq = msg.get("seq")
+        if not isinstance(seq, int) or seq < 0 or seq > self.board.store.seq:
+            raise ProtoError("bad_input", "seq must be an event number the board sent")
+        if seq > self.acked:
+            self.acked = seq
+        return None
+
+    def c_ping(self, msg):
+        return {"seq": self.board.store.seq}
+
+    def c_status(self, msg):
+        return self.board.status()
+
+    def c_setup(self, msg):
+        b = self.board
+        if b.stage in (_board.SETUP, _board.PLAY) and not msg.get("replace"):
+            raise ProtoError("wrong_turn", "a game is in progress; send replace: true to abandon it")
+        game = {}
+        for k in ("detectives", "bobbies", "two_player", "tickets", "mrx_tickets", "rounds", "reveals", "map",
+                  "mrx", "commit"):
+            if k in msg:
+                game[k] = msg[k]
+        _commit(game.get("commit"))
+        self.acked = 0
+        seq = b.new_game(game)
+        return {"seq": seq}
+
+    def c_mrx(self, msg):
+        b = self.board
+        if "double" in msg:
+            d = msg["double"]
+            if not isinstance(d, list) or len(d) != 2 or not isinstance(d[0], dict) or not isinstance(d[1], dict):
+                raise ProtoError("bad_input", "double must be a list of two moves")
+            seq, reveal = b.mrx_double(_ticket(d[0].get("ticket")), _station(d[0].get("to")), _commit(d[0].get("commit")),
+                                       _ticket(d[1].get("ticket")), _station(d[1].get("to")), _commit(d[1].get("commit")))
+        else:
+            seq, reveal = b.mrx_move(_ticket(msg.get("ticket")), _station(msg.get("to")), _commit(msg.get("commit")))
+        return {"seq": seq, "reveal": reveal, "round": b.game.round}
+
+    def c_choose(self, msg):
+        t = _ticket(msg.get("ticket"))
+        if t > 2 or not self.board.choose(t):
+            raise ProtoError("wrong_turn", "no piece is waiting for a ticket choice")
+        return {"seq": self.board.store.seq}
+
+    def c_capture(self, msg):
+        b = self.board
+        if b.game is None:
+            raise ProtoError("wrong_turn", "no game is set up")
+        return {"seq": b.capture(b.game.piece_index(msg.get("piece")))}
+
+    def c_cornered(self, msg):
+        return {"seq": self.board.cornered()}
+
+    def c_record(self, msg):
+        """Stream the journal: standard lines (the game record) unless all: true."""
+        rid = msg["id"]
+        everything = bool(msg.get("all"))
+        n = 0
+        prev = None
+        for _seq, text in self.board.store.lines(1):
+            obj = json.loads(text)
+            kind = obj.get("type")
+            if not everything and kind == "capture" and prev is not None:
+                prev["capture"] = True  # the record marks a capture on the move line
+                continue
+            if not everything and kind not in ("setup", "mrx", "move"):
+                continue
+            if prev is not None:
+                self.link.send(json.dumps({"id": rid, "line": prev}))
+                n += 1
+            prev = obj
+        if prev is not None:
+            self.link.send(json.dumps({"id": rid, "line": prev}))
+            n += 1
+        return {"lines": n}
+
+    def c_reveal(self, msg):
+        from sy import verify
+        b = self.board
+        if b.game is None or b.game.result is None:
+            raise ProtoError("wrong_turn", "Mister X's moves are revealed only after the game")
+        ok, message = verify.check(b.store, b.game.graph, msg.get("start"), msg.get("moves"))
+        b.verified = ok
+        seq = b.commit_line({"type": "verified", "ok": ok, "message": message})
+        return {"seq": seq, "verified": ok, "message": message}
+
+    def c_reset(self, msg):
+        if not msg.get("confirm"):
+            raise ProtoError("bad_input", "reset abandons the game: send confirm: true")
+        b = self.board
+        b.store.reset()
+        b.game = None
+        b.stage = _board.IDLE
+        b.restoring = False
+        b.evaluate()
+        self.acked = 0
+        return {"seq": 0}
+
+
+_COMMANDS = {
+    "hello": Protocol.c_hello, "ack": Protocol.c_ack, "ping": Protocol.c_ping, "status": Protocol.c_status,
+    "setup": Protocol.c_setup, "mrx": Protocol.c_mrx, "choose": Protocol.c_choose,
+    "capture": Protocol.c_capture, "cornered": Protocol.c_cornered, "record": Protocol.c_record,
+    "reveal": Protocol.c_reveal, "reset": Protocol.c_reset,
+}

@@ -1,0 +1,158 @@
+"""Power-cut-safe storage of the board's game.
+
+journal (game.jsonl): one JSON line per committed event, appended; line N is event seq N. The
+  standard lines (setup, mrx, move) form the game record (shared/docs/game-record.md); the board
+  never writes an unrevealed Mister X station into it.
+state (state.bin): the Game snapshot plus the board's own header, written atomically:
+  write state.tmp, rename state.bin -> state.bak, rename state.tmp -> state.bin. At boot the
+  newest copy whose checksum holds wins. The header records the journal's length, so a line
+  appended just before a power cut (and not yet covered by a snapshot) is cut off at resume.
+"""
+import json
+import os
+from binascii import crc32
+
+_MAGIC = b"SY1\n"
+
+
+def _exists(path):
+    try:
+        os.stat(path)
+        return True
+    except OSError:
+        return False
+
+
+class Store:
+    def __init__(self, folder):
+        if folder and not _exists(folder):
+            os.mkdir(folder)
+        p = (folder + "/") if folder else ""
+        self.journal = p + "game.jsonl"
+        self.state = p + "state.bin"
+        self.bak = p + "state.bak"
+        self.tmp = p + "state.tmp"
+        self.jlen = 0  # bytes of journal covered by the last snapshot
+        self.seq = 0   # lines in the journal
+
+    # --- journal ------------------------------------------------------------------------
+    def append(self, text):
+        """Append one event line (str without newline); returns its seq. Call save() after."""
+        f = open(self.journal, "a")
+        try:
+            f.write(text)
+            f.write("\n")
+        finally:
+            f.close()
+        self.jlen += len(text) + 1  # JSON from json.dumps is ASCII
+        self.seq += 1
+        return self.seq
+
+    def lines(self, first=1):
+        """Yield (seq, text) for journal lines from seq `first` on (allocates: events only)."""
+        if not _exists(self.journal):
+            return
+        f = open(self.journal)
+        try:
+            seq = 0
+            left = self.jlen
+            while left > 0:
+                line = f.readline()
+                if not line:
+                    break
+                left -= len(line)
+                seq += 1
+                if seq >= first:
+                    yield seq, line.rstrip("\n")
+        finally:
+            f.close()
+
+    # --- snapshot -----------------------------------------------------------------------
+    def save(self, header, game_bytes):
+        header["jlen"] = self.jlen
+        header["seq"] = self.seq
+        h = json.dumps(header).encode()
+        body = bytearray(h)
+        body.append(10)
+        body.extend(game_bytes or b"")
+        f = open(self.tmp, "wb")
+        try:
+            f.write(_MAGIC)
+            f.write(b"%08x\n" % (crc32(body) & 0xFFFFFFFF))
+            f.write(body)
+        finally:
+            f.close()
+        if _exists(self.state):
+            if _exists(self.bak):
+                os.remove(self.bak)
+            os.rename(self.state, self.bak)
+        os.rename(self.tmp, self.state)
+
+    def _read(self, path):
+        try:
+            f = open(path, "rb")
+        except OSError:
+            return None
+        try:
+            data = f.read()
+        finally:
+            f.close()
+        if data[:4] != _MAGIC or len(data) < 13:
+            return None
+        try:
+            crc = int(data[4:12], 16)
+        except ValueError:
+            return None
+        body = data[13:]
+        if crc32(body) & 0xFFFFFFFF != crc:
+            return None
+        nl = body.find(b"\n")
+        try:
+            header = json.loads(body[:nl])
+        except ValueError:
+            return None
+        return header, body[nl + 1:]
+
+    def load(self):
+        """(header, game_bytes) of the newest good snapshot, or None. Trims the journal to it."""
+        got = self._read(self.state) or self._read(self.bak)
+        if got is None:
+            return None
+        header = got[0]
+        self.jlen = header.get("jlen", 0)
+        self.seq = header.get("seq", 0)
+        self._trim()
+        return got
+
+    def _trim(self):
+        """Cut the journal back to jlen bytes (a line written after the last snapshot)."""
+        try:
+            size = os.stat(self.journal)[6]
+        except OSError:
+            return
+        if size <= self.jlen:
+            return
+        src = open(self.journal, "rb")
+        dst = open(self.tmp, "wb")
+        try:
+            left = self.jlen
+            buf = bytearray(256)
+            while left > 0:
+                n = src.readinto(buf)
+                if not n:
+                    break
+                n = min(n, left)
+                dst.write(buf[:n])
+                left -= n
+        finally:
+            src.close()
+            dst.close()
+        os.remove(self.journal)
+        os.rename(self.tmp, self.journal)
+
+    def reset(self):
+        for p in (self.journal, self.state, self.bak, self.tmp):
+            if _exists(p):
+                os.remove(p)
+        self.jlen = 0
+        self.seq = 0
