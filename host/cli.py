@@ -14,6 +14,7 @@ COMMANDS = {
     "replay": ("host.replay", "check a game record and print the verdict stream"),
     "bench": ("host.bench", "measure the rules core, the firmware, the AI or the board's reliability"),
     "verify": ("host.verify", "check Mister X's revealed log against its commitments and the rules"),
+    "flash": ("host.flash", "compile the firmware and copy what changed onto the board (mpremote)"),
 }
 
 
