@@ -49,6 +49,16 @@ RULES = {
     "reportRedeclaration": "none",
 }
 
+# Known findings in code written before this check, matched by file and message start (not line,
+# so edits elsewhere do not break the match). Each is a dynamic idiom the checker cannot follow;
+# fix them and delete the entry (test_typecheck fails when an entry no longer occurs, so this
+# list can only shrink). Anything not listed fails the check.
+KNOWN = (
+    ("boot.py", '"safe_mode" is not a known attribute of module "sy"'),  # set on the package at boot
+    ("firmware/sy/app.py", '"monotonic" is not a known attribute of module "time"'),  # CPython branch
+    ("firmware/sy/app.py", 'Cannot assign to attribute "board" for class "Protocol"'),  # starts as None
+)
+
 _IMPORT = re.compile(r"^\s*(?:import|from)\s+(\w+)", re.M)
 
 
@@ -115,6 +125,20 @@ def check(files, port, workdir=None):
     return out
 
 
+def split_known(errors, root=ROOT):
+    """(new, known, unused_known): errors not in KNOWN, errors in KNOWN, KNOWN entries that matched nothing."""
+    new, known, used = [], [], set()
+    for e in errors:
+        rel = os.path.relpath(e[0], root).replace(os.sep, "/")
+        hit = [k for k in KNOWN if k[0] == rel and e[3].startswith(k[1])]
+        if hit:
+            known.append(e)
+            used.update(hit)
+        else:
+            new.append(e)
+    return new, known, [k for k in KNOWN if k not in used]
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(prog="python -m hardware.typecheck", description=__doc__.split("\n\n")[0])
     ap.add_argument("--port", choices=sorted(STUBS), action="append", help="default: every port")
@@ -124,10 +148,11 @@ def main(argv=None):
     bad = 0
     try:
         for port in args.port or sorted(STUBS):
-            errors = check(files, port)
+            errors, known, _ = split_known(check(files, port))
             for path, line, rule, msg in errors:
                 print("%s:%d: [%s] %s (%s)" % (os.path.relpath(path, ROOT), line, port, msg.replace("\n", " "), rule))
-            print("%s: %d files, %d errors" % (port, len(files), len(errors)))
+            print("%s: %d files, %d errors (+%d known, listed in hardware/typecheck.py KNOWN)"
+                  % (port, len(files), len(errors), len(known)))
             bad += len(errors)
     except TypecheckError as e:
         print("error: %s" % e, file=sys.stderr)
