@@ -1,0 +1,199 @@
+"""The computer players: random, heuristic and MCTS agents for both sides, and a game runner."""
+import random
+import time
+
+from sy import rules
+from host.ai import mcts, policy
+from host.ai.model import Sim
+
+LEVELS = ("random", "easy", "normal", "hard")
+SECONDS = {"normal": 1.0, "hard": 4.0}  # per choose() call, one laptop core
+
+
+def public_view(game):
+    """A secret-mode copy of a rules.Game: what the detectives may know, and nothing else.
+    The copy holds no hidden station (its `mrx` is 0 while the game goes on)."""
+    if not game.mrx or game.phase == rules.PHASE_OVER:
+        view = rules.Game.load(game.save(), game.graph)
+        return view
+    view = rules.Game.load(game.save(), game.graph)
+    view.mrx = 0
+    return view
+
+
+def _check_public(view):
+    if view.mrx and view.phase != rules.PHASE_OVER:
+        raise ValueError("a detective agent takes a public view (a Game in secret mode, mrx == 0): "
+                         "use host.ai.public_view(game)")
+    if view.phase != rules.PHASE_DETECTIVES or not view.to_move():
+        raise ValueError("it is not the detectives' turn")
+
+
+def _check_mrx(game):
+    if not game.mrx:
+        raise ValueError("the Mister X agent needs the full game (his station known)")
+    if game.phase != rules.PHASE_MRX:
+        raise ValueError("it is not Mister X's turn")
+
+
+class _Agent:
+    def __init__(self, level, seed):
+        self.level = level
+        self.rnd = random.Random(seed)
+        self.last = {}
+
+    def __repr__(self):
+        return "<%s %s>" % (type(self).__name__, self.level)
+
+
+# --- Mister X -------------------------------------------------------------------------------
+class RandomMrX(_Agent):
+    """Any legal single move, uniformly."""
+
+    def choose(self, game):
+        _check_mrx(game)
+        to, t = self.rnd.choice(game.legal_mrx())
+        return ("move", t, to)
+
+
+class HeuristicMrX(_Agent):
+    """Greedy: away from the nearest piece, keeps escape routes, picks the ticket that leaves the
+    detectives the most possible stations; black after surfacing, double when cornered."""
+
+    def choose(self, game):
+        _check_mrx(game)
+        return policy.heuristic_mrx(Sim.from_game(game, game.mrx), self.rnd)
+
+
+class MctsMrX(_Agent):
+    def __init__(self, level, seed, seconds=1.0, iterations=None):
+        super().__init__(level, seed)
+        self.budget = mcts.Budget(seconds, iterations)
+
+    def choose(self, game):
+        _check_mrx(game)
+        if len(game.legal_mrx()) == 1 and not game.double:
+            to, t = game.legal_mrx()[0]
+            return ("move", t, to)
+        action, self.last = mcts.search_mrx(game, self.budget, self.rnd)
+        return action
+
+
+# --- detectives -----------------------------------------------------------------------------
+class RandomDetectives(_Agent):
+    """The lowest piece that must move takes any legal move, uniformly."""
+
+    def choose(self, view):
+        _check_public(view)
+        mask = view.to_move()
+        p = (mask & -mask).bit_length() - 1
+        to, t = self.rnd.choice(view.legal(p))
+        return (p, t, to)
+
+
+class HeuristicDetectives(_Agent):
+    """Greedy: each piece closes in on the possible stations (mean and nearest distance), steps on
+    a possible station when it can, keeps bus and underground tickets on a tie."""
+
+    def choose(self, view):
+        _check_public(view)
+        return policy.heuristic_detective(Sim.from_game(view, 0), self.rnd)
+
+
+class MctsDetectives(_Agent):
+    def __init__(self, level, seed, seconds=1.0, iterations=None):
+        super().__init__(level, seed)
+        self.budget = mcts.Budget(seconds, iterations)
+
+    def choose(self, view):
+        _check_public(view)
+        action, self.last = mcts.search_detective(view, self.budget, self.rnd)
+        return action
+
+
+def _level(level):
+    if level not in LEVELS:
+        raise ValueError("unknown level %r: one of %s" % (level, ", ".join(LEVELS)))
+
+
+def make_mrx_agent(level="normal", seed=None, seconds=None, iterations=None):
+    """A computer Mister X. `choose(game)` takes the full rules.Game (Mister X to move) and
+    returns ("move", ticket, to) or ("double", ticket1, to1, ticket2, to2)."""
+    _level(level)
+    if level == "random":
+        return RandomMrX(level, seed)
+    if level == "easy":
+        return HeuristicMrX(level, seed)
+    if seconds is None and iterations is None:
+        seconds = SECONDS[level]
+    return MctsMrX(level, seed, seconds, iterations)
+
+
+def make_detective_agent(level="normal", seed=None, seconds=None, iterations=None):
+    """Computer detectives. `choose(view)` takes a public view (public_view(game), or the board's
+    own secret-mode Game) while view.to_move() is not 0 and returns (piece, ticket, to) for one
+    piece: the lowest-numbered piece that still has to move. For a bobby the ticket names the
+    transport used (pass it on, or None: bobbies pay nothing). Call it once per piece."""
+    _level(level)
+    if level == "random":
+        return RandomDetectives(level, seed)
+    if level == "easy":
+        return HeuristicDetectives(level, seed)
+    if seconds is None and iterations is None:
+        seconds = SECONDS[level]
+    return MctsDetectives(level, seed, seconds, iterations)
+
+
+# --- a whole game ------------------------------------------------------------------------------
+def _name(t):
+    return rules.TICKET_NAMES[t]
+
+
+def play_game(mrx_agent, detective_agent, detectives, bobbies, mrx, record=False, **setup):
+    """Plays one game between two agents. A referee Game knows everything; the detectives see only
+    a secret-mode Game kept in step with it (exactly what the board keeps).
+    Returns {"result", "reason", "round", "mrx_times", "detective_times", "record"}."""
+    ref = rules.Game(list(detectives), list(bobbies), mrx, **setup)
+    pub = rules.Game(list(detectives), list(bobbies), 0, **setup)
+    lines = []
+    if record:
+        lines.append({"type": "setup", "detectives": list(detectives), "bobbies": list(bobbies),
+                      "mrx": mrx})
+    mrx_times = []
+    det_times = []
+    while ref.result is None:
+        if ref.phase == rules.PHASE_MRX:
+            t0 = time.perf_counter()
+            action = mrx_agent.choose(ref)
+            mrx_times.append(time.perf_counter() - t0)
+            if action[0] == "move":
+                _k, t, to = action
+                shows = (ref.moves + 1) in ref.reveals
+                ref.mrx_move(t, to)
+                pub.mrx_move(t, to if shows else 0)
+                if record:
+                    lines.append({"type": "mrx", "ticket": _name(t), "to": to})
+            else:
+                _k, t1, to1, t2, to2 = action
+                s1 = (ref.moves + 1) in ref.reveals
+                s2 = (ref.moves + 2) in ref.reveals
+                ref.mrx_double(t1, to1, t2, to2)
+                pub.mrx_double(t1, to1 if s1 else 0, t2, to2 if s2 else 0)
+                if record:
+                    lines.append({"type": "mrx", "double": [{"ticket": _name(t1), "to": to1},
+                                                            {"ticket": _name(t2), "to": to2}]})
+        else:
+            t0 = time.perf_counter()
+            p, t, to = detective_agent.choose(pub)
+            det_times.append(time.perf_counter() - t0)
+            bobby = ref.is_bobby(p)
+            ref.move(p, None if bobby else t, to)
+            if ref.result is None:
+                pub.move(p, None if bobby else t, to)
+            if record:
+                line = {"type": "move", "piece": ref.piece_name(p), "to": to}
+                if not bobby:
+                    line["ticket"] = _name(t)
+                lines.append(line)
+    return {"result": ref.result, "reason": ref.reason, "round": ref.round,
+            "mrx_times": mrx_times, "detective_times": det_times, "record": lines}

@@ -1,0 +1,269 @@
+"""Monte-Carlo Tree Search for both sides, after Nijssen & Winands (IEEE TCIAIG 2012).
+
+- Mister X searches the true state (he knows everything). His tree holds only his own
+  decisions; the detectives between them are played by the ε-greedy policy, which chases stations
+  drawn from the *public* possible set, so hiding (black tickets, surfacing tricks) pays off in
+  the search as it does at the table. Black and double tickets go through move filtering
+  (policy.black_ok / double_ok); a double move is two plies of his tree.
+- The detectives search one piece's move at a time. Each iteration draws a *determinization*:
+  a station for Mister X from the public possible set, weighted by location categorization (how
+  far the station is from the nearest piece; weights in CATEGORY_WEIGHTS). The tree holds the
+  detectives' moves (one ply per piece, open loop: a node's actions are checked against each
+  determinized state); Mister X's moves come from his playout policy. Rewards use coalition
+  reduction: 1 if the searching piece itself catches him, 1 - r if a colleague does.
+- Playouts are ε-greedy (policy.playout). Selection is UCB1 plus a progressive bias toward the
+  heuristic's ranking, which makes small budgets behave like the heuristic and large ones better.
+"""
+import math
+import time
+
+from host.ai import policy
+from host.ai.model import Sim, bits
+
+# weight of a possible station by its distance (moves) to the nearest detective or bobby:
+# index min(d, 5). Measured from heuristic games (tools: host.ai.calibrate).
+CATEGORY_WEIGHTS = (0.0, 0.35, 0.8, 1.0, 1.2, 1.3)
+
+
+class Node:
+    __slots__ = ("n", "w", "children")
+
+    def __init__(self):
+        self.n = 0
+        self.w = 0.0
+        self.children = {}
+
+
+class Budget:
+    """Stop after `iterations` or `seconds`, whichever comes first (None: no limit)."""
+
+    def __init__(self, seconds=1.0, iterations=None):
+        self.seconds = seconds
+        self.iterations = iterations
+
+    def runner(self):
+        start = time.perf_counter()
+        seconds = self.seconds
+        limit = self.iterations
+        k = 0
+        while True:
+            if limit is not None and k >= limit:
+                return
+            if seconds is not None and k & 7 == 0 and k and time.perf_counter() - start >= seconds:
+                return
+            yield k
+            k += 1
+
+
+def _select(node, actions, priors, c, bias, total):
+    """UCB1 + progressive bias over the actions legal now; unvisited actions first (by prior)."""
+    best = None
+    best_sc = -1e18
+    logn = math.log(total + 1)
+    children = node.children
+    for i, a in enumerate(actions):
+        ch = children.get(a)
+        pr = priors[i]
+        if ch is None or ch.n == 0:
+            sc = 1e9 + pr
+        else:
+            sc = ch.w / ch.n + c * math.sqrt(logn / ch.n) + bias * pr / (ch.n + 1)
+        if sc > best_sc:
+            best_sc = sc
+            best = a
+    return best
+
+
+# --- Mister X -------------------------------------------------------------------------------
+def _mrx_actions(sim, second):
+    """Actions at one of Mister X's nodes: (kind, ticket, to) with kind 0 single, 1 first half of a
+    double, 2 second half; and the heuristic priors (0..1)."""
+    tb = sim.tb
+    pos = sim.pos
+    if second:
+        opts = policy.mrx_filtered_options(sim)
+        acts = [(2, t, to) for to, t in opts]
+    else:
+        opts = policy.mrx_filtered_options(sim)
+        acts = [(0, t, to) for to, t in opts]
+        if policy.double_ok(sim):
+            acts += [(1, t, to) for to, t in opts]
+    pri = []
+    for kind, t, to in acts:
+        p = policy.mrx_score(tb, pos, to) / 500.0
+        if kind == 1:
+            p -= 0.1  # a double ticket is a resource
+        pri.append(p)
+    return acts, pri
+
+
+def _apply_mrx(sim, a):
+    kind, t, to = a
+    if kind == 0:
+        sim.mrx_move(t, to)
+        return False
+    sim.mrx_step(t, to)
+    if kind == 1:
+        return True  # his second half comes next
+    sim.double -= 1
+    sim._start_detectives()
+    return False
+
+
+def _detectives_by_policy(sim, rnd, eps):
+    while sim.phase == 1:
+        policy.playout_detective(sim, rnd, eps, sim.to_move())
+
+
+def search_mrx(game, budget, rnd, c=0.7, bias=1.0, eps=0.1):
+    """Mister X's choice for a rules.Game in which he is to move (full information).
+    Returns (("move", t, to) | ("double", t1, to1, t2, to2), stats)."""
+    root_sim = Sim.from_game(game, game.mrx)
+    root = Node()
+    for _ in budget.runner():
+        sim = root_sim.copy()
+        node = root
+        path = [root]
+        second = False
+        while sim.result is None:
+            acts, pri = _mrx_actions(sim, second)
+            if not acts:  # cannot happen after a legal first half; keep going safely
+                break
+            a = _select(node, acts, pri, c, bias, node.n)
+            child = node.children.get(a)
+            new = child is None
+            if new:
+                child = node.children[a] = Node()
+            second = _apply_mrx(sim, a)
+            node = child
+            path.append(node)
+            if not second:
+                _detectives_by_policy(sim, rnd, eps)
+            if new:
+                break
+        policy.playout(sim, rnd, eps)
+        r = 1.0 if sim.result == "mrx" else 0.0
+        for nd in path:
+            nd.n += 1
+            nd.w += r
+    # the most visited first action (then, for a double, the most visited second half)
+    first = max(root.children.items(), key=lambda kv: (kv[1].n, kv[1].w))
+    (kind, t, to), node = first
+    stats = {"iterations": root.n, "value": node.w / node.n if node.n else 0.0}
+    if kind == 0:
+        return ("move", t, to), stats
+    if node.children:
+        (k2, t2, to2), _n2 = max(node.children.items(), key=lambda kv: (kv[1].n, kv[1].w))
+    else:  # never expanded: fall back to the heuristic's second half
+        sim = root_sim.copy()
+        sim.mrx_step(t, to)
+        _k, t2, to2 = max(_zip(*_mrx_actions(sim, True)), key=lambda x: x[1])[0]
+    return ("double", t, to, t2, to2), stats
+
+
+def _zip(acts, pri):
+    return list(zip(acts, pri))
+
+
+# --- detectives -----------------------------------------------------------------------------
+def category_weights(sim, cands, weights=CATEGORY_WEIGHTS):
+    tb = sim.tb
+    pos = sim.pos
+    out = []
+    for s in cands:
+        d = policy.dmin(tb, pos, s)
+        out.append(weights[d if d < 5 else 5])
+    return out
+
+
+def _det_actions(sim):
+    mask = sim.to_move()
+    p = (mask & -mask).bit_length() - 1
+    opts = sim.legal(p)
+    return p, opts
+
+
+def _det_priors(sim, p, opts, cands):
+    """Heuristic priors (0..1): closer on average to the possible stations is better."""
+    tb = sim.tb
+    n = len(cands) or 1
+    out = []
+    for to, t in opts:
+        row = tb.dist[to]
+        total = 0
+        for c in cands:
+            total += row[c]
+        sc = -(total / n) / 4.0 - policy.TICKET_COST[t]
+        if (sim.cand >> to) & 1:
+            sc += 0.5 / n
+        out.append(sc)
+    return out
+
+
+def search_detective(view, budget, rnd, c=0.7, bias=1.0, eps=0.1, reduction=0.1,
+                     weights=CATEGORY_WEIGHTS):
+    """The next detective move for a public view (a rules.Game in secret mode, mrx == 0):
+    ((piece, ticket, to), stats). The piece is the lowest-numbered one that still has to move."""
+    root_sim = Sim.from_game(view, 0)
+    cands = bits(root_sim.cand)
+    cw = category_weights(root_sim, cands, weights)
+    if not sum(cw):
+        cw = [1.0] * len(cands)
+    # cumulative weights for drawing a determinization
+    cum = []
+    acc = 0.0
+    for w in cw:
+        acc += w
+        cum.append(acc)
+    root = Node()
+    root_piece, root_opts = _det_actions(root_sim)
+    if len(root_opts) == 1:
+        to, t = root_opts[0]
+        return (root_piece, t, to), {"iterations": 0, "value": 0.0}
+    prior_cache = {}
+    for _ in budget.runner():
+        sim = root_sim.copy()
+        x = rnd.random() * acc
+        lo, hi = 0, len(cum) - 1
+        while lo < hi:
+            mid = (lo + hi) // 2
+            if cum[mid] < x:
+                lo = mid + 1
+            else:
+                hi = mid
+        sim.mrx = cands[lo]
+        node = root
+        path = []
+        while sim.result is None:
+            if sim.phase == 0:
+                policy.playout_mrx(sim, rnd, eps)
+                continue
+            p, opts = _det_actions(sim)
+            key = (id(node), p)
+            pri = prior_cache.get(key)
+            if pri is None or len(pri) != len(opts):
+                pri = _det_priors(sim, p, opts, bits(sim.cand) if node is not root else cands)
+                if node is root:
+                    prior_cache[key] = pri
+            a = _select(node, opts, pri, c, bias, node.n)
+            child = node.children.get(a)
+            new = child is None
+            if new:
+                child = node.children[a] = Node()
+            sim.move(p, a[1], a[0])
+            path.append((child, p))
+            node = child
+            if new:
+                break
+        policy.playout(sim, rnd, eps)
+        root.n += 1
+        won = sim.result == "detectives"
+        for nd, p in path:
+            nd.n += 1
+            if won:
+                if sim.reason == "capture" and sim.capturer != p:
+                    nd.w += 1.0 - reduction
+                else:
+                    nd.w += 1.0
+    (to, t), node = max(root.children.items(), key=lambda kv: (kv[1].n, kv[1].w))
+    return (root_piece, t, to), {"iterations": root.n, "value": node.w / node.n if node.n else 0.0}

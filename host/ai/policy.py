@@ -1,0 +1,206 @@
+"""Move policies on the fast model (host/ai/model.py): heuristic choices and ε-greedy playouts.
+
+Mister X's functions may read `sim.mrx` (he knows where he is). The detectives' functions read
+only public fields (positions, tickets, `sim.cand`): in a playout they run inside a
+determinization, and they never look at `sim.mrx`.
+"""
+from host.ai.model import BLACK, random_station
+
+INF = 99
+
+
+def dmin(tb, pos, s):
+    """Fewest moves any detective or bobby needs to reach s."""
+    row = tb.dist[s]
+    m = INF
+    for p in pos:
+        d = row[p]
+        if d < m:
+            m = d
+    return m
+
+
+# --- move filtering (Nijssen & Winands): when Mister X may spend a black or a double ticket --
+def black_ok(sim, to, ticket_needed_ferry=False):
+    """Black tickets: just after surfacing (the detectives know where he stands), or for the ferry.
+    Never on a surfacing move (the station is shown anyway)."""
+    if (sim.moves + 1) in sim.reveals:
+        return ticket_needed_ferry
+    return ticket_needed_ferry or sim.moves in sim.reveals
+
+
+def double_ok(sim):
+    """Double moves: when a detective is next to him, or just after surfacing with one close by."""
+    if not sim.double:
+        return False
+    d = dmin(sim.tb, sim.pos, sim.mrx)
+    return d <= 1 or (sim.moves in sim.reveals and d <= 2)
+
+
+def mrx_filtered_options(sim, here=None):
+    """Mister X's single moves after filtering: [(to, ticket)]; a black ticket appears only where
+    black_ok allows it. Falls back to every legal move if filtering leaves none."""
+    here = sim.mrx if here is None else here
+    tb = sim.tb
+    opts = sim.mrx_options_from(here)
+    out = []
+    plain = set()
+    for to, t in opts:
+        if t != BLACK:
+            out.append((to, t))
+            plain.add(to)
+    for to, t in opts:
+        if t == BLACK and black_ok(sim, to, to not in plain and to in tb.nbr[3][here]):
+            out.append((to, t))
+    return out or opts
+
+
+def spread_size(sim, ticket):
+    """How many stations the detectives would consider after this ticket (before removing pieces)."""
+    c = sim.cand
+    spread = sim.tb.spread[ticket]
+    new = 0
+    while c:
+        low = c & -c
+        new |= spread[low.bit_length() - 1]
+        c ^= low
+    for s in sim.pos:
+        new &= ~(1 << s)
+    return new.bit_count()
+
+
+# --- heuristic Mister X (the "easy" agent and the baseline) ---------------------------------
+def mrx_score(tb, pos, to):
+    """Distance from the nearest piece (capped), then free neighbours no piece reaches in one."""
+    d = dmin(tb, pos, to)
+    if d > 4:
+        d = 4
+    safe = 0
+    for n in tb.any_nbr[to]:
+        if n not in pos and dmin(tb, pos, n) > 1:
+            safe += 1
+    return d * 100 + min(safe, 9) * 10
+
+
+def heuristic_mrx(sim, rnd):
+    """('move', t, to) or ('double', t1, to1, t2, to2) for the state in sim (Mister X to play)."""
+    tb = sim.tb
+    pos = sim.pos
+    opts = mrx_filtered_options(sim)
+    best = None
+    for to, t in opts:
+        sc = mrx_score(tb, pos, to) * 1000 + spread_size(sim, t) + rnd.random()
+        if best is None or sc > best[0]:
+            best = (sc, t, to)
+    if best[0] < 200 * 1000 and double_ok(sim):  # the best single move ends next to a piece
+        dbest = None
+        for to1, t1 in opts:
+            probe = sim.copy()
+            probe.mrx_step(t1, to1)
+            for to2, t2 in mrx_filtered_options(probe, to1):
+                sc = mrx_score(tb, pos, to2) * 1000 + spread_size(probe, t2) + rnd.random()
+                if dbest is None or sc > dbest[0]:
+                    dbest = (sc, t1, to1, t2, to2)
+        if dbest and dbest[0] >= 200 * 1000:
+            return ("double",) + dbest[1:]
+    return ("move", best[1], best[2])
+
+
+# --- heuristic detectives -------------------------------------------------------------------
+TICKET_COST = (0.0, 0.05, 0.15)  # taxi, bus, underground: keep the rarer tickets when it is a tie
+
+
+def heuristic_detective(sim, rnd, cands=None):
+    """(piece, ticket, to) for the next piece to move; public information only."""
+    tb = sim.tb
+    mask = sim.to_move()
+    p = (mask & -mask).bit_length() - 1
+    cands = cands if cands is not None else _bits(sim.cand)
+    n = len(cands) or 1
+    best = None
+    for to, t in sim.legal(p):
+        row = tb.dist[to]
+        total = 0
+        near = INF
+        for c in cands:
+            d = row[c]
+            total += d
+            if d < near:
+                near = d
+        sc = total / n + 0.5 * near + TICKET_COST[t] + rnd.random() * 0.01
+        if (sim.cand >> to) & 1:
+            sc -= 3.0 / n + 0.5  # he may be right there
+        if best is None or sc < best[0]:
+            best = (sc, t, to)
+    return (p, best[1], best[2])
+
+
+def _bits(mask):
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out
+
+
+# --- ε-greedy playout policies ----------------------------------------------------------------
+def playout_mrx(sim, rnd, eps):
+    """Plays Mister X's turn in sim."""
+    tb = sim.tb
+    pos = sim.pos
+    if sim.double and rnd.random() >= eps and double_ok(sim):
+        opts = mrx_filtered_options(sim)
+        best = max(opts, key=lambda m: dmin(tb, pos, m[0]) + rnd.random())
+        if dmin(tb, pos, best[0]) <= 1:
+            sim.mrx_step(best[1], best[0])
+            opts2 = mrx_filtered_options(sim)
+            if opts2:
+                b2 = max(opts2, key=lambda m: dmin(tb, pos, m[0]) + rnd.random())
+                sim.mrx_step(b2[1], b2[0])
+                sim.double -= 1
+                sim._start_detectives()
+                return
+            sim.double -= 1  # (cannot happen: he came from a free station) keep the state sane
+            sim._start_detectives()
+            return
+    opts = mrx_filtered_options(sim)
+    if rnd.random() < eps:
+        to, t = opts[rnd.randrange(len(opts))]
+    else:
+        best = -1.0
+        to = t = None
+        for o, ot in opts:
+            sc = dmin(tb, pos, o) + rnd.random()
+            if sc > best:
+                best, to, t = sc, o, ot
+    sim.mrx_move(t, to)
+
+
+def playout_detective(sim, rnd, eps, mask):
+    """Moves the lowest piece of mask toward a station drawn from the public possible set."""
+    p = (mask & -mask).bit_length() - 1
+    opts = sim.legal(p)
+    if rnd.random() < eps or not sim.cand:
+        to, t = opts[rnd.randrange(len(opts))]
+    else:
+        target = random_station(sim.cand, rnd)
+        row = sim.tb.dist[target]
+        best = INF * 10
+        to = t = None
+        for o, ot in opts:
+            sc = row[o] * 4 + ot + rnd.random()
+            if sc < best:
+                best, to, t = sc, o, ot
+    sim.move(p, t, to)
+
+
+def playout(sim, rnd, eps=0.1):
+    """Plays sim to the end with the ε-greedy policies."""
+    while sim.result is None:
+        if sim.phase == 0:
+            playout_mrx(sim, rnd, eps)
+        else:
+            mask = sim.to_move()
+            playout_detective(sim, rnd, eps, mask)
+    return sim
