@@ -149,9 +149,12 @@ def test_pin_errors_pico():
     _refused(_cfg(reeds__miso=19), "reeds.miso", ["SPI0"])
     _refused(_cfg(reeds__spi=2), "reeds.spi")
     _refused(_cfg(leds__pin="GP22"), "leds.pin", ["GPIO number"])
-    # SPI1 on its own pins is fine
+    # SPI1 on its own pins is fine, once nothing else sits on its default MOSI pin GP11
     c = _cfg(reeds__spi=1, reeds__sck=26, reeds__miso=28, reeds__load=27)
+    _refused(c, "buttons.bus", ["MOSI", "11"])
+    c["buttons"]["bus"] = 9
     assert bc.validate(c)["reeds"]["sck"] == 26
+    _refused(_cfg(leds__pin=19), "leds.pin", ["MOSI"])
 
 
 def test_pin_errors_esp32():
@@ -167,6 +170,9 @@ def test_pin_errors_esp32():
     c = bc.default("esp32")
     c["reeds"]["spi"] = 0
     _refused(c, "reeds.spi")
+    c = bc.default("esp32")
+    c["leds"]["pin"] = 23
+    _refused(c, "leds.pin", ["MOSI"])
     c = bc.default("esp32")  # the GPIO matrix routes SPI anywhere: no SCK/MISO pin table
     c["reeds"]["sck"] = 14
     c["reeds"]["miso"] = 12

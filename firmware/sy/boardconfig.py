@@ -22,6 +22,9 @@ _PICO_PINS = tuple(range(0, 23)) + (26, 27, 28)
 # RP2040 hardware SPI: which GPIOs can carry SCK and RX (MISO) for SPI0 / SPI1.
 _PICO_SCK = ((2, 6, 18, 22), (10, 14, 26))
 _PICO_MISO = ((0, 4, 16, 20), (8, 12, 28))
+# The SPI driver also claims its default MOSI pin (the chain needs none, hw.py does not pass one):
+# rp2 SPI0 -> GP19, SPI1 -> GP11; esp32 SPI1 (HSPI) -> GPIO13, SPI2 (VSPI) -> GPIO23.
+_MOSI = {"pico": {0: 19, 1: 11}, "esp32": {1: 13, 2: 23}}
 # ESP32 (WROOM): 6..11 are the flash, 20/24/28..31 do not exist, 34..39 are input-only without pull-ups.
 _ESP32_OUT = (0, 1, 2, 3, 4, 5, 12, 13, 14, 15, 16, 17, 18, 19, 21, 22, 23, 25, 26, 27, 32, 33)
 _ESP32_IN_ONLY = (34, 35, 36, 39)
@@ -212,6 +215,7 @@ def validate(cfg):
             raise ConfigError(key, "pin %d is already used by %s" % (v, pins[v]))
         pins[v] = key
 
+    pins[_MOSI[board][r["spi"]]] = "reeds.spi (SPI%d claims pin %d as MOSI)" % (r["spi"], _MOSI[board][r["spi"]])
     use(r["sck"], "reeds.sck", True)
     use(r["miso"], "reeds.miso", False)
     use(r["load"], "reeds.load", True)
