@@ -45,6 +45,7 @@ def parse(text, cfg):
     parts, nets = {}, []
     board = cfg["board"]
     dropped = set()
+    orphans = set()
 
     def resolve(name, where):
         m = re.fullmatch(r"\{([\w.]+)\}", name)
@@ -79,30 +80,34 @@ def parse(text, cfg):
             name = resolve(words[3], where)
             if name is None:
                 continue
-            label = name + (("  " + " ".join(words[4:])) if len(words) > 4 else "")
+            label = name + ((" " + " ".join(words[4:])) if len(words) > 4 else "")
             parts[words[1]]["pins"].append((words[2], name, label))
         elif kind == "net":
             if len(words) < 5 or words[2] not in COLOURS:
                 raise NetlistError("%s: net NAME power|ground|signal REF.PIN REF.PIN ..." % where)
             ends = []
+            lost = False  # the net's MCU pin is null in the config: the net is left out
             for e in words[3:]:
                 ref, _, pin = e.partition(".")
                 if ref not in parts:
                     raise NetlistError("%s: net %s: unknown part %s" % (where, words[1], ref))
                 if pin in dropped:
+                    lost = True
                     continue
                 name = resolve(pin, where)
                 if name not in [p[1] for p in parts[ref]["pins"]]:
                     raise NetlistError("%s: net %s: part %s has no pin %s" % (where, words[1], ref, pin))
                 ends.append((ref, name))
-            if len(ends) >= 2:
+            if lost:
+                orphans.update(ends)
+            elif len(ends) >= 2:
                 nets.append((words[1], words[2], ends))
         else:
             raise NetlistError("%s: unknown line kind %r" % (where, kind))
     used = {e for _, _, ends in nets for e in ends}
     for ref, p in parts.items():
         for side, name, _ in p["pins"]:
-            if (ref, name) not in used:
+            if (ref, name) not in used and (ref, name) not in orphans:
                 raise NetlistError("pin %s.%s is not connected to anything" % (ref, name))
     return parts, nets
 
