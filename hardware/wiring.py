@@ -29,7 +29,9 @@ class NetlistError(Exception):
 def config_value(cfg, key):
     v = cfg
     for part in key.split("."):
-        if v is None or part not in v:
+        if v is None:  # a null section (buttons: null): every pin in it is absent
+            return None
+        if part not in v:
             raise NetlistError("{%s} is not a board config key" % key)
         v = v[part]
     return v
