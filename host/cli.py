@@ -15,6 +15,9 @@ COMMANDS = {
     "bench": ("host.bench", "measure the rules core, the firmware, the AI or the board's reliability"),
     "verify": ("host.verify", "check Mister X's revealed log against its commitments and the rules"),
     "flash": ("host.flash", "compile the firmware and copy what changed onto the board (mpremote)"),
+    "play": ("host.play", "Mister X's console: play a game on the board (or --resume one)"),
+    "sim": ("host.sim", "the firmware on a simulated board; --demo plays a whole game with computer players"),
+    "monitor": ("host.monitor", "show the board's raw events and notes (for makers)"),
 }
 
 

@@ -12,6 +12,7 @@ Move syntax (case-insensitive, ticket names may be abbreviated):
 """
 import time
 
+from host.errors import BoardError
 from sy.rules import RuleError, TICKET_NAMES, BLACK, PHASE_MRX, PHASE_DETECTIVES
 
 TICKET_ALIASES = {
@@ -100,7 +101,8 @@ def parse_command(text):
 class Console:
     """Mister X's side of the game, given a SecretGame and a board adapter."""
 
-    def __init__(self, sg, board, inp=input, out=print, detectives=None, wait=0.05, clock=time.monotonic):
+    def __init__(self, sg, board, inp=input, out=print, detectives=None, wait=0.05, clock=time.monotonic,
+                 quiet=False, move_timeout=20.0):
         self.sg = sg
         self.board = board
         self.inp = inp
@@ -109,6 +111,8 @@ class Console:
         self.wait = wait
         self.clock = clock
         self.started = clock()
+        self.quiet = quiet  # the demo: no status block before every move
+        self.move_timeout = move_timeout
 
     # --- showing ------------------------------------------------------------------------------
     def status_lines(self):
@@ -240,8 +244,9 @@ class Console:
             self.sg.cornered()
             self.board.cornered()
             return True
-        self.out("")
-        self.show_status()
+        if not self.quiet:
+            self.out("")
+            self.show_status()
         while True:
             try:
                 text = self.inp("mister x> ")
@@ -279,17 +284,25 @@ class Console:
                 self.out("refused: " + e.message)
 
     def detectives_turn(self):
-        """Wait for the board to report the detectives' moves; apply them; declare a capture."""
+        """Wait for the board to report the detectives' moves; apply them; declare a capture.
+        With a `detectives` driver (the simulator), it makes one move at a time on the board."""
         sg = self.sg
         g = sg.game
-        self.out("Detectives' turn (round %d): waiting for the board..." % g.round)
-        if self.detectives:
-            self.detectives(sg)
+        if not self.quiet:
+            self.out("Detectives' turn (round %d): waiting for the board..." % g.round)
         while g.phase == PHASE_DETECTIVES and g.result is None:
-            for ev in self.board.events(self.wait):
-                self.on_event(ev)
-                if g.phase != PHASE_DETECTIVES or g.result is not None:
-                    break
+            if self.detectives is None:
+                for ev in self.board.events(self.wait):
+                    self.on_event(ev)
+                continue
+            mark = (g.round, g.moved, g.phase)
+            self.detectives(sg)
+            end = self.clock() + self.move_timeout
+            while (g.round, g.moved, g.phase) == mark and g.result is None:
+                for ev in self.board.events(self.wait or 0.01):
+                    self.on_event(ev)
+                if self.clock() > end:
+                    raise BoardError("the board did not take the detectives' move within %.0f s" % self.move_timeout)
 
     def on_event(self, ev):
         sg = self.sg

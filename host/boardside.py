@@ -1,0 +1,233 @@
+"""The console's view of the board: public facts out, the detectives' moves in, resynchronisation.
+
+Wraps host/boardlink.py (docs/protocol.md). The board is told only: the setup without Mister X's
+station (plus the commitment to it), each move's ticket kind and commitment, the station of a
+surfacing move, a capture, a cornered Mister X, and after the game the salts.
+
+Resynchronisation (after `yard play --resume`, a restarted board or a pulled cable): the board's
+journal is the truth for the detectives' moves, the secret log for Mister X's. The host asks for
+the whole journal (journal line N = event seq N), checks both agree on what they share, applies
+detective moves it missed, resends a Mister X move the board never got (same commitment), and
+repeats a capture or a cornered Mister X. Events up to the journal's end are then ignored.
+"""
+import time
+
+from host.boardlink import BoardLink, BoardCommandError, LinkError, LinkClosed, BoardTimeout
+from host.errors import BoardError
+from host.mrxgame import public_line
+
+_PUBLIC_SETUP_KEYS = ("detectives", "bobbies", "two_player", "tickets", "mrx_tickets", "rounds", "reveals", "map",
+                      "commit")
+
+
+def _steps(line):
+    return line["double"] if "double" in line else [line]
+
+
+class BoardSide:
+    def __init__(self, port, sg, out=print, link=None, retry_seconds=60.0, wire_log=None):
+        self.port = port
+        self.sg = sg
+        self.out = out
+        self.link = link or BoardLink(port, applied=sg.setup.get("board_seq", 0), timeout=5.0)
+        self.synced = 0  # events up to this seq are already in the secret log
+        self.retry_seconds = retry_seconds
+        self.wire_log = wire_log
+
+    # --- connection ---------------------------------------------------------------------------
+    def open(self, wait=0.0):
+        """Hello; with `wait`, keep trying that long (a board still booting)."""
+        end = time.monotonic() + wait
+        while True:
+            try:
+                return self.link.open()
+            except LinkClosed as e:
+                if time.monotonic() >= end:
+                    raise BoardError(e.message)
+            except BoardTimeout:
+                if time.monotonic() >= end:
+                    raise BoardError("no answer from a board on %s: is the firmware running? (yard flash, or "
+                                     "yard monitor to see what it prints)" % self.port)
+            self.link.close()
+            time.sleep(0.2)
+
+    def close(self):
+        self.link.close()
+
+    def _call(self, cmd, **args):
+        """A command; on a lost link wait for the board to come back, resync, and go on."""
+        deadline = time.monotonic() + self.retry_seconds
+        while True:
+            try:
+                return self.link.request(cmd, **args)
+            except BoardCommandError:
+                raise
+            except LinkError as e:
+                if time.monotonic() > deadline:
+                    raise BoardError("the board is gone (%s); your game is saved: yard play --resume" % e.message)
+                self.out("(the board does not answer: %s; reconnecting...)" % e.message)
+                self._reconnect(deadline)
+                if cmd == "mrx":
+                    return None  # resync resent it if the board had not got it
+
+    def _reconnect(self, deadline):
+        while True:
+            try:
+                self.link.reconnect(attempts=4, delay=0.25)
+                self.resync()
+                return
+            except LinkError:
+                if time.monotonic() > deadline:
+                    raise BoardError("the board did not come back; your game is saved: yard play --resume")
+                time.sleep(0.5)
+
+    # --- starting -----------------------------------------------------------------------------
+    def start(self, wait_ready=True, ready_timeout=None):
+        """Send the public setup; wait until the pieces stand on their start stations."""
+        setup = self.sg.setup
+        args = {k: setup[k] for k in _PUBLIC_SETUP_KEYS if k in setup}
+        args["mrx"] = None
+        reply = self._call("setup", replace=True, **args)
+        self._remember_seq(reply.get("seq", 0))
+        if wait_ready:
+            self.wait_ready(ready_timeout)
+
+    def wait_ready(self, timeout=None):
+        g = self.sg.game
+        where = ", ".join("%s on %d" % (g.piece_name(i), g.pos[i]) for i in range(g.n_pieces))
+        self.out("Put the pieces on their start stations: %s (the board blinks them)." % where)
+        end = None if timeout is None else time.monotonic() + timeout
+        while True:
+            st = self.link.request("status")
+            if st.get("stage") != "setup":
+                return
+            if end is not None and time.monotonic() > end:
+                raise BoardError("the pieces were not placed on their start stations in time")
+            self.link.poll(0.2)
+
+    def _remember_seq(self, seq):
+        if seq and seq > self.synced:
+            self.synced = seq
+        setup = self.sg.setup
+        if self.synced > setup.get("board_seq", 0):
+            setup["board_seq"] = self.synced
+            self.sg.save()
+
+    # --- what the console calls ---------------------------------------------------------------
+    def mrx(self, line):
+        pub = public_line(line)
+        if "double" in pub:
+            reply = self._call("mrx", double=[self._step_args(s) for s in pub["double"]])
+        else:
+            reply = self._call("mrx", **self._step_args(pub))
+        if reply:
+            self._remember_seq(reply.get("seq", 0))
+
+    @staticmethod
+    def _step_args(step):
+        out = {"ticket": step["ticket"], "commit": step["commit"]}
+        if step.get("to"):
+            out["to"] = step["to"]
+        return out
+
+    def capture(self, piece):
+        try:
+            self._remember_seq(self._call("capture", piece=piece).get("seq", 0))
+        except BoardCommandError as e:
+            if e.code != "game_over":
+                raise BoardError("the board refused the capture: %s" % e.message)
+
+    def cornered(self):
+        try:
+            self._remember_seq(self._call("cornered").get("seq", 0))
+        except BoardCommandError as e:
+            if e.code != "game_over":
+                raise BoardError("the board refused to end the game: %s" % e.message)
+
+    def reveal(self, rev):
+        start = rev["start"]
+        try:
+            reply = self._call("reveal", start=[start[1], start[0]], moves=[[salt, s] for s, salt in rev["moves"]])
+        except BoardCommandError as e:
+            return False, e.message
+        return bool(reply.get("verified")), reply.get("message", "")
+
+    def events(self, timeout):
+        """New board events not yet in the secret log (dicts)."""
+        try:
+            got = self.link.poll(timeout)
+        except LinkError as e:
+            self.out("(lost the board: %s; reconnecting...)" % e.message)
+            self._reconnect(time.monotonic() + self.retry_seconds)
+            return []
+        out = []
+        for seq, ev in got:
+            if seq <= self.synced:
+                continue
+            self.synced = seq
+            out.append(ev)
+        if got:
+            self.sg.setup["board_seq"] = max(self.sg.setup.get("board_seq", 0), self.synced)
+        return out
+
+    def record(self):
+        return self.link.record()
+
+    # --- resynchronising ----------------------------------------------------------------------
+    def resync(self, on_move=None):
+        """Bring board and secret log into agreement (see the module doc). Returns a summary."""
+        sg = self.sg
+        journal = self.link.record(everything=True, timeout=15)
+        if not journal or journal[0].get("type") != "setup":
+            raise BoardError("the board holds no game (it was reset or is another board); start a new game")
+        if journal[0].get("commit") != sg.setup.get("commit"):
+            raise BoardError("the board holds another game than the secret log %s" % sg.path)
+        board = [(seq, line) for seq, line in enumerate(journal, 1) if line.get("type") in ("mrx", "move")]
+        mine = [line for line in sg.lines[1:] if line.get("type") in ("mrx", "move")]
+        summary = {"applied": 0, "resent": 0}
+        for k, (seq, bline) in enumerate(board):
+            if k < len(mine):
+                self._check_same(k, mine[k], bline)
+                continue
+            if bline["type"] != "move":
+                raise BoardError("the board logged a move of Mister X that the secret log lacks: the secret log "
+                                 "%s is not this game's latest copy" % sg.path)
+            line = sg.detective_move(bline["piece"], bline.get("ticket"), bline["to"])
+            summary["applied"] += 1
+            if on_move:
+                on_move(line)
+        extra = mine[len(board):]
+        for line in extra:
+            if line["type"] != "mrx":
+                raise BoardError("the secret log has detective moves the board never made: another board?")
+            pub = public_line(line)
+            if "double" in pub:
+                self.link.request("mrx", double=[self._step_args(s) for s in pub["double"]])
+            else:
+                self.link.request("mrx", **self._step_args(pub))
+            summary["resent"] += 1
+        journal_len = len(journal) + summary["resent"]
+        self.synced = max(self.synced, journal_len)
+        g = sg.game
+        kinds = {line.get("type") for line in journal}
+        if g.result == "detectives" and g.reason == "capture" and "capture" not in kinds and not any(
+                line.get("capture") for line in journal):
+            last = [line for line in sg.lines if line.get("type") == "move"][-1]
+            self.link.request("capture", piece=last["piece"])
+        if g.result == "detectives" and g.reason == "mrx_stuck" and "cornered" not in kinds:
+            self.link.request("cornered")
+        self._remember_seq(self.link.request("ping").get("seq", 0))
+        return summary
+
+    @staticmethod
+    def _check_same(k, mine, theirs):
+        if mine["type"] != theirs["type"]:
+            raise BoardError("the board and the secret log disagree at move %d (%s vs %s)" % (k + 1, theirs["type"], mine["type"]))
+        if mine["type"] == "move":
+            if (mine["piece"], mine["to"]) != (theirs.get("piece"), theirs.get("to")):
+                raise BoardError("the board and the secret log disagree on a detective's move (%s %s vs %s %s)" % (
+                    theirs.get("piece"), theirs.get("to"), mine["piece"], mine["to"]))
+            return
+        a, b = _steps(mine), _steps(theirs)
+        if len(a) != len(b) or any(x.get("commit") != y.get("commit") for x, y in zip(a, b)):
+            raise BoardError("the board holds other commitments for Mister X's move than the secret log")

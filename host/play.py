@@ -1,0 +1,146 @@
+"""`yard play`: Mister X's console, connected to the board.
+
+A new game: how many detective players (1-5; 1 = the two-player game), start cards drawn at
+random or entered by hand, the public setup sent to the board, then Mister X's turns at the
+keyboard and the detectives' moves from the board. `--resume` continues the newest unfinished
+secret log (or the one given) after the host or the board crashed or the cable was pulled.
+"""
+import os
+import sys
+
+from host.boardside import BoardSide
+from host.console import Console
+from host.errors import UserError, BoardError
+from host.mrxgame import SecretGame, draw_setup, latest_unfinished, default_dir
+from host.ports import add_port_argument, resolve
+
+
+def add_arguments(parser):
+    add_port_argument(parser)
+    add_game_arguments(parser)
+    parser.add_argument("--resume", nargs="?", const="latest", metavar="SECRET_LOG",
+                        help="continue a saved game: the newest unfinished one, or the secret log given")
+
+
+def add_game_arguments(parser):
+    parser.add_argument("--detectives", "-n", type=int, metavar="N",
+                        help="detective players, 1-5 (1 = the two-player game: 2 detectives, 2 bobbies)")
+    parser.add_argument("--cards", choices=("random", "hand"),
+                        help="start cards drawn at random (default) or entered by hand")
+    parser.add_argument("--start", metavar="STATIONS",
+                        help="start stations by hand: detectives then bobbies, then X's, e.g. 13,26,29,34:45")
+    parser.add_argument("--dir", metavar="FOLDER", help="where secret logs are kept (default: $YARD_HOME or "
+                                                       "~/.local/share/yard)")
+
+
+def ask(prompt, inp=input, out=print):
+    try:
+        return inp(prompt).strip()
+    except EOFError:
+        raise UserError("no answer (end of input)")
+
+
+def parse_stations(text):
+    try:
+        return [int(w) for w in text.replace(",", " ").split()]
+    except ValueError:
+        raise UserError("station numbers, please: %r" % text)
+
+
+def new_setup(args, inp=input, out=print, rng=None):
+    """Ask (or take from args) the number of detectives and the start cards."""
+    n = args.detectives
+    while n is None:
+        text = ask("How many detective players (1-5; 1 = two-player game)? ", inp, out)
+        if text.isdigit() and 1 <= int(text) <= 5:
+            n = int(text)
+        else:
+            out("1 to 5, please.")
+    if not 1 <= n <= 5:
+        raise UserError("--detectives must be 1 to 5")
+    if args.start:
+        det, _, x = args.start.partition(":")
+        return draw_setup(n, rng, parse_stations(det), int(x) if x.strip() else None)
+    cards = args.cards
+    if cards is None and sys.stdin.isatty() and inp is input:
+        cards = "hand" if ask("Draw the start cards at random? [Y/n] ", inp, out).lower().startswith("n") else "random"
+    if cards == "hand":
+        pieces = (2 if n == 1 else n) + {1: 2, 2: 2, 3: 1}.get(n, 0)
+        while True:
+            try:
+                det = parse_stations(ask("The %d D cards (detectives first, then bobbies): " % pieces, inp, out))
+                x = parse_stations(ask("Your X card: ", inp, out))
+                return draw_setup(n, rng, det, x[0] if x else None)
+            except UserError as e:
+                out(str(e))
+    return draw_setup(n, rng)
+
+
+def setup_readline(console):
+    try:
+        import readline
+    except ImportError:
+        return
+
+    def complete(text, state):
+        opts = console.completions(text, readline.get_line_buffer())
+        return opts[state] if state < len(opts) else None
+
+    readline.set_completer(complete)
+    readline.parse_and_bind("tab: complete")
+
+
+def load_resume(which, folder):
+    if which == "latest":
+        path = latest_unfinished(folder)
+        if path is None:
+            raise UserError("no unfinished game to resume in %s" % (folder or default_dir()))
+    else:
+        path = which
+    sg = SecretGame.load(path)
+    if sg.over:
+        raise UserError("the game in %s is over; start a new one with yard play" % path)
+    return sg
+
+
+def connect_and_play(port, sg, resume, inp=input, out=print, detectives=None, wire_log=None, side=None,
+                     on_setup=None, quiet=False, boot_wait=0.0):
+    """Open the board, set up or resync, run the console. Returns the exit code."""
+    side = side or BoardSide(port, sg, out=out, wire_log=wire_log)
+    info = side.open(boot_wait)
+    out("Board: firmware %s, protocol %s, on %s" % (info.get("firmware"), info.get("proto"), port))
+    try:
+        if resume:
+            summary = side.resync(on_move=lambda line: out("  while you were away: %s to %d" % (line["piece"], line["to"])))
+            out("Resumed game %s: %d detective move(s) caught up, %d move(s) of yours resent." % (
+                sg.game_id, summary["applied"], summary["resent"]))
+            if summary["applied"] and sg.game.result == "detectives" and sg.game.reason == "capture":
+                side.capture([line for line in sg.lines if line.get("type") == "move"][-1]["piece"])
+        else:
+            side.start(wait_ready=False)
+            if on_setup:
+                on_setup(sg)
+            side.wait_ready()
+            out("New game %s. You start on %d (keep it secret). Secret log: %s" % (sg.game_id, sg.setup["mrx"], sg.path))
+        console = Console(sg, side, inp=inp, out=out, detectives=detectives, quiet=quiet)
+        if inp is input and sys.stdin.isatty():
+            setup_readline(console)
+        if sg.over:
+            console.finish()
+            return 0
+        return 0 if console.play() else 0
+    finally:
+        side.close()
+
+
+def run(args):
+    port = resolve(args.port)
+    if args.resume:
+        sg = load_resume(args.resume, args.dir)
+    else:
+        sg = SecretGame.create(new_setup(args), folder=args.dir)
+    try:
+        return connect_and_play(port, sg, bool(args.resume))
+    except BoardError as e:
+        raise BoardError("%s (the game is saved: yard play --resume%s)" % (
+            e, "" if not args.dir else " --dir " + args.dir)) if "resume" not in str(e) else e
