@@ -3,15 +3,34 @@
 On a board the link is USB serial (the REPL's stdin/stdout). Under the unix port (the simulator),
 SY_SIM names the folder with the simulated hardware files and the "flash" (state, journal).
 Ctrl-C ends the loop so the REPL (and mpremote) can take over.
+The config is read first and boiled down to small objects, and its module is dropped, before the
+game's code is imported: the heap peak of the boot is not added to the game's.
 """
+import gc
 import sys
 import os
 
-from sy import boardconfig
-from sy.app import App
-from sy.link import Link
-from sy.store import Store
-from sy import hw
+
+def _drop(name):
+    """Forget a module used only at boot, so the GC can take its code back."""
+    import sy
+    sys.modules.pop("sy." + name, None)
+    if hasattr(sy, name):
+        delattr(sy, name)
+
+
+def _hardware(folder, sim):
+    from sy import boardconfig, hw
+    try:
+        cfg = boardconfig.load((folder + "/board.json") if folder else boardconfig.DEFAULT_PATH)
+    except boardconfig.ConfigError as e:
+        import json
+        print(json.dumps({"note": "config_error", "message": str(e)}))
+        return None
+    inputs, leds = hw.simulated(cfg, folder) if sim else hw.real(cfg)
+    small = hw.compact(cfg)
+    _drop("boardconfig")
+    return inputs, leds, small
 
 
 def main():
@@ -20,27 +39,25 @@ def main():
         return
     sim = sys.platform == "linux" and (os.getenv("SY_SIM") or "sim")
     folder = sim if sim else ""
-    try:
-        cfg = boardconfig.load((folder + "/board.json") if folder else boardconfig.DEFAULT_PATH)
-    except boardconfig.ConfigError as e:
-        import json
-        print(json.dumps({"note": "config_error", "message": str(e)}))
+    got = _hardware(folder, sim)
+    gc.collect()
+    if got is None:
         return
-    if sim:
-        inputs, leds = hw.simulated(cfg, folder)
-    else:
-        inputs, leds = hw.real(cfg)
+    inputs, leds, small = got
+    from sy.app import App
+    from sy.link import Link
+    from sy.store import Store
     from sy import mapgraph
-    graph = mapgraph.load(cfg["map"])
-    link = Link(sys.stdin.buffer, sys.stdout)
-    app = App(cfg, inputs, leds, link, Store(folder + "/flash" if sim else "game"), graph,
-              "sim" if sim else cfg["board"])
+    app = App(small, inputs, leds, Link(sys.stdin.buffer, sys.stdout),
+              Store(folder + "/flash" if sim else "game"), mapgraph.load(small["map"]),
+              "sim" if sim else small["board"])
     global board_app
     board_app = app  # reachable from the REPL after Ctrl-C
+    gc.collect()
     try:
         app.run()
     except KeyboardInterrupt:
-        print("\nboard stopped (Ctrl-C); REPL free. import main; main.main() to restart")
+        print("\nboard stopped (Ctrl-C); REPL free. main.main() restarts the game")
 
 
 main()

@@ -4,6 +4,7 @@ Hardware comes in from outside (hw.make or a test), so this file runs unchanged 
 under the unix port with simulated hardware, and in-process in tests and the benchmark.
 Steady state allocates nothing: the bitmap, the debouncer's ring and the frame are made once.
 """
+import gc
 import time
 
 from sy.debounce import Debouncer, ticks_diff
@@ -21,30 +22,32 @@ except AttributeError:  # CPython
     def sleep_ms(ms):
         time.sleep(ms / 1000)
 
-FRAME_MS = 40  # animation frame period when nothing changes
+FRAME_MS = 40
+_MEM = hasattr(gc, "mem_alloc")  # animation frame period when nothing changes
 
 
 class App:
-    def __init__(self, cfg, inputs, leds, link, store, graph=None, name="board"):
-        chips = cfg["reeds"]["chips"]
+    def __init__(self, hwcfg, inputs, leds, link, store, graph=None, name="board"):
+        """hwcfg: {"chips", "bit_station" (bytearray: chain bit -> station), "debounce_ms", "scan_hz"}
+        (hw.compact(cfg) makes it from the board config, so the big config can be freed)."""
+        chips = hwcfg["chips"]
         self.chips = chips
         self.inputs = inputs
         self.leds = leds
         self.link = link
         self.nbits = chips * 8
         self.bitmap = bytearray(chips + 1)
-        self.debouncer = Debouncer(chips + 1, cfg["debounce_ms"])
-        self.bit_station = bytearray(self.nbits)  # chain bit -> station, 0 = no station
-        bits = cfg["reeds"]["bits"]
-        for s in range(1, len(bits) + 1):
-            self.bit_station[bits[s - 1]] = s
-        self.period = max(1, 1000 // cfg["scan_hz"])
+        self.debouncer = Debouncer(chips + 1, hwcfg["debounce_ms"])
+        self.bit_station = hwcfg["bit_station"]  # chain bit -> station, 0 = no station
+        self.period = max(1, 1000 // hwcfg["scan_hz"])
         self.proto = Protocol(link, name)
         self.board = Board(leds, store, self.proto, graph)
         self.proto.board = self.board
+        self.proto.app = self
         self.cycles = 0
         self.last_frame = 0
         self.changes = 0  # debounced changes seen (tests and the benchmark watch it)
+        self.mem_peak = 0  # heap in use right after handling an event, before collecting (bytes)
 
     def start(self, now):
         self.inputs.scan(self.bitmap)
@@ -79,6 +82,7 @@ class App:
                         board.switch(s, v & 1)
                 elif v & 1:
                     board.button(bit - self.nbits)
+            self._after_event()
         r = self.link.poll()
         if r:
             self.board.now = now
@@ -86,12 +90,21 @@ class App:
                 self.proto.handle(self.link.take())
             else:
                 self.proto.too_long()
+            self._after_event()
         if self.board.dirty or ticks_diff(now, self.last_frame) >= FRAME_MS:
             self.board.dirty = False
             self.last_frame = now
             strip = self.leds.strip
             strip.cycle = self.cycles
             self.board.render(now)
+
+    def _after_event(self):
+        # events are rare: collect now so garbage never piles up into the idle cycles
+        if _MEM:
+            used = gc.mem_alloc()
+            if used > self.mem_peak:
+                self.mem_peak = used
+            gc.collect()
 
     def run(self):
         now = ticks_ms()

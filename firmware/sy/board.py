@@ -10,9 +10,7 @@ magnets are shown, never committed. The frame is drawn from the state, never all
 """
 import json
 
-from sy import rules
 from sy.rules import Game, RuleError, TICKET_NAMES, PHASE_MRX, PHASE_DETECTIVES, PHASE_OVER
-from sy import record
 
 try:
     from time import ticks_diff
@@ -34,6 +32,20 @@ _WAIT = (150, 0, 200)
 _MAX = 8
 STATIONS = 199
 BUTTON_CONFIRM = 3
+
+
+def _move_line(game, piece, ticket, to):
+    line = {"type": "move", "piece": game.piece_name(piece), "to": to}
+    if ticket is not None:
+        line["ticket"] = TICKET_NAMES[ticket]
+    return line
+
+
+def _mrx_line(ticket, to):
+    line = {"type": "mrx", "ticket": TICKET_NAMES[ticket]}
+    if to:
+        line["to"] = to
+    return line
 
 
 class Board:
@@ -98,9 +110,19 @@ class Board:
         return True
 
     def new_game(self, obj):
-        game = record.setup_game(obj)  # RuleError on bad input
         if obj.get("mrx") is not None:
             raise RuleError("bad_input", "the board must never learn Mister X's station: send mrx null")
+        import sys
+        from sy import record  # only at setup: dropped again to spare the heap
+        try:
+            game = record.setup_game(obj)  # RuleError on bad input
+            line = record.record_setup(game, None)
+        finally:
+            del record
+            sys.modules.pop("sy.record", None)
+            import sy
+            if hasattr(sy, "record"):
+                delattr(sy, "record")
         self.store.reset()
         self.game = game
         self.stage = SETUP
@@ -108,7 +130,6 @@ class Board:
         self.x_on = False
         self.verified = None
         self._drop_lift()
-        line = record.record_setup(game, None)
         for k in ("tickets", "mrx_tickets", "rounds", "reveals", "commit"):
             if obj.get(k) is not None:
                 line[k] = obj[k]
@@ -265,7 +286,7 @@ class Board:
     def _commit_move(self, p, ticket, to):
         g = self.game
         g.move(p, ticket, to)
-        line = record.move_line(g, p, ticket, to)
+        line = _move_line(g, p, ticket, to)
         if g.result == "detectives" and g.reason == "capture":
             line["capture"] = True
         self._drop_lift()
@@ -288,6 +309,8 @@ class Board:
             raise RuleError("wrong_turn", "no game is set up")
         if self.stage == SETUP:
             raise RuleError("wrong_turn", "the pieces are not on their start stations yet")
+        if self.stage == OVER:
+            raise RuleError("game_over", "the game is over")
         if self.restoring:
             raise RuleError("wrong_turn", "pieces moved while the board was off: put them back first")
         return self.game
@@ -303,7 +326,7 @@ class Board:
         g = self._ready_game()
         self._check_to(g.moves + 1, to)
         reveal = g.mrx_move(ticket, to)
-        line = record.mrx_line(ticket, reveal)
+        line = _mrx_line(ticket, reveal)
         if commit:
             line["commit"] = commit
         self.x_on = False
@@ -319,7 +342,7 @@ class Board:
         reveal = g.mrx_double(t1, to1, t2, to2)
         halves = []
         for t, to, c, k in ((t1, to1, c1, first), (t2, to2, c2, first + 1)):
-            h = record.mrx_line(t, to if self._surfacing(k) else 0)
+            h = _mrx_line(t, to if self._surfacing(k) else 0)
             del h["type"]
             if c:
                 h["commit"] = c
@@ -330,8 +353,11 @@ class Board:
         return seq, reveal
 
     def capture(self, piece):
-        g = self._ready_game()
-        g.capture(piece)
+        g = self.game
+        if g is None or self.stage not in (PLAY, OVER):
+            raise RuleError("wrong_turn", "no game is being played")
+        g.capture(piece)  # the rules allow it after the last round's closing move, too
+        self.stage = PLAY
         seq = self.commit_line({"type": "capture", "piece": g.piece_name(piece)})
         self._after_commit()
         return seq

@@ -9,6 +9,17 @@ def _leds(cfg, strip):
                 c["ma_per_channel"], c["idle_ma_per_led"])
 
 
+def compact(cfg):
+    """What the main loop needs from the config, in small objects (the config can then go)."""
+    chips = cfg["reeds"]["chips"]
+    bit_station = bytearray(chips * 8)
+    bits = cfg["reeds"]["bits"]
+    for s in range(1, len(bits) + 1):
+        bit_station[bits[s - 1]] = s
+    return {"chips": chips, "bit_station": bit_station, "debounce_ms": cfg["debounce_ms"],
+            "scan_hz": cfg["scan_hz"], "map": cfg["map"], "board": cfg["board"]}
+
+
 def real(cfg):
     """(inputs, leds) on a Pico or an ESP32."""
     from machine import Pin, SPI

@@ -44,6 +44,7 @@ class Protocol:
     def __init__(self, link, board_name="board"):
         self.link = link
         self.board = None  # set by the app (the board needs us as its output first)
+        self.app = None
         self.board_name = board_name
         self.acked = 0
         self.hello_seen = False
@@ -136,6 +137,13 @@ class Protocol:
 
     def c_ping(self, msg):
         return {"seq": self.board.store.seq}
+
+    def c_mem(self, msg):
+        import gc
+        if not hasattr(gc, "mem_alloc"):
+            return {}
+        gc.collect()
+        return {"alloc": gc.mem_alloc(), "free": gc.mem_free(), "peak": self.app.mem_peak if self.app else 0}
 
     def c_status(self, msg):
         return self.board.status()
@@ -231,5 +239,5 @@ _COMMANDS = {
     "hello": Protocol.c_hello, "ack": Protocol.c_ack, "ping": Protocol.c_ping, "status": Protocol.c_status,
     "setup": Protocol.c_setup, "mrx": Protocol.c_mrx, "choose": Protocol.c_choose,
     "capture": Protocol.c_capture, "cornered": Protocol.c_cornered, "record": Protocol.c_record,
-    "reveal": Protocol.c_reveal, "reset": Protocol.c_reset,
+    "reveal": Protocol.c_reveal, "reset": Protocol.c_reset, "mem": Protocol.c_mem,
 }

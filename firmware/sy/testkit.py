@@ -32,6 +32,8 @@ class QueueLink:
 
     def send(self, text):
         self.outbox.append(text)
+        if len(self.outbox) > 24:  # keep the heap flat over a long game
+            del self.outbox[0]
 
 
 def _rmtree(path):
@@ -65,10 +67,12 @@ class TestBoard:
                          c["ma_per_channel"], c["idle_ma_per_led"])
         self.link = QueueLink()
         self.store = Store(folder)
-        self.app = App(cfg, self.inputs, self.leds, self.link, self.store)
+        from sy.hw import compact
+        self.app = App(compact(cfg), self.inputs, self.leds, self.link, self.store)
         self.board = self.app.board
         self.now = 1000
         self.next_id = 1
+        self.ptf_max = 0
         self.app.start(self.now)
 
     def reboot(self):
@@ -97,7 +101,21 @@ class TestBoard:
         self.run(self.cfg["debounce_ms"] // self.period + 2)
 
     def place(self, station):
+        """Close a reed and run until it is debounced and answered; records in ptf_max how many
+        scan cycles passed between the debounced change and the frame that shows it."""
         self.set(station, True)
+        before = self.app.changes
+        for _ in range(self.cfg["debounce_ms"] // self.period + 4):
+            self.run(1)
+            if self.app.changes != before:
+                break
+        c = self.app.cycles
+        for _ in range(10):
+            if self.strip.last_cycle >= c:
+                break
+            self.run(1)
+        if self.strip.last_cycle - c > self.ptf_max:
+            self.ptf_max = self.strip.last_cycle - c
         self.settle()
 
     def lift(self, station):
@@ -131,3 +149,116 @@ class TestBoard:
 
     def colour(self, station):
         return self.leds.get(station)
+
+
+class Dealer:
+    """Deterministic choices (a tiny LCG: the same game under CPython and MicroPython)."""
+
+    def __init__(self, seed=7):
+        self.x = seed
+
+    def pick(self, n):
+        self.x = (self.x * 1103515245 + 12345) & 0x7FFFFFFF
+        return (self.x >> 8) % n
+
+
+def _mrx_second(truth, s1, t1):
+    """A legal second half of a double move from s1 (after ticket t1), or None."""
+    g = truth.graph
+    for t in (0, 1, 2):
+        if truth.supply[t] - (1 if t == t1 else 0) <= 0:
+            continue
+        for s in g.neighbours(s1, t):
+            if truth.holder_of(s) < 0:
+                return s, t
+    if truth.black - (1 if t1 == 3 else 0) > 0:
+        for s in g.all_neighbours(s1):
+            if truth.holder_of(s) < 0:
+                return s, 3
+    return None
+
+
+def play_game(tb, detectives=(13, 26, 29, 34, 50), bobbies=(), mrx=45, seed=7, capture_round=0,
+              on_cycle=None, on_place=None):
+    """Play a whole game through the board: the host side (Mister X's truth) is a second Game.
+
+    Mister X plays a black ticket in round 2, a double move in round 5 (and 12); detectives pick
+    legal moves, never onto Mister X unless capture_round says so; ambiguous placements are
+    resolved with the ticket button. Returns the final status reply."""
+    from sy.rules import Game
+    deal = Dealer(seed)
+    truth = Game(list(detectives), list(bobbies), mrx)
+    tb.command("hello", proto=1)
+    r = tb.command("setup", detectives=list(detectives), bobbies=list(bobbies))
+    assert r["ok"], r
+    for s in list(detectives) + list(bobbies):
+        tb.place(s)
+    board = tb.board
+    assert board.stage == 2, "setup not complete"
+    while truth.result is None:
+        # Mister X
+        opts = truth.legal_mrx()
+        if not opts:
+            assert tb.command("cornered")["ok"]
+            break
+        s1, t1 = opts[deal.pick(len(opts))]
+        rnd = truth.round + 1
+        if rnd == 2 and truth.black:
+            for s, t in opts:
+                if t == 3:
+                    s1, t1 = s, t
+                    break
+        second = _mrx_second(truth, s1, t1) if rnd in (5, 12) and truth.double else None
+        if second:
+            s2, t2 = second
+            first = truth.moves + 1
+            truth.mrx_double(t1, s1, t2, s2)
+            d = [{"ticket": TN[t1]}, {"ticket": TN[t2]}]
+            if first in truth.reveals:
+                d[0]["to"] = s1
+            if first + 1 in truth.reveals:
+                d[1]["to"] = s2
+            r = tb.command("mrx", double=d)
+        else:
+            truth.mrx_move(t1, s1)
+            args = {"ticket": TN[t1]}
+            if truth.moves in truth.reveals:
+                args["to"] = s1
+            r = tb.command("mrx", **args)
+        assert r["ok"], r
+        if truth.result is not None:
+            break
+        # detectives and bobbies
+        while truth.phase == 1 and truth.result is None:
+            g = board.game
+            mask = g.to_move()
+            assert mask == truth.to_move(), (mask, truth.to_move())
+            p = 0
+            while not mask & (1 << p):
+                p += 1
+            legal = g.legal(p)
+            catch = capture_round and truth.round >= capture_round
+            hits = [m for m in legal if m[0] == truth.mrx]
+            if catch and hits:
+                s, t = hits[0]
+            else:
+                legal = [m for m in legal if m[0] != truth.mrx] or legal
+                s, t = legal[deal.pick(len(legal))]
+            origin = g.pos[p]
+            tb.lift(origin)
+            if on_place:
+                on_place(tb, s)
+            tb.place(s)
+            if board.pend_to == s:
+                tb.press(t)
+            bobby = g.is_bobby(p)
+            truth.move(p, None if bobby else t, s)
+            assert board.game.pos[p] == s, "move not committed: %s %d->%d" % (g.piece_name(p), origin, s)
+            if truth.result is not None and board.game.result is None:
+                assert tb.command("capture", piece=g.piece_name(p))["ok"]
+    st = tb.command("status")
+    assert st["result"] == truth.result, (st["result"], truth.result)
+    return st
+
+
+TN = ("taxi", "bus", "underground", "black")
