@@ -1,0 +1,111 @@
+"""A stand-in Mister X for `python -m host.web` and the browser tests: sets up a game over the
+board's serial link and answers every Mister X turn with a random legal move (seeded).
+
+It plays through the same protocol as Mister X's console (BoardLink, the secret log with
+commitments), so the board sees exactly what a real game sends. `yard sim` uses the console instead.
+"""
+import random
+import tempfile
+import threading
+import time
+
+from host.boardlink import BoardLink, LinkError
+from host.mrxgame import SecretGame, draw_setup, public_line
+from sy.rules import TICKET_NAMES, PHASE_MRX
+
+
+class AutoMrX:
+    def __init__(self, port, players=1, seed=None, detectives=None, mrx=None, delay=1.0, folder=None,
+                 moves=None):
+        """moves: optional list of (ticket name, station) Mister X plays first (tests)."""
+        self.port = port
+        self.players = players
+        self.rng = random.Random(seed)
+        self.detectives = detectives
+        self.mrx = mrx
+        self.delay = delay
+        self.folder = folder or tempfile.mkdtemp(prefix="yard-automrx-")
+        self.moves = list(moves or [])
+        self.secret = None
+        self.link = None
+        self.error = None
+        self._stop = threading.Event()
+        self._thread = None
+
+    def start(self):
+        self._thread = threading.Thread(target=self._run, name="auto-mrx", daemon=True)
+        self._thread.start()
+        return self
+
+    def stop(self):
+        self._stop.set()
+        if self._thread:
+            self._thread.join(3)
+        if self.link:
+            self.link.close()
+
+    # --- the game -------------------------------------------------------------------------
+    def _run(self):
+        try:
+            self.link = BoardLink(self.port, timeout=5.0)
+            self._connect()
+            setup = draw_setup(self.players, self.rng, self.detectives, self.mrx)
+            self.secret = SecretGame.create(setup, folder=self.folder)
+            pub = public_line(self.secret.setup)
+            args = {k: v for k, v in pub.items() if k not in ("type", "game", "started") and v is not None}
+            args["mrx"] = None
+            self.link.request("setup", replace=True, **args)
+            while not self._stop.is_set():
+                try:
+                    events = self.link.poll(0.1)
+                except LinkError:
+                    self._connect()  # the board restarted (a power cut): hello again
+                    continue
+                for _seq, ev in events:
+                    self._on_event(ev)
+                self._maybe_move()
+        except Exception as e:  # shown on the console of the standalone server
+            self.error = e
+            raise
+
+    def _connect(self):
+        while not self._stop.is_set():
+            try:
+                self.link.reconnect(attempts=1)
+                return
+            except LinkError:
+                time.sleep(0.3)
+
+    def _on_event(self, ev):
+        kind = ev.get("type")
+        g = self.secret.game
+        if kind == "move":
+            self.secret.detective_move(ev["piece"], ev.get("ticket"), ev["to"])
+            if g.result == "detectives" and g.reason == "capture" and not ev.get("capture"):
+                self.link.request("capture", piece=ev["piece"])
+        if g.result is not None and kind in ("move", "capture", "cornered"):
+            self.link.request("reveal", **self.secret.reveal())
+
+    def _maybe_move(self):
+        g = self.secret.game
+        if g.result is not None or g.phase != PHASE_MRX:
+            return
+        status = self.link.request("status")
+        if status.get("stage") != "play" or status.get("phase") != "mrx" or status.get("restoring"):
+            return
+        if self._stop.wait(self.delay):
+            return
+        legal = g.legal_mrx()
+        if not legal:
+            self.secret.cornered()
+            self.link.request("cornered")
+            self.link.request("reveal", **self.secret.reveal())
+            return
+        if self.moves:
+            ticket, to = self.moves.pop(0)
+            t = TICKET_NAMES.index(ticket)
+        else:
+            to, t = self.rng.choice(legal)
+        line = self.secret.mrx_move(t, to)
+        self.link.request("mrx", ticket=TICKET_NAMES[t], to=to if line.get("shown") else None,
+                          commit=line["commit"])

@@ -1,0 +1,288 @@
+"""The simulated board's web page: aiohttp serves the page and one websocket per browser.
+
+Server -> page (JSON): "hello" (map, legend, display gain), "frame" (every LED frame the firmware
+writes, one colour per station), "state" (the public game from the board's journal, the pieces,
+faults, power, the board's notes). Page -> server: actions ({"do": "lift", "piece": "D1"}...),
+each answered with {"t": "done", "id", "ok", "error"}. Serves on loopback only.
+"""
+import asyncio
+import csv
+import json
+import os
+import threading
+import time
+
+from aiohttp import web, WSMsgType
+
+from host import ROOT
+from host.web.board import PhysicalBoard, ActionError
+from host.web.public import JournalWatch
+
+STATIC = os.path.join(os.path.dirname(os.path.abspath(__file__)), "static")
+FRAME_POLL_S = 0.01
+STATE_POLL_S = 0.05
+LOOPBACK = ("127.0.0.1", "::1", "localhost")
+
+
+def load_map(name="london"):
+    """Station coordinates (1639 x 1228 px space) and connections from data/<map>/."""
+    folder = os.path.join(ROOT, "data", "london")
+    with open(os.path.join(folder, "stations.csv"), newline="") as f:
+        stations = {int(r["station"]): (int(r["x"]), int(r["y"])) for r in csv.DictReader(f)}
+    with open(os.path.join(folder, "edges.csv"), newline="") as f:
+        edges = [[int(r["a"]), int(r["b"]), r["transport"]] for r in csv.DictReader(f)]
+    if name == "london1983":
+        edges.append([13, 14, "taxi"])  # the light 1983 board (sy/london1983.py)
+    return {"width": 1639, "height": 1228, "stations": {str(k): v for k, v in stations.items()},
+            "edges": edges}
+
+
+class WebBoard:
+    """One SimBoard shown to any number of pages."""
+
+    def __init__(self, sim, power_cut_s=1.5):
+        self.sim = sim
+        self.phys = PhysicalBoard(sim, power_cut_s)
+        self.journal = JournalWatch(os.path.join(sim.folder, "flash", "game.jsonl"))
+        self.clients = set()
+        self.frame_msg = None
+        self.frame_seq = None
+        self.frame_leds = None
+        self.frame_time = 0.0
+        self.state_msg = None
+        self.started = time.time()
+        cfg = sim.config["leds"]
+        self.gain = 1.0 / max(0.05, cfg["brightness"])  # a screen pixel is dimmer than an LED
+        self.order = cfg["order"]
+        self.index = cfg["index"]
+        self.map = load_map(sim.config.get("map", "london"))
+
+    # --- what the firmware shows -------------------------------------------------------------
+    def read_frame(self):
+        """(seq, hex colours of stations 1..199) of the firmware's current frame; dark when off."""
+        if not self.phys.powered or not self.sim.alive():
+            return ("off", "000000" * 199)
+        got = self.sim.frame()
+        if got is None:
+            return None
+        seq, _cycle, wire = got
+        pr, pg, pb = {"RGB": (0, 1, 2), "RBG": (0, 2, 1), "GRB": (1, 0, 2), "GBR": (2, 0, 1),
+                      "BRG": (1, 2, 0), "BGR": (2, 1, 0)}[self.order]
+        out = bytearray(3 * 199)
+        for s in range(1, 200):
+            k = 3 * self.index[s - 1]
+            if k + 2 < len(wire):
+                out[3 * s - 3] = wire[k + pr]
+                out[3 * s - 2] = wire[k + pg]
+                out[3 * s - 1] = wire[k + pb]
+        return (seq, out.hex())
+
+    def make_state(self):
+        self.journal.poll()
+        game = self.journal.state
+        self.phys.sync_game(game)
+        self.phys.tap.poll()
+        st = {"t": "state", "game": game}
+        st.update(self.phys.public())
+        return json.dumps(st)
+
+    # --- actions -----------------------------------------------------------------------------
+    def act(self, msg):
+        """Run one page action (in a worker thread). Returns None or raises ActionError."""
+        do = msg.get("do")
+        p = self.phys
+        if do == "lift":
+            p.lift(msg.get("piece"))
+        elif do == "place":
+            p.place(msg.get("piece"), msg.get("station"))
+        elif do == "move":
+            p.move(msg.get("piece"), msg.get("station"))
+        elif do == "setup":
+            pieces = self.journal.state.get("pieces") or []
+            p.set_up([(x["name"], x["station"]) for x in pieces])
+        elif do == "press":
+            p.press(msg.get("button"))
+        elif do == "chatter":
+            p.chatter(msg.get("station"))
+        elif do == "knock":
+            p.knock(msg.get("piece"))
+        elif do == "lift_two":
+            p.lift_two(msg.get("a"), msg.get("b"))
+        elif do == "stuck":
+            p.set_stuck(msg.get("station"), msg.get("closed"))
+        elif do == "power":
+            p.power(bool(msg.get("on")))
+        elif do == "power_cycle":
+            p.power_cycle()
+        else:
+            raise ActionError("unknown action %r" % (do,))
+
+    # --- the loops ---------------------------------------------------------------------------
+    async def broadcast(self, text):
+        dead = []
+        for ws in list(self.clients):
+            try:
+                await ws.send_str(text)
+            except (ConnectionError, RuntimeError):
+                dead.append(ws)
+        for ws in dead:
+            self.clients.discard(ws)
+
+    async def frame_loop(self):
+        loop = asyncio.get_running_loop()
+        while True:
+            got = await loop.run_in_executor(None, self.read_frame)
+            if got is not None and got[0] != self.frame_seq:
+                self.frame_seq = got[0]
+                if got[1] != self.frame_leds:  # animation frames that change nothing are not sent
+                    self.frame_leds = got[1]
+                    self.frame_time = time.time()
+                    self.frame_msg = json.dumps({"t": "frame", "seq": got[0], "leds": got[1],
+                                                 "at": round(self.frame_time * 1000)})
+                    if self.clients:
+                        await self.broadcast(self.frame_msg)
+            await asyncio.sleep(FRAME_POLL_S)
+
+    async def state_loop(self):
+        loop = asyncio.get_running_loop()
+        while True:
+            text = await loop.run_in_executor(None, self.make_state)
+            if text != self.state_msg:
+                self.state_msg = text
+                await self.broadcast(text)
+            await asyncio.sleep(STATE_POLL_S)
+
+    def hello(self):
+        return json.dumps({"t": "hello", "map": self.map, "gain": self.gain})
+
+
+# --- aiohttp -----------------------------------------------------------------------------------
+async def _index(request):
+    return web.FileResponse(os.path.join(STATIC, "index.html"))
+
+
+async def _ws(request):
+    wb = request.app["board"]
+    ws = web.WebSocketResponse(heartbeat=20)
+    await ws.prepare(request)
+    wb.clients.add(ws)
+    loop = asyncio.get_running_loop()
+    try:
+        await ws.send_str(wb.hello())
+        if wb.state_msg:
+            await ws.send_str(wb.state_msg)
+        if wb.frame_msg:
+            await ws.send_str(wb.frame_msg)
+        async for m in ws:
+            if m.type != WSMsgType.TEXT:
+                continue
+            try:
+                msg = json.loads(m.data)
+            except ValueError:
+                continue
+            if not isinstance(msg, dict):
+                continue
+            asyncio.ensure_future(_run_action(wb, ws, msg, loop))
+    finally:
+        wb.clients.discard(ws)
+    return ws
+
+
+async def _run_action(wb, ws, msg, loop):
+    reply = {"t": "done", "id": msg.get("id"), "ok": True}
+    try:
+        await loop.run_in_executor(None, wb.act, msg)
+    except ActionError as e:
+        reply.update(ok=False, error=str(e))
+    except Exception as e:  # keep the page alive; say what broke
+        reply.update(ok=False, error="%s: %s" % (type(e).__name__, e))
+    # the new state follows at once, so the page's next look is not a stale one
+    text = await loop.run_in_executor(None, wb.make_state)
+    if text != wb.state_msg:
+        wb.state_msg = text
+        await wb.broadcast(text)
+    if not ws.closed:
+        await ws.send_str(json.dumps(reply))
+
+
+@web.middleware
+async def _loopback_only(request, handler):
+    if request.remote not in LOOPBACK and not (request.remote or "").startswith("127."):
+        raise web.HTTPForbidden(text="the simulated board serves this computer only")
+    resp = await handler(request)
+    if isinstance(resp, web.StreamResponse) and not isinstance(resp, web.WebSocketResponse):
+        resp.headers["Cache-Control"] = "no-store"
+    return resp
+
+
+def make_app(webboard):
+    app = web.Application(middlewares=[_loopback_only])
+    app["board"] = webboard
+    app.router.add_get("/", _index)
+    app.router.add_get("/ws", _ws)
+    app.router.add_static("/static/", STATIC)
+
+    async def _start_loops(app):
+        app["loops"] = [asyncio.ensure_future(webboard.frame_loop()),
+                        asyncio.ensure_future(webboard.state_loop())]
+
+    async def _stop_loops(app):
+        for t in app["loops"]:
+            t.cancel()
+        for ws in list(webboard.clients):
+            await ws.close()
+
+    app.on_startup.append(_start_loops)
+    app.on_shutdown.append(_stop_loops)
+    return app
+
+
+def start_web(simboard, host="127.0.0.1", port=0, power_cut_s=1.5):
+    """Serve the page for a running SimBoard in a background thread.
+
+    Returns (url, stop): stop() shuts the server down (the SimBoard is left running)."""
+    if host not in LOOPBACK:
+        raise ValueError("the simulated board's page serves loopback only (127.0.0.1), not %r" % host)
+    wb = WebBoard(simboard, power_cut_s)
+    ready = threading.Event()
+    box = {}
+
+    def run():
+        loop = asyncio.new_event_loop()
+        asyncio.set_event_loop(loop)
+        runner = web.AppRunner(make_app(wb), access_log=None)
+        try:
+            loop.run_until_complete(runner.setup())
+            site = web.TCPSite(runner, host, port)
+            loop.run_until_complete(site.start())
+            sock = site._server.sockets[0]
+            box["port"] = sock.getsockname()[1]
+        except Exception as e:
+            box["error"] = e
+            ready.set()
+            return
+        box["loop"] = loop
+        ready.set()
+        try:
+            loop.run_forever()
+        finally:
+            loop.run_until_complete(runner.cleanup())
+            loop.close()
+
+    thread = threading.Thread(target=run, name="yard-web", daemon=True)
+    thread.start()
+    ready.wait(10)
+    if "error" in box:
+        raise box["error"]
+    if "port" not in box:
+        raise RuntimeError("the web server did not start")
+    url = "http://%s:%d/" % ("127.0.0.1" if host == "localhost" else host, box["port"])
+
+    def stop():
+        loop = box["loop"]
+        if loop.is_running():
+            loop.call_soon_threadsafe(loop.stop)
+        thread.join(5)
+
+    stop.webboard = wb
+    return url, stop

@@ -1,0 +1,370 @@
+// The simulated board's page. It draws what the server sends: LED colours from the firmware's
+// frame, the public game from the board's journal. It never computes a colour or a rule itself:
+// a click becomes a lift or a placement (reed changes), and the board answers with its LEDs.
+"use strict";
+(function () {
+  const SVGNS = "http://www.w3.org/2000/svg";
+  const svg = document.getElementById("board");
+  const $ = (id) => document.getElementById(id);
+  const EDGE_STYLE = {
+    taxi: { stroke: "#e0a800", width: 3 }, bus: { stroke: "#12a893", width: 5 },
+    underground: { stroke: "#d62828", width: 7 }, ferry: { stroke: "#111", width: 4, dash: "10 7" },
+  };
+  const UNLIT = [207, 200, 184];
+  const TICKET_CLASS = { taxi: "taxi", bus: "bus", underground: "underground", black: "black" };
+
+  const yard = window.yard = {
+    frames: 0, lastFrame: null, state: null, map: null, gain: 4, colours: {}, sent: 0,
+    stationXY: null, colour: (s) => yard.colours[s],
+  };
+  let ws = null, nextId = 1, pending = {};
+  let stationEls = {}, pieceLayer = $("pieces"), ghost = $("ghost");
+  let selected = null;      // a piece in hand, ready to be placed by a station click
+  let mode = null, modeFirst = null;  // armed fault
+  let drag = null;
+  let suppressUntil = 0;    // the click that ends a press on a piece is not a station click
+
+  // --- connection -----------------------------------------------------------------------------
+  function connect() {
+    ws = new WebSocket((location.protocol === "https:" ? "wss://" : "ws://") + location.host + "/ws");
+    ws.onmessage = (e) => handle(JSON.parse(e.data));
+    ws.onclose = () => { $("status").textContent = "connection lost, retrying…"; setTimeout(connect, 800); };
+  }
+  function send(msg) {
+    msg.id = nextId++;
+    yard.sent++;
+    ws.send(JSON.stringify(msg));
+    return new Promise((resolve) => { pending[msg.id] = resolve; });
+  }
+  yard.send = send;
+  function handle(m) {
+    if (m.t === "hello") { yard.map = m.map; yard.gain = m.gain; $("gain").textContent = (+m.gain).toFixed(0); drawMap(m.map); }
+    else if (m.t === "frame") frame(m);
+    else if (m.t === "state") state(m);
+    else if (m.t === "done") {
+      if (!m.ok) note({ note: "page", message: m.error }, true);
+      const r = pending[m.id]; delete pending[m.id]; if (r) r(m);
+    }
+  }
+
+  // --- the map --------------------------------------------------------------------------------
+  function el(name, attrs, parent) {
+    const e = document.createElementNS(SVGNS, name);
+    for (const k in attrs) e.setAttribute(k, attrs[k]);
+    if (parent) parent.appendChild(e);
+    return e;
+  }
+  function drawMap(map) {
+    const edges = $("edges"), stations = $("stations");
+    edges.textContent = ""; stations.textContent = ""; stationEls = {};
+    const pairs = {};
+    for (const [a, b, t] of map.edges) { const k = Math.min(a, b) + "-" + Math.max(a, b); (pairs[k] = pairs[k] || []).push(t); }
+    const order = ["taxi", "bus", "underground", "ferry"];
+    const byT = {};
+    for (const t of order) byT[t] = el("g", { "data-transport": t, "stroke-linecap": "round" }, edges);
+    for (const k in pairs) {
+      const [a, b] = k.split("-").map(Number);
+      const [x1, y1] = map.stations[a], [x2, y2] = map.stations[b];
+      const ts = pairs[k].sort((p, q) => order.indexOf(p) - order.indexOf(q));
+      const len = Math.hypot(x2 - x1, y2 - y1) || 1, nx = -(y2 - y1) / len, ny = (x2 - x1) / len;
+      ts.forEach((t, i) => {
+        const off = (i - (ts.length - 1) / 2) * 7, st = EDGE_STYLE[t];
+        const a2 = { x1: x1 + nx * off, y1: y1 + ny * off, x2: x2 + nx * off, y2: y2 + ny * off,
+                     stroke: st.stroke, "stroke-width": st.width };
+        if (st.dash) a2["stroke-dasharray"] = st.dash;
+        el("line", a2, byT[t]);
+      });
+    }
+    for (const s in map.stations) {
+      const [x, y] = map.stations[s];
+      const g = el("g", { class: "st", "data-s": s, transform: `translate(${x},${y})` }, stations);
+      const halo = el("circle", { class: "halo", r: 27, fill: "none", opacity: 0 }, g);
+      const disc = el("circle", { class: "disc", r: 16, fill: rgb(UNLIT) }, g);
+      const text = el("text", { fill: "#222" }, g);
+      text.textContent = s;
+      stationEls[s] = { g, halo, disc, text, x, y, key: "" };
+    }
+    if (yard.state) state(yard.state);
+    if (yard.lastFrame) frame(yard.lastFrame);
+  }
+  function rgb(c) { return `rgb(${c[0]},${c[1]},${c[2]})`; }
+
+  yard.stationXY = function (s) {
+    // the station's centre in page (CSS) pixels, for tests and for hit-testing
+    const e = stationEls[s];
+    const p = svg.createSVGPoint(); p.x = e.x; p.y = e.y;
+    const q = p.matrixTransform(svg.getScreenCTM());
+    return { x: q.x, y: q.y, r: 16 * svg.getScreenCTM().a };
+  };
+  function toMap(cx, cy) {
+    const p = svg.createSVGPoint(); p.x = cx; p.y = cy;
+    return p.matrixTransform(svg.getScreenCTM().inverse());
+  }
+  function stationAt(cx, cy) {
+    const p = toMap(cx, cy);
+    let best = null, bd = 30 * 30;
+    for (const s in stationEls) {
+      const e = stationEls[s], d = (e.x - p.x) ** 2 + (e.y - p.y) ** 2;
+      if (d < bd) { bd = d; best = +s; }
+    }
+    return best;
+  }
+
+  // --- LEDs: the firmware's frame ---------------------------------------------------------------
+  function frame(m) {
+    yard.lastFrame = m; yard.frames++;
+    yard.frameRecvAt = performance.now();
+    const hex = m.leds, gain = yard.gain;
+    for (let s = 1; s <= 199; s++) {
+      const e = stationEls[s]; if (!e) continue;
+      const k = 6 * (s - 1), key = hex.substr(k, 6);
+      if (key === e.key) continue;
+      e.key = key;
+      const led = [0, 2, 4].map((i) => Math.min(255, Math.round(parseInt(key.substr(i, 2), 16) * gain)));
+      const a = Math.min(1, Math.max(led[0], led[1], led[2]) / 160);
+      // a dark LED shows the printed station; a lit one its own colour, full at full brightness
+      const shown = led.map((v, i) => Math.min(255, Math.round(UNLIT[i] * (1 - a) + v)));
+      yard.colours[s] = shown;
+      e.disc.setAttribute("fill", rgb(shown));
+      e.halo.setAttribute("fill", rgb(led));
+      e.halo.setAttribute("opacity", (0.55 * a).toFixed(2));
+      const lum = 0.3 * shown[0] + 0.59 * shown[1] + 0.11 * shown[2];
+      e.text.setAttribute("fill", lum < 110 ? "#fff" : "#111");
+    }
+  }
+
+  // --- the public game and the pieces ---------------------------------------------------------
+  function state(m) {
+    yard.state = m;
+    const g = m.game || {};
+    $("power").className = m.power ? "on" : "off";
+    $("power").textContent = m.power ? "board on" : "board OFF";
+    statusLine(g, m);
+    gameInfo(g);
+    travelLog(g);
+    tickets(g);
+    pieces(m);
+    notes(m.notes || []);
+    helpLayer(g);
+    for (const s in stationEls) stationEls[s].g.classList.toggle("stuck", (m.stuck || {})[s] !== undefined);
+  }
+  const PHASE = { mrx: "Mister X's turn", detectives: "detectives' turn", over: "game over" };
+  function statusLine(g, m) {
+    let t;
+    if (!m.power) t = "Power cut: the board is off. Pieces moved now are checked when it restarts.";
+    else if (g.stage === "idle" || !g.stage) t = "No game on the board yet (Mister X's console sets one up).";
+    else if (g.stage === "setup") t = "Setup: put every piece on its start station.";
+    else if (g.stage === "over") t = resultText(g);
+    else {
+      t = `Round ${Math.max(g.round, 1)} of ${g.rounds} · ${PHASE[g.phase]}`;
+      if (g.phase === "detectives") t += ": " + g.pieces.filter((p) => p.to_move).map((p) => p.name).join(", ");
+      if (g.next_reveal) t += ` · Mister X surfaces after move ${g.next_reveal}`;
+    }
+    $("status").textContent = t;
+    const b = $("banner");
+    b.hidden = g.stage !== "over";
+    if (g.stage === "over") b.textContent = resultText(g);
+  }
+  function resultText(g) {
+    const why = { capture: "Mister X caught", mrx_stuck: "Mister X cannot move", rounds_done: `all ${g.rounds} rounds played`,
+                  detectives_stuck: "no detective can move" }[g.reason] || g.reason;
+    let t = (g.result === "detectives" ? "Detectives win: " : "Mister X wins: ") + why;
+    if (g.caught_at) t += ` on station ${g.caught_at}`;
+    return t;
+  }
+  function gameInfo(g) {
+    const box = $("gameinfo");
+    if (!g.stage || g.stage === "idle") { box.innerHTML = "<div>no game</div>"; return; }
+    const rows = [["Round", `${g.round} / ${g.rounds}`], ["Turn", PHASE[g.phase] || g.phase],
+      ["Mister X's moves", g.moves], ["Next surfacing", g.next_reveal ? `after move ${g.next_reveal}` : "none left"],
+      ["Last seen", lastSeen(g)], ["Where he may be", g.candidates ? `${g.candidates.length} stations` : "—"]];
+    box.innerHTML = rows.map(([k, v]) => `<div><span>${k}</span><b>${v}</b></div>`).join("");
+    if (g.stage === "over") {
+      let r = resultText(g);
+      if (g.verified) r += g.verified.ok ? " · Mister X's log verified ✔" : " · log check FAILED: " + g.verified.message;
+      box.insertAdjacentHTML("beforeend", `<span class="res" id="result">${r}</span>`);
+    }
+    if (g.problem) box.insertAdjacentHTML("beforeend", `<span class="res">${g.problem}</span>`);
+  }
+  function lastSeen(g) {
+    for (let i = (g.log || []).length - 1; i >= 0; i--) if (g.log[i].station) return `station ${g.log[i].station} (move ${i + 1})`;
+    return "not yet";
+  }
+  function travelLog(g) {
+    const strip = $("logstrip"), log = g.log || [], reveals = g.reveals || [3, 8, 13, 18, 24];
+    const n = Math.max(24, log.length);
+    let html = "";
+    for (let i = 0; i < n; i++) {
+      const e = log[i], cls = ["cell"];
+      if (reveals.includes(i + 1)) cls.push("reveal");
+      if (e) cls.push(TICKET_CLASS[e.ticket]);
+      else if (i === log.length && g.stage === "play") cls.push("next");
+      const inner = e ? (e.station ? `<b>${e.station}</b>` : (e.ticket === "underground" ? "UG" : e.ticket)) + (e.double ? "·2×" : "") : "";
+      html += `<div class="${cls.join(" ")}" title="move ${i + 1}${e ? ": " + e.ticket : ""}"><span class="n">${i + 1}</span>${inner}</div>`;
+    }
+    strip.style.gridTemplateColumns = `repeat(${n}, 1fr)`;
+    strip.innerHTML = html;
+  }
+  function tickets(g) {
+    const t = $("tickets");
+    if (!g.tickets) { t.innerHTML = ""; return; }
+    const col = {}; for (const p of (yard.state.pieces || [])) col[p.name] = p.colour;
+    let rows = g.tickets;
+    if (g.shared_tickets) rows = [Object.assign({}, rows[0], { name: rows.map((r) => r.name).join("+") + " (shared)" })];
+    let h = "<tr><th>detective</th><th>taxi</th><th>bus</th><th>ug</th></tr>";
+    for (const r of rows) {
+      const dot = col[r.name] ? `<i class="dot" style="background:${col[r.name]}"></i>` : "";
+      h += `<tr><td>${dot}${r.name}</td><td>${r.taxi}</td><td>${r.bus}</td><td>${r.underground}</td></tr>`;
+    }
+    h += `<tr><td>Mister X</td><td colspan="3">black ${g.mrx_tickets.black} · double ${g.mrx_tickets.double}</td></tr>`;
+    t.innerHTML = h;
+  }
+  function helpLayer(g) {
+    const layer = $("help"); layer.textContent = "";
+    if (!$("helpbox").checked || !g.candidates || !yard.map) return;
+    for (const s of g.candidates) { const [x, y] = yard.map.stations[s]; el("circle", { cx: x, cy: y, r: 22 }, layer); }
+  }
+  $("helpbox").addEventListener("change", () => yard.state && helpLayer(yard.state.game || {}));
+
+  function pieces(m) {
+    pieceLayer.textContent = "";
+    const hand = $("hand"); hand.textContent = "";
+    const game = m.game || {};
+    let inHand = 0;
+    for (const p of m.pieces || []) {
+      if (p.station) {
+        const e = stationEls[p.station]; if (!e) continue;
+        const g = el("g", { class: "pc" + (selected === p.name ? " sel" : ""), "data-piece": p.name,
+                            transform: `translate(${e.x + 21},${e.y - 21})` }, pieceLayer);
+        el("circle", { r: 17, fill: p.colour, stroke: "#fff", "stroke-width": 3 }, g);
+        el("text", {}, g).textContent = p.name;
+        g.addEventListener("pointerdown", (ev) => pieceDown(ev, p.name));
+      } else {
+        if (p.name === "X" && !game.surfaced && selected !== "X") continue;  // his piece is needed only when he surfaces
+        inHand++;
+        const t = document.createElement("div");
+        t.className = "token" + (selected === p.name ? " sel" : "");
+        t.style.background = p.colour; t.textContent = p.name; t.dataset.piece = p.name;
+        t.title = p.name === "X" ? "Mister X's piece: put it on his surfacing station" : "click, then click a station (or drag)";
+        t.addEventListener("pointerdown", (ev) => tokenDown(ev, p.name));
+        hand.appendChild(t);
+      }
+    }
+    if (!inHand) hand.innerHTML = '<span class="empty">every piece is on the board</span>';
+    if (selected && !(m.pieces || []).some((p) => p.name === selected && !p.station)) selected = null;
+    $("setup-btn").hidden = !(game.stage === "setup" && inHand);
+  }
+  function notes(list) {
+    const ul = $("notes"); ul.textContent = "";
+    const all = list.concat(pageNotes).sort((a, b) => b.at - a.at).slice(0, 8);
+    for (const n of all) {
+      const li = document.createElement("li");
+      li.textContent = noteText(n);
+      if (n.note === "illegal" || n.note === "page") li.className = "bad";
+      if (n.note === "choose") li.className = "ask";
+      ul.appendChild(li);
+    }
+    const last = list[list.length - 1];
+    const want = last && last.note === "choose" ? last.tickets : [];
+    document.querySelectorAll(".tk").forEach((b) => b.classList.toggle("want", want.includes(b.dataset.button)));
+  }
+  let pageNotes = [];
+  function note(n, mine) { n.at = Date.now() / 1000; pageNotes.push(n); pageNotes = pageNotes.slice(-4); if (yard.state) notes(yard.state.notes || []); }
+  function noteText(n) {
+    switch (n.note) {
+      case "lifted": return `${n.piece} lifted from ${n.station}: ${n.legal.length} legal destinations lit`;
+      case "illegal": return `${n.piece} on ${n.station}: ${n.message}`;
+      case "choose": return `${n.piece} on ${n.station}: which ticket? press ${n.tickets.join(" or ")}`;
+      case "mrx_turn": return `Mister X's turn (round ${n.round})`;
+      case "game_over": return `game over: ${n.result} (${n.reason})`;
+      case "restored": return "pieces agree with the saved game again";
+      case "mrx_piece": return `Mister X's piece on ${n.station}`;
+      case "page": return n.message;
+      default: return JSON.stringify(n);
+    }
+  }
+
+  // --- hands: lift, place, drag ---------------------------------------------------------------
+  function pieceDown(ev, name) {
+    ev.preventDefault(); ev.stopPropagation();
+    suppressUntil = Infinity;
+    if (mode) { faultOnPiece(name); return; }
+    send({ do: "lift", piece: name });
+    startDrag(ev, name);
+  }
+  function tokenDown(ev, name) {
+    ev.preventDefault();
+    if (mode) return;
+    startDrag(ev, name);
+  }
+  function startDrag(ev, name) {
+    drag = { name, x: ev.clientX, y: ev.clientY, moved: false };
+    const p = (yard.state.pieces || []).find((q) => q.name === name);
+    ghost.textContent = "";
+    drag.el = el("circle", { r: 17, fill: p ? p.colour : "#888", stroke: "#ffcc00", "stroke-width": 3, opacity: 0, "pointer-events": "none" }, ghost);
+  }
+  window.addEventListener("pointermove", (ev) => {
+    if (!drag) return;
+    if (Math.hypot(ev.clientX - drag.x, ev.clientY - drag.y) > 6) drag.moved = true;
+    const p = toMap(ev.clientX, ev.clientY);
+    drag.el.setAttribute("cx", p.x); drag.el.setAttribute("cy", p.y); drag.el.setAttribute("opacity", drag.moved ? 0.85 : 0);
+  });
+  window.addEventListener("pointerup", (ev) => {
+    if (suppressUntil === Infinity) suppressUntil = performance.now() + 150;
+    if (!drag) return;
+    const d = drag; drag = null; ghost.textContent = "";
+    const s = d.moved ? stationAt(ev.clientX, ev.clientY) : null;
+    const inside = ev.target && svg.contains(ev.target);
+    if (d.moved && s && inside) { selected = null; send({ do: "place", piece: d.name, station: s }); }
+    else { selected = d.name; if (yard.state) pieces(yard.state); }
+  });
+  svg.addEventListener("click", (ev) => {
+    if (performance.now() < suppressUntil) { suppressUntil = 0; return; }
+    const s = stationAt(ev.clientX, ev.clientY);
+    if (!s) return;
+    if (mode) { faultOnStation(s); return; }
+    if (selected) { const n = selected; selected = null; send({ do: "place", piece: n, station: s }); return; }
+    const on = (yard.state.pieces || []).find((p) => p.station === s);
+    if (on) { send({ do: "lift", piece: on.name }); selected = on.name; }
+  });
+  $("setup-btn").addEventListener("click", () => send({ do: "setup" }));
+  document.querySelectorAll("[data-button]").forEach((b) => b.addEventListener("click", () => send({ do: "press", button: b.dataset.button })));
+
+  // --- faults ---------------------------------------------------------------------------------
+  const FAULT_HINT = {
+    chatter: "Click a station: its reed chatters (bounces faster than the debounce time).",
+    knock: "Click a piece on the map: it falls off the board.",
+    two: "Click two pieces: both leave the board in the same instant.",
+    stuck: "Click a station: its reed sticks closed (click a stuck one to free it).",
+  };
+  function arm(m) {
+    mode = mode === m ? null : m; modeFirst = null;
+    document.querySelectorAll("[data-fault]").forEach((b) => b.classList.toggle("armed", b.dataset.fault === mode));
+    document.body.classList.toggle("mode", !!mode);
+    $("faulthint").textContent = mode ? FAULT_HINT[mode] + " (Esc cancels)" : "";
+  }
+  document.querySelectorAll("[data-fault]").forEach((b) => b.addEventListener("click", () => {
+    const f = b.dataset.fault;
+    if (f === "power") { send({ do: "power_cycle" }); return; }
+    if (f === "off") { send({ do: "power", on: !(yard.state && yard.state.power) }); return; }
+    arm(f);
+  }));
+  window.addEventListener("keydown", (ev) => { if (ev.key === "Escape") { if (mode) arm(mode); selected = null; yard.state && pieces(yard.state); } });
+  function faultOnPiece(name) {
+    if (mode === "knock") { send({ do: "knock", piece: name }); arm(mode); }
+    else if (mode === "two") {
+      if (!modeFirst) { modeFirst = name; $("faulthint").textContent = `${name} chosen; click a second piece.`; }
+      else { send({ do: "lift_two", a: modeFirst, b: name }); arm(mode); }
+    } else { const p = yard.state.pieces.find((q) => q.name === name); if (p) faultOnStation(p.station); }
+  }
+  function faultOnStation(s) {
+    const on = (yard.state.pieces || []).find((p) => p.station === s);
+    if (mode === "chatter") { send({ do: "chatter", station: s }); arm(mode); }
+    else if (mode === "stuck") {
+      const stuck = (yard.state.stuck || {})[s] !== undefined;
+      send({ do: "stuck", station: s, closed: stuck ? null : true }); arm(mode);
+    } else if (on) faultOnPiece(on.name);
+  }
+
+  connect();
+})();
