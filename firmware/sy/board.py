@@ -104,8 +104,9 @@ class Board:
             self.game = Game.load(data, self.graph)
         else:
             self.stage = IDLE
+        # nothing is committed until the switches agree with the saved positions
+        self.restoring = self.stage == PLAY
         self.evaluate(True)
-        self.restoring = self.stage == PLAY and (self.n_missing or self.n_extra) > 0
         self.dirty = True
         return True
 

@@ -1,0 +1,364 @@
+"""Firmware tests as plain functions: run by pytest (tests/test_firmware_units.py) under CPython
+and, through tests/mpy_run.py, under the MicroPython unix port with a limited heap."""
+import json
+import sys
+
+if sys.implementation.name != "micropython":
+    import os
+    _ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    for p in (os.path.join(_ROOT, "firmware"), os.path.join(_ROOT, "tests", "fakes")):
+        if p not in sys.path:
+            sys.path.insert(0, p)
+
+from sy.debounce import Debouncer
+from sy.leds import Leds
+from sy.simhw import MemStrip
+from sy.store import Store
+from sy.testkit import TestBoard, play_game
+from sy import commit as commitlib
+
+TMP = "/tmp/sy-fwtest"
+
+
+def _changes(d):
+    out = []
+    while True:
+        v = d.pop()
+        if v < 0:
+            return out
+        out.append(v)
+
+
+# --- debounce -------------------------------------------------------------------------------
+def test_debounce_needs_stable_time():
+    d = Debouncer(2, 30)
+    raw = bytearray(2)
+    d.prime(raw)
+    raw[0] = 0x80  # bit 0 closes
+    assert not d.update(raw, 1000)
+    assert not d.update(raw, 1029)
+    assert d.update(raw, 1030)
+    assert _changes(d) == [1]  # bit 0, closed
+
+
+def test_chatter_never_becomes_a_change():
+    d = Debouncer(2, 30)
+    raw = bytearray(2)
+    d.prime(raw)
+    t = 0
+    for i in range(40):  # bounce every 5 ms for 200 ms, ending open again
+        raw[1] = 0x01 if i % 2 == 0 else 0
+        d.update(raw, t)
+        t += 5
+    raw[1] = 0
+    for _ in range(20):
+        d.update(raw, t)
+        t += 5
+    assert _changes(d) == []
+
+
+def test_chatter_then_settle_counts_once():
+    d = Debouncer(1, 30)
+    raw = bytearray(1)
+    d.prime(raw)
+    t = 0
+    for i in range(9):
+        raw[0] = 0x04 if i % 2 == 0 else 0
+        d.update(raw, t)
+        t += 4
+    for _ in range(20):
+        d.update(raw, t)
+        t += 5
+    assert _changes(d) == [(5 << 1) | 1]
+
+
+# --- LEDs ---------------------------------------------------------------------------------------
+def _leds(limit=2000, brightness=1.0, count=199):
+    strip = MemStrip(count)
+    return strip, Leds(strip, count, list(range(199)), "GRB", brightness, limit, 20.0, 1.0)
+
+
+def test_leds_wire_order_and_brightness():
+    strip, L = _leds(brightness=0.5)
+    L.put(1, 200, 100, 10)
+    L.show()
+    assert (strip.buf[0], strip.buf[1], strip.buf[2]) == (50, 100, 5)  # G, R, B at half brightness
+    assert L.get(1) == (200, 100, 10)
+
+
+def test_current_budget_scales_and_keeps_every_light():
+    strip, L = _leds(limit=500, brightness=1.0)
+    for s in range(1, 200):
+        L.put(s, 255, 255, 255)
+    L.put(7, 1, 0, 0)
+    L.show()
+    assert L.est_ma <= 500, L.est_ma
+    assert L.scale < 256
+    assert strip.buf[3 * 6 + 1] == 1  # a dim red light scaled down stays on
+    assert strip.buf[3 * 6] == 0 and strip.buf[3 * 6 + 2] == 0
+
+
+def test_budget_not_applied_under_the_limit():
+    strip, L = _leds(limit=2000, brightness=0.25)
+    L.put(3, 255, 0, 0)
+    L.show()
+    assert L.scale == 64 and strip.buf[3 * 2 + 1] == 63
+
+
+# --- reeds driver (fakes) -----------------------------------------------------------------------
+def test_shift_reeds_latch_and_invert():
+    from machine import Pin, SPI
+    from sy.reeds import ShiftReeds, PinButtons, BoardInputs
+    spi = SPI(0)
+    spi.data = bytes([0xFE] + [0xFF] * 24)  # active low: chain bit 7 closed
+    load = Pin(17, Pin.OUT)
+    reeds = ShiftReeds(spi, load, 25, True)
+    Pin.levels[40] = 0  # taxi button pressed (active low)
+    Pin.levels[41] = 1
+    buttons = PinButtons([Pin(40, Pin.IN, Pin.PULL_UP), Pin(41, Pin.IN, Pin.PULL_UP)], True)
+    inputs = BoardInputs(reeds, buttons, 25)
+    bm = bytearray(26)
+    inputs.scan(bm)
+    assert bm[0] == 0x01 and bm[1] == 0 and bm[25] == 0x80
+    assert load.log[-2:] == [0, 1]
+
+
+# --- storage ------------------------------------------------------------------------------------
+def test_store_atomic_and_fallback():
+    from sy.testkit import _rmtree
+    _rmtree(TMP + "-store")
+    st = Store(TMP + "-store")
+    st.append('{"type": "setup"}')
+    st.save({"stage": 1}, b"\x01\x02")
+    st.append('{"type": "ready"}')
+    st.save({"stage": 2}, b"\x03")
+    # a cut after appending, before the snapshot: the extra line goes at resume
+    st.append('{"type": "mrx", "ticket": "taxi"}')
+    st2 = Store(TMP + "-store")
+    header, data = st2.load()
+    assert header["stage"] == 2 and data == b"\x03" and st2.seq == 2
+    assert [t for _s, t in st2.lines()] == ['{"type": "setup"}', '{"type": "ready"}']
+    # a damaged newest snapshot: the previous good copy wins
+    f = open(TMP + "-store/state.bin", "wb")
+    f.write(b"SY1\ngarbage")
+    f.close()
+    st3 = Store(TMP + "-store")
+    header, data = st3.load()
+    assert header["stage"] == 1 and data == b"\x01\x02" and st3.seq == 1
+
+
+# --- the board in-process -------------------------------------------------------------------------
+def _ready(detectives=(13, 26, 29, 34, 50), bobbies=()):
+    tb = TestBoard(TMP)
+    tb.command("hello", proto=1)
+    r = tb.command("setup", detectives=list(detectives), bobbies=list(bobbies))
+    assert r["ok"], r
+    return tb
+
+
+def _start(detectives=(13, 26, 29, 34, 50), bobbies=()):
+    tb = _ready(detectives, bobbies)
+    for s in list(detectives) + list(bobbies):
+        tb.place(s)
+    assert tb.board.stage == 2
+    return tb
+
+
+def test_setup_lights_targets_and_waits_for_switches():
+    tb = _ready()
+    tb.run(1)
+    assert tb.colour(13) in ((0, 60, 255), (0, 0, 0))  # D1 blue (blinking until placed)
+    for s in (13, 26, 29, 34):
+        tb.place(s)
+    assert tb.board.stage == 1
+    tb.place(51)  # a magnet where no piece should be: shown, no progress
+    assert tb.board.n_extra == 1
+    tb.lift(51)
+    tb.place(50)
+    assert tb.board.stage == 2
+    assert any(m.get("ev", {}).get("type") == "ready" for m in tb.messages())
+
+
+def test_lift_lights_legal_destinations_in_transport_colours():
+    tb = _start()
+    assert tb.command("mrx", ticket="taxi")["ok"]
+    tb.lift(13)
+    assert tb.colour(4) == (255, 170, 0)      # taxi yellow
+    assert tb.colour(14) == (0, 210, 170)     # bus turquoise
+    assert tb.colour(46) == (255, 0, 0)       # underground red
+    assert tb.colour(100) == (0, 0, 0) or tb.board.game.is_candidate(100)
+
+
+def test_ambiguous_ticket_waits_for_button():
+    tb = _start()
+    tb.command("mrx", ticket="taxi")
+    tb.lift(13)
+    tb.place(23)  # taxi and bus both join 13-23
+    assert tb.board.pend_to == 23 and tb.board.game.pos[0] == 13
+    tb.press(1)  # bus
+    assert tb.board.game.pos[0] == 23 and list(tb.board.game.tickets[0]) == [11, 7, 4]
+
+
+def test_ambiguous_ticket_by_host_and_preselect():
+    tb = _start()
+    tb.command("mrx", ticket="taxi")
+    tb.lift(13)
+    tb.place(23)
+    r = tb.command("choose", ticket="taxi")
+    assert r["ok"] and list(tb.board.game.tickets[0]) == [10, 8, 4]
+    tb.lift(26)
+    tb.press(0)  # taxi chosen before placing: only taxi destinations stay lit
+    assert tb.board.pre_ticket == 0
+
+
+def test_illegal_placement_blinks_and_commits_nothing():
+    tb = _start()
+    tb.command("mrx", ticket="taxi")
+    tb.messages()
+    tb.lift(13)
+    tb.place(100)
+    notes = [m for m in tb.messages() if m.get("note") == "illegal"]
+    assert notes and notes[0]["station"] == 100 and tb.board.game.pos[0] == 13
+    reds = set()
+    for _ in range(40):
+        tb.run(1)
+        reds.add(tb.colour(100))
+    assert (255, 0, 0) in reds and (0, 0, 0) in reds  # it blinks
+    tb.lift(100)
+    tb.place(4)  # put right: a legal move now commits
+    assert tb.board.game.pos[0] == 4
+
+
+def test_back_on_origin_is_no_move():
+    tb = _start()
+    tb.command("mrx", ticket="taxi")
+    tb.lift(13)
+    tb.place(13)
+    assert tb.board.game.moved == 0 and tb.board.lifted == -1
+
+
+def test_two_lifted_commit_nothing():
+    tb = _start()
+    tb.command("mrx", ticket="taxi")
+    tb.lift(13)
+    tb.lift(26)
+    tb.place(4)
+    assert tb.board.game.moved == 0 and tb.board.n_missing == 2
+    tb.place(26)
+    assert tb.board.game.pos[0] == 4  # now it is one piece, one place: D1 13 -> 4
+
+
+def test_piece_knocked_off_out_of_turn():
+    tb = _start()
+    tb.lift(13)  # Mister X's turn: nobody may move
+    assert tb.board.lifted == -1 and tb.board.n_missing == 1
+    tb.place(13)
+    assert tb.board.n_missing == 0
+
+
+def _detectives_round(tb):
+    g = tb.board.game
+    while g.phase == 1:
+        mask = g.to_move()
+        p = 0
+        while not mask & (1 << p):
+            p += 1
+        s, t = g.legal(p)[0]
+        tb.lift(g.pos[p])
+        tb.place(s)
+        if tb.board.pend_to == s:
+            tb.press(t)
+
+
+def test_mrx_piece_on_surfacing_station():
+    tb = _start()
+    for _ in range(2):
+        assert tb.command("mrx", ticket="taxi")["ok"]
+        _detectives_round(tb)
+    g = tb.board.game
+    reach = [n for c in g.candidates() for n in g.graph.neighbours(c, 0) if g.holder_of(n) < 0]
+    to = min(reach)
+    r = tb.command("mrx", ticket="taxi", to=to)
+    assert r["reveal"] == to, r
+    flashes = set()
+    for _ in range(250):
+        tb.run(1)
+        flashes.add(tb.colour(to))
+    assert (255, 255, 255) in flashes and len(flashes) > 1  # his station flashes
+    tb.place(to)  # Mister X's own piece where he surfaced: accepted, not an error
+    assert tb.board.x_on and tb.board.n_extra == 0
+    assert tb.colour(to) == (255, 255, 255)
+    _detectives_round(tb)
+    assert tb.command("mrx", ticket="taxi")["ok"]
+    assert tb.board.n_extra == 1  # his piece must go now: it blinks as a stray magnet
+    tb.lift(to)
+    assert tb.board.n_extra == 0
+
+
+def test_secret_station_refused():
+    tb = _start()
+    r = tb.command("mrx", ticket="taxi", to=46)
+    assert not r["ok"] and r["error"] == "bad_input"
+    assert tb.board.game.moves == 0
+    for _seq, text in tb.store.lines():
+        assert "46" not in text or '"detectives"' in text
+
+
+def test_malformed_and_oversized_lines():
+    tb = _start()
+    tb.link.inbox.append(b"{not json")
+    tb.link.inbox.append(b"x" * 5000)
+    tb.link.inbox.append(b'{"id": 5, "cmd": "fly"}')
+    tb.link.inbox.append(b'[1, 2]')
+    tb.run(6)
+    errs = [m for m in tb.messages() if m.get("ok") is False]
+    assert [e["error"] for e in errs] == ["bad_input", "too_long", "bad_input", "bad_input"], errs
+
+
+def test_power_cut_resume_guides_restore():
+    tb = _start()
+    tb.command("mrx", ticket="taxi")
+    tb.lift(13)
+    tb.place(4)
+    assert tb.board.game.pos[0] == 4
+    tb.set(26, False)  # moved while the board was off
+    tb.set(27, True)
+    tb.reboot()
+    b = tb.board
+    assert b.game.pos[0] == 4 and b.restoring
+    r = tb.command("status")
+    assert r["restoring"] and r["missing"] == ["D2"] and r["extra"] == [27]
+    tb.lift(27)
+    tb.place(26)
+    assert not tb.board.restoring and tb.board.game.pos[1] == 26
+
+
+def test_resend_after_reconnect():
+    tb = _start()
+    tb.command("mrx", ticket="taxi")
+    tb.messages()
+    tb.command("hello", proto=1, acked=2)
+    seqs = [m["seq"] for m in tb.messages() if "ev" in m]
+    assert seqs == [3], seqs
+
+
+def test_commitments_verified_at_game_end():
+    tb = _start(detectives=(13, 26), bobbies=(29, 34))
+    salt = "ab" * 16
+    c = commitlib.commitment(46, salt)
+    assert tb.command("mrx", ticket="taxi", commit=c)["ok"]
+    # detectives trap: end the game by a host-declared capture of D1 on 46 after moving there
+    tb.lift(13)
+    tb.place(46)
+    tb.command("capture", piece="D1")
+    r = tb.command("reveal", start=[salt, 45], moves=[[salt, 46]])
+    assert r["ok"] and r["verified"], r
+    r = tb.command("record")
+    assert r["lines"] == 3
+
+
+def test_full_game_in_process():
+    tb = TestBoard(TMP)
+    st = play_game(tb, detectives=(13, 26), bobbies=(29, 34), capture_round=4)
+    assert st["result"] == "detectives" and st["reason"] == "capture"
+    assert tb.ptf_max <= 2
