@@ -63,6 +63,9 @@ class BoardSide:
             except BoardCommandError:
                 raise
             except LinkError as e:
+                refused = self.link._replies.pop(None, None)  # an error the board could not tie to an id
+                if refused is not None:
+                    raise BoardError("the board refused %s: %s" % (cmd, refused.get("message")))
                 if time.monotonic() > deadline:
                     raise BoardError("the board is gone (%s); your game is saved: yard play --resume" % e.message)
                 self.out("(the board does not answer: %s; reconnecting...)" % e.message)

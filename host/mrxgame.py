@@ -28,7 +28,8 @@ def default_dir():
 
 
 def new_salt():
-    return secrets.token_hex(commitlib.MIN_SALT_BYTES)
+    """16 fresh random bytes as base64url (22 characters, see sy/commit.py)."""
+    return secrets.token_urlsafe(commitlib.MIN_SALT_BYTES)
 
 
 def draw_setup(players, rng=None, detectives=None, mrx=None, graph=None):

@@ -66,7 +66,7 @@ def verify_lines(lines, board_lines=None):
         elif step.get("salt") is None:
             problems.append("move %d is not revealed (no salt)" % k)
         elif not commitlib.valid_salt(step.get("salt")):
-            problems.append("move %d: the salt is not %d+ random bytes in hex" % (k, commitlib.MIN_SALT_BYTES))
+            problems.append("move %d: the salt is not %d+ random bytes (hex or base64url)" % (k, commitlib.MIN_SALT_BYTES))
         elif not commitlib.matches(step.get("to"), step["salt"], step["commit"]):
             problems.append("move %d: station %r does not match its commitment" % (k, step.get("to")))
     record = [json.dumps(o) for o in objs if o.get("type") in ("setup", "mrx", "move")]

@@ -5,8 +5,10 @@ reveals each station with its salt, and anyone (the board, `yard verify`) recomp
 
     commitment = hex(SHA-256(b"sy-commit-1:" + salt_hex + b":" + decimal station))
 
-The salt is fresh random bytes for every move, at least 16 (hex-encoded, lower case, 32+ digits):
-without it the commitment could be brute-forced over the 199 stations. The start station is
+The salt is fresh random bytes for every move, at least 16, as text: lower-case hex (32+ digits)
+or base64url without padding (22+ characters; the host uses this, so that the end-of-game reveal of
+25 salts fits the board's 1024-byte line). Without a salt the commitment could be brute-forced over
+the 199 stations. The salt text itself is hashed, exactly as sent. The start station is
 committed too (on setup). Pure: no I/O; runs on the board, under the unix port and in the host.
 """
 import hashlib
@@ -14,23 +16,30 @@ from binascii import hexlify
 
 MIN_SALT_BYTES = 16
 _HEX = "0123456789abcdef"
+_B64URL = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_"
 _PREFIX = b"sy-commit-1:"
 
 
 def valid_salt(salt):
-    """True if salt is a lower-case hex string of at least MIN_SALT_BYTES bytes."""
-    if not isinstance(salt, str) or len(salt) < 2 * MIN_SALT_BYTES or len(salt) % 2:
+    """True if salt carries at least MIN_SALT_BYTES random bytes: lower-case hex (32+ digits) or
+    base64url without padding (22+ characters, what the host sends: it keeps the reveal line short)."""
+    if not isinstance(salt, str):
         return False
+    hexish = True
     for c in salt:
         if c not in _HEX:
-            return False
-    return True
+            hexish = False
+            if c not in _B64URL:
+                return False
+    if hexish:
+        return len(salt) >= 2 * MIN_SALT_BYTES
+    return len(salt) >= (4 * MIN_SALT_BYTES + 2) // 3
 
 
 def commitment(station, salt):
     """The hex SHA-256 commitment of `station` (int) with `salt` (hex str)."""
     if not valid_salt(salt):
-        raise ValueError("a salt is at least %d random bytes, hex-encoded" % MIN_SALT_BYTES)
+        raise ValueError("a salt is at least %d random bytes, hex or base64url" % MIN_SALT_BYTES)
     h = hashlib.sha256(_PREFIX)
     h.update(salt.encode())
     h.update(b":")

@@ -1,0 +1,257 @@
+"""End to end: `yard play` in a pty, typed input, against the real firmware on the unix port.
+
+The test is every person at the table: it types Mister X's moves into his console (choosing
+them from the secret log on disk, as he would from his screen) and moves the detectives' pieces
+on the simulated board (lift, place, a ticket button when two transports fit).
+"""
+import json
+import os
+import pty
+import random
+import re
+import select
+import shutil
+import signal
+import subprocess
+import sys
+import time
+
+import pytest
+
+from host import ROOT
+from host.boardlink import BoardLink
+from host.mrxgame import SecretGame
+from host.simboard import SimBoard
+from sy.rules import TICKET_NAMES, PHASE_DETECTIVES
+
+pytestmark = pytest.mark.skipif(not shutil.which("micropython") or not shutil.which("mpy-cross"),
+                                reason="needs the MicroPython unix port and mpy-cross")
+HEAP = "192k"
+WORDS = ("taxi", "bus", "ug", "black")
+
+
+class PtyHost:
+    """`python -m host ARGS` with a pty as its terminal."""
+
+    def __init__(self, args, env):
+        self.master, slave = pty.openpty()
+        self.proc = subprocess.Popen([sys.executable, "-m", "host", *args], stdin=slave, stdout=slave, stderr=slave,
+                                     env=env, cwd=ROOT, close_fds=True, start_new_session=True)
+        os.close(slave)
+        self.buf = ""
+        self.seen = ""
+
+    def expect(self, patterns, timeout=60):
+        end = time.monotonic() + timeout
+        while True:
+            for k, p in enumerate(patterns):
+                m = re.search(p, self.buf)
+                if m:
+                    self.seen += self.buf[:m.end()]
+                    self.buf = self.buf[m.end():]
+                    return k, m
+            left = end - time.monotonic()
+            if left <= 0 or self.proc.poll() is not None and not self._read(0.2):
+                raise AssertionError("no %r in the host's output; it said:\n%s" % (patterns, (self.seen + self.buf)[-3000:]))
+            self._read(min(left, 0.2))
+
+    def _read(self, wait):
+        r, _, _ = select.select([self.master], [], [], wait)
+        if not r:
+            return False
+        try:
+            data = os.read(self.master, 65536)
+        except OSError:
+            return False
+        self.buf += data.decode("utf-8", "replace").replace("\r", "")
+        return bool(data)
+
+    def send(self, text):
+        os.write(self.master, (text + "\n").encode())
+
+    def kill(self):
+        if self.proc.poll() is None:
+            os.killpg(self.proc.pid, signal.SIGKILL)
+            self.proc.wait()
+
+    def close(self):
+        self.kill()
+        os.close(self.master)
+
+
+@pytest.fixture
+def env(tmp_path):
+    e = dict(os.environ)
+    e["YARD_HOME"] = str(tmp_path / "yard")
+    e["PYTHONUNBUFFERED"] = "1"
+    return e
+
+
+def secret_log(env):
+    folder = env["YARD_HOME"]
+    names = [n for n in os.listdir(folder) if n.endswith(".jsonl")]
+    assert len(names) == 1
+    return os.path.join(folder, names[0])
+
+
+def mrx_input(sg, rng):
+    g = sg.game
+    if g.double and rng.random() < 0.15:
+        opts = sg.double_options()
+        if opts:
+            (t1, s1), (t2, s2) = rng.choice(opts)
+            return "double %s %d %s %d" % (WORDS[t1], s1, WORDS[t2], s2)
+    s, t = rng.choice(g.legal_mrx())
+    plain = [tt for ss, tt in g.legal_mrx() if ss == s and tt != 3]
+    if len(plain) == 1 and t != 3 and rng.random() < 0.5:
+        return str(s)  # the forgiving syntax: a station alone
+    return "%s %d" % (WORDS[t], s)
+
+
+def move_one_detective(sim, path, rng, timeout=15):
+    """Move the first piece that has to move; wait until the host logged it."""
+    sg = SecretGame.load(path)
+    g = sg.game
+    mask = g.to_move()
+    if g.phase != PHASE_DETECTIVES or g.result is not None or not mask:
+        return False
+    piece = min(i for i in range(g.n_pieces) if mask & (1 << i))
+    opts = g.legal(piece)
+    s, t = rng.choice(opts)
+    fits = [tt for ss, tt in opts if ss == s]
+    before = len(sg.lines)
+    sim.lift(g.pos[piece])
+    if not g.is_bobby(piece) and len(fits) > 1:
+        sim.press(TICKET_NAMES[t])
+    sim.place(s)
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        if len(SecretGame.load(path).lines) > before:
+            return True
+        time.sleep(0.05)
+    raise AssertionError("the host did not log %s's move to %d" % (g.piece_name(piece), s))
+
+
+def play_until(host, sim, env, rng, stop=None):
+    """Drive the game; returns 'over' or 'stopped' (when stop(sg) says so)."""
+    while True:
+        k, _m = host.expect([r"mister x> ", r"Detectives' turn", r"GAME OVER[^\n]*\n"], timeout=90)
+        path = secret_log(env)
+        if k == 2:
+            host.expect([r"Secret log: "], timeout=30)
+            return "over"
+        sg = SecretGame.load(path)
+        if stop and stop(sg, k):
+            return "stopped"
+        if k == 0:
+            host.send(mrx_input(sg, rng))
+        else:
+            while move_one_detective(sim, path, rng):
+                pass
+
+
+def start_game(sim, env, players, extra=()):
+    host = PtyHost(["play", "--port", sim.port, "--detectives", str(players), *(extra or ["--cards", "random"])], env)
+    host.expect([r"Put the pieces on their start stations"], timeout=60)
+    sg = SecretGame.load(secret_log(env))
+    for s in sg.game.pos:
+        sim.place(s, settle=False)
+    sim.settle()
+    return host
+
+
+def finish_and_verify(host, sim, env):
+    text = host.seen + host.buf
+    assert "fair play verified" in text, text[-2000:]
+    path = secret_log(env)
+    r = subprocess.run([sys.executable, "-m", "host", "verify", path], capture_output=True, text=True, cwd=ROOT)
+    assert r.returncode == 0, r.stdout + r.stderr
+    return path
+
+
+def test_full_game_typed_at_the_console(env):
+    rng = random.Random(7)
+    with SimBoard(heapsize=HEAP, debounce_ms=10) as sim:
+        host = start_game(sim, env, 3)
+        try:
+            assert play_until(host, sim, env, rng) == "over"
+            host.expect([r"\n"], timeout=5)
+            path = finish_and_verify(host, sim, env)
+            assert "Full travel log: start" in host.seen
+            # the board's own record agrees with the secret log
+            host.proc.wait(10)
+            link = BoardLink(sim.port)
+            link.open()
+            board = link.record()
+            link.close()
+            board_file = os.path.join(env["YARD_HOME"], "board.jsonl")
+            with open(board_file, "w") as f:
+                f.write("\n".join(json.dumps(x) for x in board) + "\n")
+            r = subprocess.run([sys.executable, "-m", "host", "verify", path, "--board", board_file],
+                               capture_output=True, text=True, cwd=ROOT)
+            assert r.returncode == 0, r.stdout + r.stderr
+            # a tampered log is rejected
+            with open(path) as f:
+                lines = [json.loads(t) for t in f]
+            k = next(i for i, x in enumerate(lines) if x.get("type") == "mrx" and "double" not in x and not x.get("shown"))
+            lines[k]["to"] = lines[k]["to"] % 199 + 1
+            bad = os.path.join(env["YARD_HOME"], "tampered.jsonl")
+            with open(bad, "w") as f:
+                f.write("\n".join(json.dumps(x) for x in lines) + "\n")
+            r = subprocess.run([sys.executable, "-m", "host", "verify", bad], capture_output=True, text=True, cwd=ROOT)
+            assert r.returncode == 1 and "commitment" in r.stdout
+        finally:
+            host.close()
+
+
+def test_resume_after_killing_the_host(env):
+    rng = random.Random(11)
+    with SimBoard(heapsize=HEAP, debounce_ms=10) as sim:
+        host = start_game(sim, env, 2, ["--start", "13,26,29,34:172"])
+        try:
+            # stop in the detectives' turn of round 5: kill the host after one detective moved
+            assert play_until(host, sim, env, rng, stop=lambda sg, k: k == 1 and sg.game.round >= 5) == "stopped"
+            path = secret_log(env)
+            move_one_detective(sim, path, rng)
+            host.kill()
+            # the detectives carry on while the host is gone
+            sg = SecretGame.load(path)
+            g = sg.game
+            mask = g.to_move()
+            piece = min(i for i in range(g.n_pieces) if mask & (1 << i))
+            s, t = rng.choice(g.legal(piece))
+            sim.lift(g.pos[piece])
+            if not g.is_bobby(piece) and len([1 for ss, _ in g.legal(piece) if ss == s]) > 1:
+                sim.press(TICKET_NAMES[t])
+            sim.place(s)
+            time.sleep(0.3)
+            host.close()
+            host = PtyHost(["play", "--port", sim.port, "--resume"], env)
+            host.expect([r"Resumed game [^:]+: 1 detective move\(s\) caught up"], timeout=60)
+            assert play_until(host, sim, env, rng) == "over"
+            host.expect([r"\n"], timeout=5)
+            finish_and_verify(host, sim, env)
+        finally:
+            host.close()
+
+
+def test_resume_after_killing_the_firmware(env):
+    rng = random.Random(5)
+    with SimBoard(heapsize=HEAP, debounce_ms=10) as sim:
+        host = start_game(sim, env, 4, ["--start", "13,26,29,34:172"])
+        cut = []
+        try:
+            def stop(sg, k):
+                return k == 0 and sg.game.round >= 2 and not cut
+            assert play_until(host, sim, env, rng, stop=stop) == "stopped"
+            cut.append(1)
+            sim.power_cut()  # the board dies while Mister X thinks
+            sg = SecretGame.load(secret_log(env))
+            host.send(mrx_input(sg, rng))  # his move goes nowhere ...
+            host.expect([r"does not answer[^\n]*reconnecting"], timeout=30)
+            sim.start()  # ... until the board is back: the host resyncs and resends it
+            assert play_until(host, sim, env, rng) == "over"
+            host.expect([r"\n"], timeout=5)
+            finish_and_verify(host, sim, env)
+        finally:
+            host.close()
