@@ -31,7 +31,6 @@ _INFO = """\
 import sys, os
 try:
     import hashlib
-import io
     _h = 1
 except ImportError:
     _h = 0
