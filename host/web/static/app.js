@@ -22,7 +22,8 @@
   let selected = null;      // a piece in hand, ready to be placed by a station click
   let mode = null, modeFirst = null;  // armed fault
   let drag = null;
-  let suppressUntil = 0;    // the click that ends a press on a piece is not a station click
+  let pressOnPiece = false; // the click that ends a press on a piece is not a station click
+  window.addEventListener("pointerdown", () => { pressOnPiece = false; }, true);
 
   // --- connection -----------------------------------------------------------------------------
   function connect() {
@@ -55,8 +56,8 @@
     return e;
   }
   function drawMap(map) {
-    const edges = $("edges"), stations = $("stations");
-    edges.textContent = ""; stations.textContent = ""; stationEls = {};
+    const edges = $("edges"), stations = $("stations"), halos = $("halos");
+    edges.textContent = ""; stations.textContent = ""; halos.textContent = ""; stationEls = {};
     const pairs = {};
     for (const [a, b, t] of map.edges) { const k = Math.min(a, b) + "-" + Math.max(a, b); (pairs[k] = pairs[k] || []).push(t); }
     const order = ["taxi", "bus", "underground", "ferry"];
@@ -78,7 +79,7 @@
     for (const s in map.stations) {
       const [x, y] = map.stations[s];
       const g = el("g", { class: "st", "data-s": s, transform: `translate(${x},${y})` }, stations);
-      const halo = el("circle", { class: "halo", r: 27, fill: "none", opacity: 0 }, g);
+      const halo = el("circle", { class: "halo", r: 27, cx: x, cy: y, fill: "none", opacity: 0 }, halos);
       const disc = el("circle", { class: "disc", r: 16, fill: rgb(UNLIT) }, g);
       const text = el("text", { fill: "#222" }, g);
       text.textContent = s;
@@ -235,7 +236,7 @@
       if (p.station) {
         const e = stationEls[p.station]; if (!e) continue;
         const g = el("g", { class: "pc" + (selected === p.name ? " sel" : ""), "data-piece": p.name,
-                            transform: `translate(${e.x + 21},${e.y - 21})` }, pieceLayer);
+                            transform: `translate(${e.x + (e.x > 1590 ? -21 : 21)},${e.y + (e.y < 45 ? 21 : -21)})` }, pieceLayer);
         el("circle", { r: 17, fill: p.colour, stroke: "#fff", "stroke-width": 3 }, g);
         el("text", {}, g).textContent = p.name;
         g.addEventListener("pointerdown", (ev) => pieceDown(ev, p.name));
@@ -251,7 +252,6 @@
       }
     }
     if (!inHand) hand.innerHTML = '<span class="empty">every piece is on the board</span>';
-    if (selected && !(m.pieces || []).some((p) => p.name === selected && !p.station)) selected = null;
     $("setup-btn").hidden = !(game.stage === "setup" && inHand);
   }
   function notes(list) {
@@ -287,7 +287,7 @@
   // --- hands: lift, place, drag ---------------------------------------------------------------
   function pieceDown(ev, name) {
     ev.preventDefault(); ev.stopPropagation();
-    suppressUntil = Infinity;
+    pressOnPiece = true;
     if (mode) { faultOnPiece(name); return; }
     send({ do: "lift", piece: name });
     startDrag(ev, name);
@@ -310,7 +310,6 @@
     drag.el.setAttribute("cx", p.x); drag.el.setAttribute("cy", p.y); drag.el.setAttribute("opacity", drag.moved ? 0.85 : 0);
   });
   window.addEventListener("pointerup", (ev) => {
-    if (suppressUntil === Infinity) suppressUntil = performance.now() + 150;
     if (!drag) return;
     const d = drag; drag = null; ghost.textContent = "";
     const s = d.moved ? stationAt(ev.clientX, ev.clientY) : null;
@@ -319,7 +318,7 @@
     else { selected = d.name; if (yard.state) pieces(yard.state); }
   });
   svg.addEventListener("click", (ev) => {
-    if (performance.now() < suppressUntil) { suppressUntil = 0; return; }
+    if (pressOnPiece) { pressOnPiece = false; return; }
     const s = stationAt(ev.clientX, ev.clientY);
     if (!s) return;
     if (mode) { faultOnStation(s); return; }
@@ -327,6 +326,7 @@
     const on = (yard.state.pieces || []).find((p) => p.station === s);
     if (on) { send({ do: "lift", piece: on.name }); selected = on.name; }
   });
+  yard.hands = () => ({ selected, mode, pressOnPiece });
   $("setup-btn").addEventListener("click", () => send({ do: "setup" }));
   document.querySelectorAll("[data-button]").forEach((b) => b.addEventListener("click", () => send({ do: "press", button: b.dataset.button })));
 

@@ -1,0 +1,326 @@
+"""Browser tests of `yard sim`'s page (host/web): headless Chromium (Debian's) via Playwright.
+
+A real SimBoard (the firmware under the unix port) plays with an automatic Mister X; the test
+plays the detectives by clicking on the page and checks what the page shows against what the
+board must show: pixel colours at station positions in screenshots (saved in test-artifacts/web/).
+"""
+import json
+import os
+import struct
+import time
+import zlib
+
+import pytest
+
+sync_api = pytest.importorskip("playwright.sync_api", reason="pip install playwright")
+CHROMIUM = os.environ.get("YARD_CHROMIUM", "/usr/bin/chromium")
+if not os.path.exists(CHROMIUM):
+    pytest.skip("no Chromium at %s (apt-get install chromium)" % CHROMIUM, allow_module_level=True)
+
+from host import ROOT  # noqa: E402
+from host.simboard import SimBoard  # noqa: E402
+from host.web import start_web  # noqa: E402
+from host.web.automrx import AutoMrX  # noqa: E402
+from host.web.public import read_journal, public_state  # noqa: E402
+from sy.record import setup_game  # noqa: E402
+from sy.rules import TICKET_NAMES  # noqa: E402
+
+ART = os.path.join(ROOT, "test-artifacts", "web")
+ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
+        "--disable-sync", "--no-first-run"]
+START = [13, 26, 29, 34]  # D1, D2, B1, B2 (the two-player game)
+GAIN = 4  # board.json brightness 0.25: the page shows wire values x4
+# the firmware's colours (sy/board.py) as the page shows them
+TRANSPORT = {0: (252, 168, 0), 1: (0, 208, 168), 2: (252, 0, 0)}
+ERROR = (252, 0, 0)
+UNLIT = (207, 200, 184)
+
+
+# --- screenshots -------------------------------------------------------------------------------
+def png_pixels(data):
+    """(width, height, rows of RGB(A) bytes) of a non-interlaced 8-bit PNG (what Chromium writes)."""
+    assert data[:8] == b"\x89PNG\r\n\x1a\n"
+    pos, idat = 8, b""
+    while pos < len(data):
+        n, kind = struct.unpack(">I4s", data[pos:pos + 8])
+        body = data[pos + 8:pos + 8 + n]
+        if kind == b"IHDR":
+            w, h, depth, ctype = struct.unpack(">IIBB", body[:10])
+            assert depth == 8 and ctype in (2, 6)
+            bpp = 3 if ctype == 2 else 4
+        elif kind == b"IDAT":
+            idat += body
+        pos += 12 + n
+    raw = zlib.decompress(idat)
+    rows, prev, stride = [], bytearray(w * bpp), w * bpp
+    for y in range(h):
+        f = raw[y * (stride + 1)]
+        line = bytearray(raw[y * (stride + 1) + 1:(y + 1) * (stride + 1)])
+        for i in range(stride):
+            a = line[i - bpp] if i >= bpp else 0
+            b = prev[i]
+            c = prev[i - bpp] if i >= bpp else 0
+            if f == 1:
+                line[i] = (line[i] + a) & 255
+            elif f == 2:
+                line[i] = (line[i] + b) & 255
+            elif f == 3:
+                line[i] = (line[i] + (a + b) // 2) & 255
+            elif f == 4:
+                p = a + b - c
+                pa, pb, pc = abs(p - a), abs(p - b), abs(p - c)
+                line[i] = (line[i] + (a if pa <= pb and pa <= pc else b if pb <= pc else c)) & 255
+        rows.append(line)
+        prev = line
+    return w, h, rows, bpp
+
+
+class Shot:
+    def __init__(self, page, name):
+        os.makedirs(ART, exist_ok=True)
+        self.path = os.path.join(ART, name + ".png")
+        data = page.screenshot(path=self.path)
+        self.w, self.h, self.rows, self.bpp = png_pixels(data)
+        self.xy = page.evaluate("(() => { const o = {}; for (let s = 1; s <= 199; s++) o[s] = yard.stationXY(s); return o; })()")
+
+    def station(self, s):
+        """The colour on the station's disc (above its number, clear of its piece)."""
+        p = self.xy[str(s)]
+        x, y = int(round(p["x"] - 0.4 * p["r"])), int(round(p["y"] - 0.55 * p["r"]))
+        k = x * self.bpp
+        return tuple(self.rows[y][k:k + 3])
+
+
+def near(c, want, tol=40):
+    return all(abs(a - b) <= tol for a, b in zip(c, want))
+
+
+# --- the game under test -------------------------------------------------------------------------
+@pytest.fixture(scope="module")
+def game():
+    sim = SimBoard(heapsize="512k").start()
+    mrx = AutoMrX(sim.port, players=1, seed=5, detectives=START, mrx=45, delay=0.3).start()
+    url, stop = start_web(sim, power_cut_s=1.0)
+    with sync_api.sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        page = browser.new_page(viewport={"width": 1366, "height": 768})
+        errors = []
+        page.on("pageerror", lambda e: errors.append(str(e)))
+        t0 = time.monotonic()
+        page.goto(url)
+        page.wait_for_function("window.yard && yard.frames > 0 && yard.state && yard.state.game.stage === 'setup'",
+                               timeout=20000)
+        load_s = time.monotonic() - t0
+        yield {"sim": sim, "mrx": mrx, "url": url, "page": page, "errors": errors, "load_s": load_s,
+               "browser": browser}
+        browser.close()
+    stop()
+    mrx.stop()
+    sim.stop()
+
+
+def journal(sim):
+    return read_journal(os.path.join(sim.folder, "flash", "game.jsonl"))
+
+
+def wait(pred, timeout=10.0, what="condition"):
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        got = pred()
+        if got:
+            return got
+        time.sleep(0.03)
+    raise AssertionError("timed out waiting for " + what)
+
+
+def click_piece(page, name):
+    page.click('#pieces [data-piece="%s"]' % name)
+
+
+def click_station(page, s):
+    p = page.evaluate("yard.stationXY(%d)" % s)
+    page.mouse.click(p["x"], p["y"])
+
+
+def legal_moves(sim, piece):
+    """What the rules say (from the board's public journal), independently of the page."""
+    lines = journal(sim)
+    g = setup_game(dict(lines[0], mrx=None))
+    st = public_state(lines)
+    for i, p in enumerate(st["pieces"]):
+        g.pos[i] = p["station"]
+    out = {}
+    for s, t in g.legal(g.piece_index(piece)):
+        out.setdefault(s, set()).add(t)
+    return out
+
+
+# --- tests ---------------------------------------------------------------------------------------
+def test_page_draws_the_board(game):
+    page = game["page"]
+    assert page.locator("#stations .st").count() == 199
+    assert page.locator("#edges line").count() == 467  # 345 taxi + 99 bus + 20 underground + 3 ferry
+    assert page.locator("#legendbar").is_visible()
+    assert game["load_s"] < 10
+    print("page load to first frame and state: %.2f s" % game["load_s"])
+
+
+def test_setup_by_clicks(game):
+    page, sim = game["page"], game["sim"]
+    for name, s in zip(("D1", "D2", "B1", "B2"), START):
+        page.click('#hand [data-piece="%s"]' % name)
+        click_station(page, s)
+        wait(lambda: sim.switch(s), what="reed %d closed" % s)
+    wait(lambda: any(l.get("type") == "ready" for l in journal(sim)), what="the board's ready event")
+    page.wait_for_function("yard.state.game.phase === 'detectives'", timeout=15000)
+    assert page.locator("#logstrip .cell.taxi, #logstrip .cell.bus, #logstrip .cell.underground, "
+                        "#logstrip .cell.black").count() == 1
+    Shot(page, "01-round1-start")
+
+
+def test_full_round_by_clicks(game):
+    page, sim, mrx = game["page"], game["sim"], game["mrx"]
+    for name in ("D1", "D2", "B1", "B2"):
+        moves = legal_moves(sim, name)
+        here = public_state(journal(sim))["pieces"][["D1", "D2", "B1", "B2"].index(name)]["station"]
+        click_piece(page, name)
+        wait(lambda: not sim.switch(here), what="%s lifted" % name)
+        # the board lights every legal destination in its transport's colour
+        def lit():
+            shot = Shot(page, "02-lifted-" + name)
+            ok = all(any(near(shot.station(s), TRANSPORT[t]) for t in ts) for s, ts in moves.items())
+            return shot if ok else None
+        shot = wait(lit, what="legal destinations of %s lit" % name)
+        dark = [s for s in range(1, 200) if s not in moves and s != here and s not in START]
+        assert sum(near(shot.station(s), UNLIT, 12) for s in dark) >= len(dark) - 8  # pieces, surfacing
+        # place on a destination one transport reaches, away from Mister X
+        to = next(s for s, ts in sorted(moves.items()) if (len(ts) == 1 or name[0] == "B")
+                  and s != mrx.secret.game.mrx)
+        before = len(journal(sim))
+        click_station(page, to)
+        line = wait(lambda: len(journal(sim)) > before and journal(sim)[-1], what="%s's move committed" % name)
+        assert line["type"] == "move" and line["piece"] == name and line["to"] == to
+        page.wait_for_function("yard.state.pieces.find(p => p.name === '%s').station === %d" % (name, to))
+        shot = Shot(page, "03-moved-" + name)
+        assert not any(near(shot.station(to), c, 30) for c in TRANSPORT.values())  # no longer a destination
+        if name[0] == "D":
+            t = TICKET_NAMES[line["ticket"] and TICKET_NAMES.index(line["ticket"])]
+            assert t in ("taxi", "bus", "underground")
+    # the round is over: Mister X's turn, then round 2
+    page.wait_for_function("yard.state.game.round === 2 && yard.state.game.phase === 'detectives'", timeout=15000)
+    assert "Round 2" in page.inner_text("#status")
+    assert page.locator("#logstrip .cell.taxi, #logstrip .cell.bus, #logstrip .cell.underground, "
+                        "#logstrip .cell.black").count() == 2
+    tickets = page.inner_text("#tickets")
+    assert "22" not in tickets.split("\n")[1] or "16" not in tickets.split("\n")[1]  # tickets were spent
+    Shot(page, "04-round2")
+
+
+def test_illegal_placement_shows_the_error_colour(game):
+    page, sim = game["page"], game["sim"]
+    st = public_state(journal(sim))
+    here = st["pieces"][0]["station"]
+    moves = legal_moves(sim, "D1")
+    occupied = {p["station"] for p in st["pieces"]}
+    bad = next(s for s in range(1, 200) if s not in moves and s not in occupied and s != here
+               and abs(s - here) > 20)
+    n = len(journal(sim))
+    click_piece(page, "D1")
+    wait(lambda: not sim.switch(here), what="D1 lifted")
+    click_station(page, bad)
+    shot = wait(lambda: (lambda s: s if near(s.station(bad), ERROR, 30) else None)(Shot(page, "05-illegal")),
+                what="the error colour on station %d" % bad)
+    assert near(shot.station(bad), ERROR, 30)
+    page.wait_for_function("yard.state.notes.some(n => n.note === 'illegal' && n.station === %d)" % bad)
+    assert len(journal(sim)) == n  # nothing committed
+    # put it right: back where it was
+    click_piece(page, "D1")
+    click_station(page, here)
+    wait(lambda: sim.switch(here) and not sim.switch(bad), what="D1 back")
+    time.sleep(0.4)
+    shot = Shot(page, "06-put-right")
+    assert not near(shot.station(bad), ERROR, 60) and len(journal(sim)) == n
+
+
+def test_faults_are_handled(game):
+    page, sim = game["page"], game["sim"]
+    n = len(journal(sim))
+    st = public_state(journal(sim))
+    d2 = st["pieces"][1]["station"]
+    # chatter under a resting piece: debounced away, nothing happens
+    page.click('[data-fault="chatter"]')
+    click_station(page, d2)
+    time.sleep(0.5)
+    assert len(journal(sim)) == n and sim.switch(d2)
+    # two pieces lifted at once: the board shows no destinations and commits nothing
+    page.click('[data-fault="two"]')
+    click_piece(page, "D1")
+    click_piece(page, "D2")
+    wait(lambda: not sim.switch(d2), what="D2 lifted")
+    time.sleep(0.4)
+    shot = Shot(page, "07-two-lifted")
+    assert page.locator("#hand .token").count() >= 2
+    moves = legal_moves(sim, "D1")
+    assert not all(any(near(shot.station(s), TRANSPORT[t]) for t in ts) for s, ts in moves.items())
+    for name, s in (("D1", st["pieces"][0]["station"]), ("D2", d2)):
+        page.click('#hand [data-piece="%s"]' % name)
+        click_station(page, s)
+        wait(lambda: sim.switch(s), what="%s back" % name)
+    # a power cut: the page shows the board off, the firmware restarts and resumes the same game
+    page.click('[data-fault="power"]')
+    page.wait_for_function("yard.state.power === false", timeout=5000)
+    shot = Shot(page, "08-power-off")
+    assert all(near(shot.station(s), UNLIT, 12) for s in (1, 100, 199))
+    assert "OFF" in page.inner_text("#power")
+    page.wait_for_function("yard.state.power === true", timeout=10000)
+    page.wait_for_function("yard.state.game.round === 2", timeout=10000)
+    # the firmware is running again: lifting D1 lights its destinations again
+    here = public_state(journal(sim))["pieces"][0]["station"]
+    moves = legal_moves(sim, "D1")
+    time.sleep(1.0)  # the board boots
+    click_piece(page, "D1")
+    wait(lambda: (lambda s: s if all(any(near(s.station(x), TRANSPORT[t]) for t in ts)
+                                     for x, ts in moves.items()) else None)(Shot(page, "09-after-power-cut")),
+         timeout=15, what="destinations lit after the restart")
+    page.click('#hand [data-piece="D1"]')
+    click_station(page, here)
+    wait(lambda: sim.switch(here), what="D1 back")
+    assert len(journal(sim)) == n
+    assert not game["errors"], game["errors"]
+
+
+def test_update_latency(game):
+    """From a placement on the page to the page showing the firmware's new frame."""
+    page, sim = game["page"], game["sim"]
+    st = public_state(journal(sim))
+    here = st["pieces"][0]["station"]
+    lat = []
+    for _ in range(3):
+        click_piece(page, "D1")
+        wait(lambda: not sim.switch(here), what="D1 lifted")
+        time.sleep(0.4)
+        ms = page.evaluate("""(s) => new Promise((done) => {
+            const key0 = yard.colour(s).join(), t0 = performance.now(), n0 = yard.frames;
+            yard.send({do: "place", piece: "D1", station: s});
+            const tick = () => (yard.frames > n0 && yard.colour(s).join() !== key0)
+                ? done(performance.now() - t0) : requestAnimationFrame(tick);
+            tick();
+        })""", here)
+        lat.append(ms)
+        time.sleep(0.3)
+    print("placement -> new frame on the page: %s ms" % ", ".join("%.0f" % x for x in lat))
+    assert sorted(lat)[1] < 500
+    with open(os.path.join(ART, "numbers.json"), "w") as f:
+        json.dump({"load_s": game["load_s"], "latency_ms": lat}, f)
+
+
+def test_page_serves_loopback_only_and_never_knows_mister_x(game):
+    page, sim, mrx = game["page"], game["sim"], game["mrx"]
+    with pytest.raises(ValueError):
+        start_web(sim, host="0.0.0.0")
+    text = json.dumps(page.evaluate("yard.state"))
+    secret = mrx.secret.game.mrx
+    st = page.evaluate("yard.state.game")
+    assert "mrx" not in st and "salt" not in text
+    if not any(e.get("station") == secret for e in st["log"]):
+        assert '"caught_at"' not in text
