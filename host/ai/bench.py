@@ -17,14 +17,15 @@ from host.ai.agents import play_game, make_mrx_agent, make_detective_agent
 
 KINDS = {"random": "random", "heuristic": "easy", "mcts": "normal"}
 # Mister X kind, detectives kind: the default tournament
+# (mcts-mcts, mcts-random, random-mcts are available with --matchups; they cost more time)
 DEFAULT_MATCHUPS = ("random-random", "heuristic-random", "random-heuristic",
-                    "heuristic-heuristic", "mcts-heuristic", "heuristic-mcts", "mcts-mcts")
+                    "heuristic-heuristic", "mcts-heuristic", "heuristic-mcts")
 
 
 def add_arguments(parser):
     parser.add_argument("--games", type=int, default=200, help="games per matchup (default 200)")
-    parser.add_argument("--iterations", type=int, default=400,
-                        help="MCTS iterations per move (default 400; `normal` play uses 1 s instead)")
+    parser.add_argument("--iterations", type=int, default=150,
+                        help="MCTS iterations per move (default 150, about 50 ms; `normal` play uses 1 s)")
     parser.add_argument("--seconds", type=float, default=None,
                         help="MCTS time per move instead of a fixed iteration count (not reproducible)")
     parser.add_argument("--matchups", default=",".join(DEFAULT_MATCHUPS),
@@ -86,7 +87,7 @@ def parse_matchups(text):
     return out
 
 
-def tournament(matchups, games, iterations=400, seconds=None, n_det=5, seed=1, workers=0):
+def tournament(matchups, games, iterations=150, seconds=None, n_det=5, seed=1, workers=0):
     tasks = [(m, k, seed, n_det, iterations, seconds) for m in matchups for k in range(games)]
     # the expensive games first, so the workers finish together
     tasks.sort(key=lambda t: -t[0].count("mcts"))

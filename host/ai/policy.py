@@ -184,12 +184,13 @@ def playout_detective(sim, rnd, eps, mask):
     if rnd.random() < eps or not sim.cand:
         to, t = opts[rnd.randrange(len(opts))]
     else:
-        target = random_station(sim.cand, rnd)
-        row = sim.tb.dist[target]
+        cand = sim.cand
+        row = sim.tb.dist[random_station(cand, rnd)]
+        row2 = sim.tb.dist[random_station(cand, rnd)]
         best = INF * 10
         to = t = None
         for o, ot in opts:
-            sc = row[o] * 4 + ot + rnd.random()
+            sc = (row[o] + row2[o]) * 4 + ot + rnd.random() - 6 * ((cand >> o) & 1)
             if sc < best:
                 best, to, t = sc, o, ot
     sim.move(p, t, to)
