@@ -21,7 +21,8 @@ from host.ai import policy
 from host.ai.model import Sim, bits
 
 # weight of a possible station by its distance (moves) to the nearest detective or bobby:
-# index min(d, 5). Measured from heuristic games (tools: host.ai.calibrate).
+# index min(d, 5). Hand-set (Mister X rarely stays next to a piece), not yet fitted to game
+# statistics as the paper does; a station next to a piece keeps some weight.
 CATEGORY_WEIGHTS = (0.0, 0.35, 0.8, 1.0, 1.2, 1.3)
 
 
