@@ -62,6 +62,7 @@ class NoteTap:
         self.tail = b""
         self.partial = b""
         self.notes = []
+        self.count = 0
 
     def poll(self):
         buf = bytes(self.sim.console)
@@ -83,6 +84,8 @@ class NoteTap:
                 continue
             if isinstance(obj, dict) and "note" in obj:
                 obj["at"] = round(time.time(), 3)
+                self.count += 1
+                obj["n"] = self.count
                 self.notes.append(obj)
                 changed = True
         del self.notes[:-self.keep]

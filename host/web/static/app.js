@@ -256,7 +256,7 @@
   }
   function notes(list) {
     const ul = $("notes"); ul.textContent = "";
-    const all = list.concat(pageNotes).sort((a, b) => b.at - a.at).slice(0, 8);
+    const all = list.concat(pageNotes).sort((a, b) => b.at - a.at || (b.n || 0) - (a.n || 0)).slice(0, 8);
     for (const n of all) {
       const li = document.createElement("li");
       li.textContent = noteText(n);
