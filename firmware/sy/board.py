@@ -433,7 +433,8 @@ class Board:
                 t = self._pick(self.pend_mask, now // 200)
                 L.put(self.pend_to, TRANSPORT_RGB[3 * t], TRANSPORT_RGB[3 * t + 1], TRANSPORT_RGB[3 * t + 2])
         for i in range(self.n_extra):
-            L.put(self.extra[i], _ERROR[0] if fast else 0, 0, 0)
+            if self.extra[i] != self.pend_to:  # a placement waiting for its ticket is no error
+                L.put(self.extra[i], _ERROR[0] if fast else 0, 0, 0)
         if ticks_diff(self.info_until, now) > 0:
             nxt = g.next_reveal()
             for s in range(1, min(STATIONS, max(g.moves, nxt)) + 1):

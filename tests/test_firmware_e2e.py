@@ -1,0 +1,200 @@
+"""End to end: the firmware runs as a `micropython -X heapsize=...` process on a pty (SimBoard);
+the test talks to it with pyserial through BoardLink, as the host would, and drives the simulated
+switches and buttons."""
+import json
+import os
+import shutil
+import subprocess
+import sys
+import time
+
+import pytest
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, ROOT)
+sys.path.insert(0, os.path.join(ROOT, "firmware"))
+
+from host.boardlink import BoardLink, BoardCommandError, VersionMismatch  # noqa: E402
+from host.simboard import SimBoard, play_game  # noqa: E402
+from sy.record import replay  # noqa: E402
+
+pytestmark = pytest.mark.skipif(not shutil.which("micropython"), reason="micropython not installed")
+
+HEAP = os.environ.get("SY_E2E_HEAP", "160k")
+SCALE = 64  # board.json brightness 0.25
+
+
+def shown(c):
+    """A logical colour as it reaches the strip at brightness 0.25 (a lit channel stays lit)."""
+    return tuple(((v * SCALE) >> 8) or 1 if v else 0 for v in c)
+
+
+TAXI, BUS, UG = shown((255, 170, 0)), shown((0, 210, 170)), shown((255, 0, 0))
+WHITE = shown((255, 255, 255))
+
+
+@pytest.fixture
+def board():
+    sim = SimBoard(heapsize=HEAP, debounce_ms=10)
+    sim.start()
+    link = BoardLink(sim.port, timeout=5)
+    link.open()
+    yield sim, link
+    link.close()
+    sim.stop()
+
+
+def frames(sim, station, seconds=1.2):
+    seen = set()
+    end = time.monotonic() + seconds
+    while time.monotonic() < end:
+        seen.add(sim.leds()[station])
+        time.sleep(0.02)
+    return seen
+
+
+def test_full_game_over_serial(board):
+    sim, link = board
+    checks = {"reveal": 0, "double": 0, "choose": 0, "moves": 0}
+
+    def on_step(kind, info):
+        leds = sim.leds()
+        if kind == "ready":
+            assert leds[13] != (0, 0, 0) and leds[26] != (0, 0, 0)
+        elif kind == "mrx" and info["reveal"] and checks["reveal"] < 2:
+            assert WHITE in frames(sim, info["reveal"])  # his station flashes
+            checks["reveal"] += 1
+        elif kind == "mrx" and info["double"]:
+            checks["double"] += 1
+        elif kind == "choose":
+            seen = frames(sim, info["station"], 0.8)
+            assert len(seen & {TAXI, BUS, UG}) >= 2, seen  # both transports, in turn
+            checks["choose"] += 1
+        elif kind == "move":
+            checks["moves"] += 1
+
+    st = play_game(sim, link, seed=3, on_step=on_step, timeout=5)
+    assert st["stage"] == "over" and st["result"] in ("mrx", "detectives")
+    assert checks["reveal"] >= 1 and checks["double"] >= 1 and checks["choose"] >= 1, checks
+    assert "black" in st["log"]
+    # the board's record replays cleanly and never holds a secret station
+    lines = link.record()
+    verdicts = list(replay(json.dumps(x) for x in lines))
+    assert all(v.get("ok") for v in verdicts[:-1]), [v for v in verdicts if v.get("ok") is False]
+    steps = []
+    for line in lines:
+        if line["type"] == "mrx":
+            steps.extend(line.get("double", [line]))
+    assert len(steps) == len(st["truth_log"])
+    for k, h in enumerate(steps):
+        assert set(h) <= {"type", "ticket", "to", "commit"}
+        if k + 1 in (3, 8, 13, 18, 24):
+            assert h["to"] == st["truth_log"][k][1]
+        else:
+            assert "to" not in h  # the board never learned where he went
+    assert verdicts[-1]["result"] == st["result"] or st["reason"] == "capture"
+
+
+def test_lift_shows_destinations_and_illegal_blinks(board):
+    sim, link = board
+    link.request("setup", detectives=[13, 26], bobbies=[29, 34])
+    for s in (13, 26, 29, 34):
+        sim.place(s, settle=False)
+    link.wait_event("ready")
+    link.request("mrx", ticket="taxi")
+    sim.lift(13)
+    leds = sim.leds()
+    assert leds[4] == TAXI and leds[14] == BUS and leds[46] == UG
+    sim.chatter(100, bounces=10, period=0.003)  # bouncing reed: never a placement
+    sim.settle()
+    assert link.request("status")["extra"] == []
+    sim.place(100)
+    note = link.wait_note("illegal")
+    assert note["station"] == 100 and note["error"] == "not_connected"
+    seen = frames(sim, 100, 0.6)
+    assert UG in seen and (0, 0, 0) in seen  # a red blink
+    st = link.request("status")
+    assert st["pieces"]["D1"] == 13 and st["lifted"] == "D1"
+    sim.lift(100)
+    sim.place(4)
+    seq, ev = link.wait_event("move")
+    assert ev == {"type": "move", "piece": "D1", "ticket": "taxi", "to": 4}
+    # a second piece lifted together with a first: nothing commits until one is back
+    sim.lift(26, settle=False)
+    sim.lift(29)
+    sim.place(39)
+    st = link.request("status")
+    assert sorted(st["missing"]) == ["B1", "D2"] and st["pieces"]["D2"] == 26
+    sim.lift(39, settle=False)
+    sim.place(29)
+    sim.place(39)
+    link.wait_event("move", pred=lambda e: e["piece"] == "D2")
+
+
+def test_power_cut_resume_and_resend(board):
+    sim, link = board
+    link.request("setup", detectives=[13, 26], bobbies=[29, 34])
+    for s in (13, 26, 29, 34):
+        sim.place(s, settle=False)
+    link.wait_event("ready")
+    link.request("mrx", ticket="taxi")
+    sim.lift(13)
+    sim.place(4)
+    link.wait_event("move")
+    applied = link.applied
+    sim.power_cut()
+    sim.lift(26, settle=False)   # moved while the board was off
+    sim.place(27, settle=False)
+    sim.restart()
+    time.sleep(0.5)
+    info = link.reconnect()
+    assert info["seq"] == applied and info["restoring"]
+    assert link.poll(0.3) == []  # everything was acknowledged: nothing resent, nothing twice
+    # a host that lost its state: everything is resent, in order
+    fresh = BoardLink(sim.port, timeout=5)
+    link.close()
+    fresh.open()
+    got = fresh.poll(0.5)
+    assert [s for s, _ in got] == list(range(1, applied + 1))
+    assert got[0][1]["type"] == "setup"
+    with pytest.raises(BoardCommandError) as e:
+        fresh.request("mrx", ticket="taxi")
+    assert e.value.code in ("wrong_turn",)
+    sim.lift(27)
+    sim.place(26)
+    fresh.wait_note("restored")
+    fresh.close()
+
+
+def test_malformed_and_oversized_lines(board):
+    sim, link = board
+    ser = link.ser
+    ser.write(b"{this is not json\n")
+    ser.write(b'{"id": 1, "cmd": "' + b"x" * 3000 + b'"}\n')
+    ser.write(b"\xff\xfe\x00garbage\n")
+    time.sleep(0.5)
+    link._pump(0.3)
+    assert link.request("ping")["ok"]
+    with pytest.raises(BoardCommandError) as e:
+        link.request("teleport")
+    assert e.value.code == "bad_input"
+    with pytest.raises(BoardCommandError) as e:
+        link.request("setup", detectives=[13, 13])
+    assert e.value.code == "bad_input"
+    assert sim.alive()
+
+
+def test_hello_refuses_other_protocol(board):
+    sim, link = board
+    with pytest.raises(VersionMismatch) as e:
+        link.request("hello", proto=99)
+    assert "protocol 1" in e.value.message
+
+
+@pytest.mark.skipif(not shutil.which("mpremote"), reason="mpremote not installed")
+def test_mpremote_reaches_the_repl(board):
+    sim, link = board
+    link.close()
+    r = subprocess.run(["mpremote", "connect", sim.port, "resume", "exec", "print(6 * 7, board_app.cycles > 0)"],
+                       capture_output=True, text=True, timeout=30)
+    assert r.returncode == 0 and "42 True" in r.stdout, r.stdout + r.stderr
