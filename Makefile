@@ -4,8 +4,8 @@
 SHELL := /bin/bash
 VENV := .venv
 export PATH := $(CURDIR)/$(VENV)/bin:$(PATH)
-APT_PACKAGES := socat librsvg2-bin
-APT_COMMANDS := socat rsvg-convert
+APT_PACKAGES := socat librsvg2-bin chromium
+APT_COMMANDS := socat rsvg-convert chromium
 
 .PHONY: demo test setup apt clean
 
