@@ -15,6 +15,7 @@ import time
 from host.boardlink import BoardLink, BoardCommandError, LinkError, LinkClosed, BoardTimeout
 from host.errors import BoardError
 from host.mrxgame import public_line
+from host.ports import open_serial
 
 _PUBLIC_SETUP_KEYS = ("detectives", "bobbies", "two_player", "tickets", "mrx_tickets", "rounds", "reveals", "map",
                       "commit")
@@ -31,6 +32,7 @@ class BoardSide:
         self.out = out
         self.link = link or BoardLink(port, applied=sg.setup.get("board_seq", 0), timeout=5.0)
         self.synced = 0  # events up to this seq are already in the secret log
+        self.setup_sent = False
         self.retry_seconds = retry_seconds
         self.wire_log = wire_log
 
@@ -38,6 +40,8 @@ class BoardSide:
     def open(self, wait=0.0):
         """Hello; with `wait`, keep trying that long (a board still booting)."""
         end = time.monotonic() + wait
+        if not wait:
+            open_serial(self.port).close()  # a clear reason if the port is missing or busy
         while True:
             try:
                 return self.link.open()
@@ -91,6 +95,7 @@ class BoardSide:
         args = {k: setup[k] for k in _PUBLIC_SETUP_KEYS if k in setup}
         args["mrx"] = None
         reply = self._call("setup", replace=True, **args)
+        self.setup_sent = True
         self._remember_seq(reply.get("seq", 0))
         if wait_ready:
             self.wait_ready(ready_timeout)

@@ -111,6 +111,7 @@ class Console:
         self.wait = wait
         self.clock = clock
         self.started = clock()
+        self.quit_hint = "Saved. Continue later with: yard play --resume"
         self.quiet = quiet  # the demo: no status block before every move
         self.move_timeout = move_timeout
 
@@ -258,7 +259,7 @@ class Console:
                 if kind == "empty":
                     continue
                 if kind == "quit":
-                    self.out("Saved. Continue later with: yard play --resume")
+                    self.out(self.quit_hint)
                     return False
                 if kind == "help":
                     self.out(__doc__.split("\n\n", 2)[2].rstrip())

@@ -20,6 +20,8 @@ def add_arguments(parser):
     add_game_arguments(parser)
     parser.add_argument("--resume", nargs="?", const="latest", metavar="SECRET_LOG",
                         help="continue a saved game: the newest unfinished one, or the secret log given")
+    parser.add_argument("--new", action="store_true",
+                        help="start a new game even if the board holds one in progress (abandons it)")
 
 
 def add_game_arguments(parser):
@@ -104,7 +106,7 @@ def load_resume(which, folder):
 
 
 def connect_and_play(port, sg, resume, inp=input, out=print, detectives=None, wire_log=None, side=None,
-                     on_setup=None, quiet=False, boot_wait=0.0):
+                     on_setup=None, quiet=False, boot_wait=0.0, replace=True, quit_hint=None):
     """Open the board, set up or resync, run the console. Returns the exit code."""
     side = side or BoardSide(port, sg, out=out, wire_log=wire_log)
     info = side.open(boot_wait)
@@ -117,12 +119,17 @@ def connect_and_play(port, sg, resume, inp=input, out=print, detectives=None, wi
             if summary["applied"] and sg.game.result == "detectives" and sg.game.reason == "capture":
                 side.capture([line for line in sg.lines if line.get("type") == "move"][-1]["piece"])
         else:
+            if not replace and info.get("stage") == "play":
+                raise UserError("the board holds a game in progress (round %s): continue it with yard play --resume, "
+                                "or abandon it with yard play --new" % info.get("round", "?"))
             side.start(wait_ready=False)
             if on_setup:
                 on_setup(sg)
             side.wait_ready()
             out("New game %s. You start on %d (keep it secret). Secret log: %s" % (sg.game_id, sg.setup["mrx"], sg.path))
         console = Console(sg, side, inp=inp, out=out, detectives=detectives, quiet=quiet)
+        if quit_hint:
+            console.quit_hint = quit_hint
         if inp is input and sys.stdin.isatty():
             setup_readline(console)
         if sg.over:
@@ -136,11 +143,12 @@ def connect_and_play(port, sg, resume, inp=input, out=print, detectives=None, wi
 def run(args):
     port = resolve(args.port)
     if args.resume:
-        sg = load_resume(args.resume, args.dir)
-    else:
-        sg = SecretGame.create(new_setup(args), folder=args.dir)
+        return connect_and_play(port, load_resume(args.resume, args.dir), True)
+    sg = SecretGame.create(new_setup(args), folder=args.dir)
+    side = BoardSide(port, sg)
     try:
-        return connect_and_play(port, sg, bool(args.resume))
-    except BoardError as e:
-        raise BoardError("%s (the game is saved: yard play --resume%s)" % (
-            e, "" if not args.dir else " --dir " + args.dir)) if "resume" not in str(e) else e
+        return connect_and_play(port, sg, False, replace=args.new, side=side)
+    except (UserError, BoardError):
+        if not side.setup_sent:
+            os.remove(sg.path)  # the game never reached the board: nothing to resume
+        raise

@@ -114,7 +114,8 @@ def run_sim(args, out=print, inp=input):
             out("Demo game (seed %d): %d detective player(s), computer players at level %s, on the simulated "
                 "board (firmware under the MicroPython unix port, port %s)." % (seed, args.detectives, args.level, sim.port))
         code = connect_and_play(sim.port, sg, False, inp=typing, out=out, detectives=driver,
-                                on_setup=place_pieces, quiet=args.demo and not args.verbose, boot_wait=30)
+                                on_setup=place_pieces, quiet=args.demo and not args.verbose, boot_wait=30,
+                                quit_hint="Game abandoned (the simulated board stops with yard sim). Secret log: " + sg.path)
         if args.demo:
             out("Demo: %d detective moves made through the simulated switches; %.1f s." % (
                 driver.moves, time.monotonic() - t0))

@@ -1,0 +1,74 @@
+"""The `yard` CLI: --help everywhere, exit codes, no tracebacks for user mistakes; yard monitor."""
+import os
+import shutil
+import subprocess
+import sys
+import time
+
+import pytest
+
+from host import ROOT
+from host.cli import COMMANDS
+
+MINE = ("play", "sim", "verify", "flash", "monitor")
+
+
+def yard(*args, env=None, timeout=60):
+    return subprocess.run([sys.executable, "-m", "host", *args], capture_output=True, text=True, cwd=ROOT,
+                          timeout=timeout, env=env, stdin=subprocess.DEVNULL)
+
+
+@pytest.mark.parametrize("command", MINE)
+def test_help(command):
+    assert command in COMMANDS
+    r = yard(command, "--help")
+    assert r.returncode == 0 and "usage: yard " + command in r.stdout
+
+
+def test_user_mistakes_exit_cleanly(tmp_path):
+    env = dict(os.environ, YARD_HOME=str(tmp_path))
+    cases = [
+        (("play", "--port", str(tmp_path / "none"), "-n", "3", "--cards", "random"), 3, "no board at"),
+        (("play", "--resume", "--port", "loop://"), 2, "no unfinished game"),
+        (("play", "--port", "loop://", "-n", "7"), 2, "1 to 5"),
+        (("play", "--port", "loop://", "-n", "2", "--start", "13,26:45"), 2, "start stations needed"),
+        (("verify", str(tmp_path / "missing.jsonl")), 2, "cannot read"),
+        (("sim", "--demo", "--detectives", "0"), 2, "1 to 5"),
+        (("monitor", "--port", str(tmp_path / "none"), "--seconds", "1"), 3, "no board at"),
+    ]
+    for args, code, text in cases:
+        r = yard(*args, env=env)
+        assert r.returncode == code, (args, r.stdout, r.stderr)
+        assert text in r.stderr and "Traceback" not in r.stderr, (args, r.stderr)
+    assert os.listdir(tmp_path) == []  # no secret log left for a game that never started
+
+
+def test_verify_rejects_garbage(tmp_path):
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text('{"type": "setup", "detectives": [13, 26, 29], "bobbies": [34], "mrx": 45}\nnot json\n')
+    r = yard("verify", str(bad))
+    assert r.returncode == 2 and "not JSON" in r.stderr
+    bad.write_text('{"type": "setup", "detectives": [13, 26, 29], "bobbies": [34], "mrx": 45}\n'
+                   '{"type": "mrx", "ticket": "taxi", "to": 46}\n')
+    r = yard("verify", str(bad))
+    assert r.returncode == 1 and "no commitment" in r.stdout
+
+
+@pytest.mark.skipif(not shutil.which("micropython") or not shutil.which("mpy-cross"), reason="needs the unix port")
+def test_monitor_shows_the_boards_lines():
+    from host.simboard import SimBoard
+    from host.boardlink import BoardLink
+    with SimBoard(heapsize="192k") as sim:
+        link = BoardLink(sim.port)
+        for _ in range(50):
+            try:
+                link.open()
+                break
+            except Exception:
+                link.close()
+                time.sleep(0.2)
+        link.request("setup", detectives=[13, 26, 29], bobbies=[34], replace=True)
+        link.close()
+        r = yard("monitor", "--port", sim.port, "--hello", "0", "--status", "--seconds", "2")
+    assert r.returncode == 0, r.stderr
+    assert "event 1" in r.stdout and '"setup"' in r.stdout and "reply" in r.stdout
