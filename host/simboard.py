@@ -76,6 +76,9 @@ class SimBoard:
         lib = os.path.join(self.folder, "lib")
         if not os.path.isdir(lib):
             compile_tree(os.path.join(FIRMWARE, "sy"), os.path.join(lib, "sy"))
+            # main.py runs from here: the script's folder comes first on sys.path, and next to
+            # firmware/main.py the sources would be compiled on the board's heap
+            shutil.copy(os.path.join(FIRMWARE, "main.py"), os.path.join(lib, "main.py"))
         return lib
 
     def start(self):
@@ -85,7 +88,7 @@ class SimBoard:
         env["MICROPYPATH"] = self._lib + ":.frozen"
         env["SY_SIM"] = self.folder
         self.proc = subprocess.Popen(
-            [tool("micropython"), "-X", "heapsize=" + self.heapsize, "-i", os.path.join(FIRMWARE, "main.py")],
+            [tool("micropython"), "-X", "heapsize=" + self.heapsize, "-i", os.path.join(self._lib, "main.py")],
             stdin=self._fw_slave, stdout=self._fw_slave, stderr=self._fw_slave, env=env, cwd=self.folder,
             close_fds=True, start_new_session=True)
         if self._relay is None:
