@@ -108,8 +108,9 @@ def mrx_input(sg, rng):
     return "%s %d" % (WORDS[t], s)
 
 
-def move_one_detective(sim, path, rng, timeout=15):
-    """Move the first piece that has to move; wait until the host logged it."""
+def move_one_detective(sim, path, rng, timeout=15, hunt=False):
+    """Move the first piece that has to move; wait until the host logged it. hunt: the
+    detectives cheat (they read the secret log) and step onto Mister X when they can."""
     sg = SecretGame.load(path)
     g = sg.game
     mask = g.to_move()
@@ -118,6 +119,8 @@ def move_one_detective(sim, path, rng, timeout=15):
     piece = min(i for i in range(g.n_pieces) if mask & (1 << i))
     opts = g.legal(piece)
     s, t = rng.choice(opts)
+    if hunt:
+        s, t = min(opts, key=lambda o: (o[0] != g.mrx, abs(o[0] - g.mrx)))
     fits = [tt for ss, tt in opts if ss == s]
     before = len(sg.lines)
     sim.lift(g.pos[piece])
@@ -132,7 +135,7 @@ def move_one_detective(sim, path, rng, timeout=15):
     raise AssertionError("the host did not log %s's move to %d" % (g.piece_name(piece), s))
 
 
-def play_until(host, sim, env, rng, stop=None):
+def play_until(host, sim, env, rng, stop=None, hunt=False):
     """Drive the game; returns 'over' or 'stopped' (when stop(sg) says so)."""
     while True:
         k, _m = host.expect([r"mister x> ", r"Detectives' turn", r"GAME OVER[^\n]*\n"], timeout=90)
@@ -146,7 +149,7 @@ def play_until(host, sim, env, rng, stop=None):
         if k == 0:
             host.send(mrx_input(sg, rng))
         else:
-            while move_one_detective(sim, path, rng):
+            while move_one_detective(sim, path, rng, hunt=hunt):
                 pass
 
 
@@ -253,5 +256,26 @@ def test_resume_after_killing_the_firmware(env):
             assert play_until(host, sim, env, rng) == "over"
             host.expect([r"\n"], timeout=5)
             finish_and_verify(host, sim, env)
+        finally:
+            host.close()
+
+
+def test_capture_is_declared_to_the_board(env):
+    rng = random.Random(3)
+    with SimBoard(heapsize=HEAP, debounce_ms=10) as sim:
+        host = start_game(sim, env, 3, ["--start", "103,138,123,141:104"])
+        try:
+            assert play_until(host, sim, env, rng, hunt=True) == "over"
+            host.expect([r"\n"], timeout=5)
+            text = host.seen
+            assert "you are caught" in text and "The detectives win" in text
+            finish_and_verify(host, sim, env)
+            host.proc.wait(10)
+            link = BoardLink(sim.port)
+            info = link.open()
+            assert info["stage"] == "over"
+            board = link.record()
+            link.close()
+            assert board[-1].get("capture") is True
         finally:
             host.close()
