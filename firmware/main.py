@@ -30,6 +30,7 @@ def _hardware(folder, sim):
     inputs, leds = hw.simulated(cfg, folder) if sim else hw.real(cfg)
     small = hw.compact(cfg)
     _drop("boardconfig")
+    _drop("hw")
     return inputs, leds, small
 
 
@@ -44,12 +45,17 @@ def main():
     if got is None:
         return
     inputs, leds, small = got
-    from sy.app import App
+    # the long-lived buffers first, while the heap is still in one piece
     from sy.link import Link
-    from sy.store import Store
+    from sy.debounce import Debouncer
     from sy import mapgraph
-    app = App(small, inputs, leds, Link(sys.stdin.buffer, sys.stdout),
-              Store(folder + "/flash" if sim else "game"), mapgraph.load(small["map"]),
+    link = Link(sys.stdin.buffer, sys.stdout)
+    small["debouncer"] = Debouncer(small["chips"] + 1, small["debounce_ms"])
+    graph = mapgraph.load(small["map"])
+    gc.collect()
+    from sy.app import App
+    from sy.store import Store
+    app = App(small, inputs, leds, link, Store(folder + "/flash" if sim else "game"), graph,
               "sim" if sim else small["board"])
     global board_app
     board_app = app  # reachable from the REPL after Ctrl-C

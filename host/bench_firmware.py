@@ -11,6 +11,8 @@ Through the serial link (the real firmware process on a pty, host/simboard.py):
   heap_peak_bytes        the firmware's heap in use right after handling an event (before the
                          collection that follows it), the maximum over a full 5-detective game
   heap_live_bytes        the heap in use after a collection at the end of that game
+  heap_boot_bytes        the heap in use after boot, before a game (bytecode + buffers)
+  heap_game_bytes        heap_peak_bytes - heap_boot_bytes: what a game and its events add
   min_heapsize_kb        the smallest -X heapsize (in steps of --step KB) at which that game completes
 Note: the unix port keeps imported bytecode in the heap and is 64-bit (objects twice the size of
 the RP2040's); on a board with frozen modules the code does not count against the heap.
@@ -56,8 +58,10 @@ def _link_game(heap_kb, debounce_ms, folder):
         sim.start()
         link = BoardLink(sim.port, timeout=4)
         link.open()
+        boot = link.request("mem")
         play_game(sim, link, timeout=4)
         mem = link.request("mem")
+        mem["boot"] = boot["alloc"]
         link.close()
         return True, mem, time.monotonic() - t0
     except (LinkError, AssertionError, OSError):
@@ -80,9 +84,11 @@ def run(args):
             raise RuntimeError("the full game did not complete on the simulated board at %d KB" % max_kb)
         figures["heap_peak_bytes"] = mem["peak"]
         figures["heap_live_bytes"] = mem["alloc"]
+        figures["heap_boot_bytes"] = mem["boot"]  # code + buffers, before any game
+        figures["heap_game_bytes"] = mem["peak"] - mem["boot"]  # what a game adds at its peak
         figures["link_game_seconds"] = round(secs, 1)
         if not quick:
-            lo, hi = 16, max_kb  # lo fails (assumed), hi completes
+            lo, hi = 32, max_kb  # lo fails (assumed), hi completes
             while hi - lo > step:
                 mid = (lo + hi) // 2 // step * step or step
                 if mid <= lo:

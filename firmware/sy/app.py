@@ -37,7 +37,7 @@ class App:
         self.link = link
         self.nbits = chips * 8
         self.bitmap = bytearray(chips + 1)
-        self.debouncer = Debouncer(chips + 1, hwcfg["debounce_ms"])
+        self.debouncer = hwcfg.get("debouncer") or Debouncer(chips + 1, hwcfg["debounce_ms"])
         self.bit_station = hwcfg["bit_station"]  # chain bit -> station, 0 = no station
         self.period = max(1, 1000 // hwcfg["scan_hz"])
         self.proto = Protocol(link, name)

@@ -34,6 +34,55 @@ STATIONS = 199
 BUTTON_CONFIRM = 3
 
 
+def _ints(obj, key, need):
+    v = obj.get(key)
+    if v is None and not need:
+        return []
+    if not isinstance(v, list) or [x for x in v if not isinstance(x, int) or isinstance(x, bool)]:
+        raise RuleError("bad_input", "setup.%s must be a list of whole numbers" % key)
+    return v
+
+
+def _counts(obj, key, names):
+    v = obj.get(key)
+    if v is None:
+        return None
+    if not isinstance(v, dict):
+        raise RuleError("bad_input", "setup.%s must map %s to counts" % (key, ", ".join(names)))
+    out = []
+    for n in names:
+        c = v.get(n)
+        if not isinstance(c, int) or isinstance(c, bool):
+            raise RuleError("bad_input", "setup.%s.%s must be a whole number" % (key, n))
+        out.append(c)
+    return out
+
+
+def _setup(obj, graph):
+    """(Game, setup line) from a setup command; the rules check the rest (RuleError).
+    Lean on purpose: the record module is not loaded on the board's heap for this."""
+    det = _ints(obj, "detectives", True)
+    bob = _ints(obj, "bobbies", False)
+    two = obj.get("two_player", False)
+    if two is not True and two is not False:
+        raise RuleError("bad_input", "setup.two_player must be true or false")
+    rounds = obj.get("rounds", 22)
+    if not isinstance(rounds, int) or isinstance(rounds, bool):
+        raise RuleError("bad_input", "setup.rounds must be a whole number")
+    reveals = _ints(obj, "reveals", False) if obj.get("reveals") is not None else (3, 8, 13, 18, 24)
+    name = obj.get("map", graph.name if graph else "london")
+    if graph is not None and name != graph.name:
+        raise RuleError("bad_input", "this board is the %r map, not %r" % (graph.name, name))
+    game = Game(det, bob, 0, two, _counts(obj, "tickets", ("taxi", "bus", "underground")),
+                _counts(obj, "mrx_tickets", ("black", "double")), rounds, reveals, graph)
+    line = {"type": "setup", "detectives": det, "bobbies": bob, "mrx": None}
+    if two:
+        line["two_player"] = True
+    if name != "london":
+        line["map"] = name
+    return game, line
+
+
 def _move_line(game, piece, ticket, to):
     line = {"type": "move", "piece": game.piece_name(piece), "to": to}
     if ticket is not None:
@@ -113,17 +162,7 @@ class Board:
     def new_game(self, obj):
         if obj.get("mrx") is not None:
             raise RuleError("bad_input", "the board must never learn Mister X's station: send mrx null")
-        import sys
-        from sy import record  # only at setup: dropped again to spare the heap
-        try:
-            game = record.setup_game(obj)  # RuleError on bad input
-            line = record.record_setup(game, None)
-        finally:
-            del record
-            sys.modules.pop("sy.record", None)
-            import sy
-            if hasattr(sy, "record"):
-                delattr(sy, "record")
+        game, line = _setup(obj, self.graph)
         self.store.reset()
         self.game = game
         self.stage = SETUP

@@ -21,8 +21,8 @@ class Debouncer:
         self.ms = ms
         self.last = bytearray(nbytes)    # raw bits of the previous scan
         self.stable = bytearray(nbytes)  # debounced bits
-        self.stamp = array("i", [0] * (8 * nbytes))  # when each bit last changed raw
-        self.ring = array("H", [0] * _RING)
+        self.stamp = array("i", bytearray(32 * nbytes))  # when each bit last changed raw
+        self.ring = array("H", bytearray(2 * _RING))
         self.head = 0  # next write
         self.tail = 0  # next read
         self.unsettled = 0  # number of bytes where raw != stable (skip work when 0)

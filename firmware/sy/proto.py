@@ -11,6 +11,14 @@ PROTO = 1
 FIRMWARE = "0.1.0"
 
 
+def _forget(name):
+    """Drop a module used for one rare command, so the GC can take its code back."""
+    import sy
+    sys.modules.pop("sy." + name, None)
+    if hasattr(sy, name):
+        delattr(sy, name)
+
+
 class ProtoError(Exception):
     def __init__(self, code, message):
         super().__init__(message)
@@ -213,11 +221,16 @@ class Protocol:
         return {"lines": n}
 
     def c_reveal(self, msg):
-        from sy import verify
         b = self.board
         if b.game is None or b.game.result is None:
             raise ProtoError("wrong_turn", "Mister X's moves are revealed only after the game")
-        ok, message = verify.check(b.store, b.game.graph, msg.get("start"), msg.get("moves"))
+        from sy import verify  # once per game: loaded for this command only
+        try:
+            ok, message = verify.check(b.store, b.game.graph, msg.get("start"), msg.get("moves"))
+        finally:
+            del verify
+            _forget("verify")
+            _forget("commit")
         b.verified = ok
         seq = b.commit_line({"type": "verified", "ok": ok, "message": message})
         return {"seq": seq, "verified": ok, "message": message}
