@@ -125,9 +125,23 @@ class BoardSide:
     def mrx(self, line):
         pub = public_line(line)
         if "double" in pub:
-            reply = self._call("mrx", double=[self._step_args(s) for s in pub["double"]])
+            args = {"double": [self._step_args(s) for s in pub["double"]]}
         else:
-            reply = self._call("mrx", **self._step_args(pub))
+            args = self._step_args(pub)
+        warned = False
+        while True:
+            try:
+                reply = self._call("mrx", **args)
+                break
+            except BoardCommandError as e:
+                st = self.link.request("status")
+                if e.code != "wrong_turn" or not (st.get("restoring") or st.get("stage") == "setup"):
+                    raise BoardError("the board refused Mister X's move: %s (the move is saved; yard play "
+                                     "--resume sends it again)" % e.message)
+                if not warned:
+                    self.out("(the board is not ready: %s; waiting, your move is saved)" % e.message)
+                    warned = True
+                self.link.poll(0.5)
         if reply:
             self._remember_seq(reply.get("seq", 0))
 

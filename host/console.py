@@ -347,6 +347,9 @@ class Console:
         for line in self.stats_lines():
             self.out(line)
         ok, message = self.board.reveal(sg.reveal())
+        if ok is not None:
+            sg.setup["revealed"] = True
+            sg.save()
         if ok is None:
             self.out("Commitments: revealed to the host log only (%s)." % message)
         elif ok:

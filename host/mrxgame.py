@@ -156,6 +156,11 @@ class SecretGame:
     def over(self):
         return self.game.result is not None
 
+    @property
+    def unfinished(self):
+        """Not over, or over but the salts never reached the board."""
+        return not self.over or not self.setup.get("revealed")
+
     def _apply(self, line):
         g = self.game
         if line["type"] == "mrx":
@@ -275,7 +280,7 @@ def latest_unfinished(folder=None):
     for name in sorted(names, key=lambda n: os.path.getmtime(os.path.join(folder, n)), reverse=True):
         path = os.path.join(folder, name)
         try:
-            if not SecretGame.load(path).over:
+            if SecretGame.load(path).unfinished:
                 return path
         except UserError:
             continue

@@ -100,7 +100,7 @@ def load_resume(which, folder):
     else:
         path = which
     sg = SecretGame.load(path)
-    if sg.over:
+    if not sg.unfinished:
         raise UserError("the game in %s is over; start a new one with yard play" % path)
     return sg
 
