@@ -6,7 +6,8 @@
 """
 import micropython
 
-micropython.alloc_emergency_exception_buf(100)
+if hasattr(micropython, "alloc_emergency_exception_buf"):  # not on the unix port
+    micropython.alloc_emergency_exception_buf(100)
 
 
 def _safe_pin():

@@ -362,3 +362,43 @@ def test_full_game_in_process():
     st = play_game(tb, detectives=(13, 26), bobbies=(29, 34), capture_round=4)
     assert st["result"] == "detectives" and st["reason"] == "capture"
     assert tb.ptf_max <= 2
+
+
+def test_real_hardware_builds_from_config_with_fakes():
+    from sy import boardconfig, hw
+    from machine import Pin
+    cfg = boardconfig.validate({"board": "pico"})
+    inputs, leds = hw.real(cfg)
+    bm = bytearray(26)
+    Pin.levels[10] = 0  # taxi held down (active low)
+    inputs.scan(bm)
+    assert bm[25] & 0x80
+    leds.put(1, 255, 0, 0)
+    leds.show()
+    assert leds.strip.writes == 1 and leds.strip.buf[1] == 63  # GRB, 255 at brightness 0.25
+    Pin.levels[10] = 1
+
+
+def _boot_source():
+    for path in ("boot.py", "../boot.py", "../../boot.py"):
+        try:
+            f = open(path)
+        except OSError:
+            continue
+        try:
+            return f.read()
+        finally:
+            f.close()
+    raise AssertionError("boot.py not found")
+
+
+def test_boot_safe_mode_button():
+    import sy
+    from machine import Pin
+    src = _boot_source()
+    Pin.levels[14] = 0  # the safe-mode button (boardconfig's Pico default) held at power-up
+    exec(src, {"__name__": "boot"})
+    assert sy.safe_mode is True
+    Pin.levels[14] = 1
+    exec(src, {"__name__": "boot"})
+    assert sy.safe_mode is False
