@@ -1,0 +1,35 @@
+"""sy/commit.py, the commitment shared by host and board: same answers under CPython and on the
+MicroPython unix port (compiled with mpy-cross, as on the board)."""
+import shutil
+
+import pytest
+
+from host.mpy_build import run_script
+from sy import commit, mapgraph
+
+CASES = [(45, "AbCdEfGhIjKlMnOpQrStUv"), (199, "00112233445566778899aabbccddeeff"), (1, "-_" * 11)]
+
+
+def test_salts_must_resist_brute_force():
+    assert commit.valid_salt("A" * 22) and commit.valid_salt("a0" * 16)
+    assert not commit.valid_salt("a0" * 15)       # hex: 15 bytes
+    assert not commit.valid_salt("A" * 21)        # base64url: under 16 bytes
+    assert not commit.valid_salt("A+" * 12)       # not base64url
+    assert not commit.valid_salt(None)
+    assert not commit.matches(45, "short", commit.commitment(45, CASES[0][1]))
+
+
+def test_check_route():
+    g = mapgraph.load()
+    assert commit.check_route(g, 1, [[0, 0], [3, 8]], [8, 1]) is None     # 1 -taxi- 8, back by black
+    assert "cannot be reached" in commit.check_route(g, 1, [[2, 0]], [8])  # no underground 1-8
+    assert "surfaced" in commit.check_route(g, 1, [[0, 9]], [8])
+    assert "revealed" in commit.check_route(g, 1, [[0, 0]], [])
+
+
+@pytest.mark.skipif(not shutil.which("micropython") or not shutil.which("mpy-cross"), reason="needs the unix port")
+def test_same_commitments_under_micropython():
+    script = "from sy import commit\n" + "".join(
+        "print(commit.commitment(%d, %r))\n" % case for case in CASES)
+    got = run_script(script, heapsize="64k").split()
+    assert got == [commit.commitment(s, salt) for s, salt in CASES]
