@@ -21,7 +21,7 @@ def test_salts_must_resist_brute_force():
 
 def test_check_route():
     g = mapgraph.load()
-    assert commit.check_route(g, 1, [[0, 0], [3, 8]], [8, 1]) is None     # 1 -taxi- 8, back by black
+    assert commit.check_route(g, 1, [[0, 0], [3, 0]], [8, 1]) is None     # 1 -taxi- 8, back by black
     assert "cannot be reached" in commit.check_route(g, 1, [[2, 0]], [8])  # no underground 1-8
     assert "surfaced" in commit.check_route(g, 1, [[0, 9]], [8])
     assert "revealed" in commit.check_route(g, 1, [[0, 0]], [])
