@@ -10,7 +10,7 @@ APT_COMMANDS := socat rsvg-convert chromium
 .PHONY: demo test setup apt clean
 
 demo: setup
-	yard replay examples/capture.jsonl
+	yard sim --demo
 
 test: setup
 	python -m pytest -q
