@@ -40,10 +40,9 @@ class App:
         self.debouncer = hwcfg.get("debouncer") or Debouncer(chips + 1, hwcfg["debounce_ms"])
         self.bit_station = hwcfg["bit_station"]  # chain bit -> station, 0 = no station
         self.period = max(1, 1000 // hwcfg["scan_hz"])
-        self.proto = Protocol(link, name)
+        self.proto = Protocol(link, name, self)
         self.board = Board(leds, store, self.proto, graph)
         self.proto.board = self.board
-        self.proto.app = self
         self.cycles = 0
         self.last_frame = 0
         self.changes = 0  # debounced changes seen (tests and the benchmark watch it)

@@ -49,10 +49,10 @@ def _commit(v):
 
 
 class Protocol:
-    def __init__(self, link, board_name="board"):
+    def __init__(self, link, board_name, app):
         self.link = link
+        self.app = app
         self.board = None  # set by the app (the board needs us as its output first)
-        self.app = None
         self.board_name = board_name
         self.acked = 0
         self.hello_seen = False
