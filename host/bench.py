@@ -7,6 +7,8 @@ import json
 
 BENCHES = {
     "rules": ("host.bench_rules", "the rules core: map size, heap, legal moves, possible stations"),
+    "firmware": ("host.bench_firmware", "the firmware on the unix port: heap, scan loop, latency"),
+    "ai": ("host.ai.bench", "the computer players: tournaments between random, heuristic and MCTS agents"),
 }
 
 
