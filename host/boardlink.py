@@ -141,6 +141,23 @@ class BoardLink:
         finally:
             self._streams.pop(rid, None)
 
+    def reveal(self, start, moves, chunk=8, timeout=None):
+        """After the game: reveal Mister X's start [salt, station] and moves [[salt, station], ...]
+        in chunks that fit the board's line limit. Returns the final reply (verified, message)."""
+        moves = list(moves)
+        offset = 0
+        while True:
+            part = moves[offset:offset + chunk]
+            args = {"offset": offset, "moves": part}
+            if offset == 0:
+                args["start"] = start
+            if offset + chunk < len(moves):
+                args["more"] = True
+            reply = self.request("reveal", timeout=timeout, **args)
+            offset += chunk
+            if offset >= len(moves):
+                return reply
+
     # --- events -------------------------------------------------------------------------------
     def poll(self, timeout=0.0):
         """Read for up to timeout seconds; returns the new events [(seq, event)] in order."""

@@ -248,17 +248,28 @@ def _mrx_second(truth, s1, t1):
 
 
 def play_game(sim, link, detectives=(13, 26, 29, 34, 50), bobbies=(), mrx=45, seed=7, capture_round=0,
-              on_step=None, timeout=5.0):
+              on_step=None, timeout=5.0, commit=False):
     """Play a whole game on a SimBoard through a BoardLink, as Mister X's host and the players'
     hands would: Mister X's truth is a full-knowledge Game here (the board never sees it). Uses a
     black ticket in round 2, double moves in rounds 5 and 12, the ticket buttons (and the host's
     choose command, alternately) for ambiguous placements. on_step(kind, info) is called at key
-    moments (tests check LED frames there). Returns the board's final status."""
+    moments (tests check LED frames there). commit=True sends salted commitments with setup and
+    every move and reveals them after the game (the status then has `verified`).
+    Returns the board's final status."""
     import random
+    from sy import commit as commitlib
     from sy.rules import Game
     rng = random.Random(seed)
     truth = Game(list(detectives), list(bobbies), mrx)
-    link.request("setup", detectives=list(detectives), bobbies=list(bobbies), replace=True)
+    salts = []
+
+    def sealed(station):
+        salt = "%032x" % rng.getrandbits(128)
+        salts.append([salt, station])
+        return commitlib.commitment(station, salt)
+
+    extra = {"commit": sealed(mrx)} if commit else {}
+    link.request("setup", detectives=list(detectives), bobbies=list(bobbies), replace=True, **extra)
     for s in list(detectives) + list(bobbies):
         sim.place(s, settle=False)
     link.wait_event("ready", timeout=timeout)
@@ -281,6 +292,9 @@ def play_game(sim, link, detectives=(13, 26, 29, 34, 50), bobbies=(), mrx=45, se
             first = truth.moves + 1
             reveal = truth.mrx_double(t1, s1, t2, s2)
             d = [{"ticket": TICKETS[t1]}, {"ticket": TICKETS[t2]}]
+            if commit:
+                d[0]["commit"] = sealed(s1)
+                d[1]["commit"] = sealed(s2)
             if first in truth.reveals:
                 d[0]["to"] = s1
             if first + 1 in truth.reveals:
@@ -289,6 +303,8 @@ def play_game(sim, link, detectives=(13, 26, 29, 34, 50), bobbies=(), mrx=45, se
         else:
             reveal = truth.mrx_move(t1, s1)
             args = {"ticket": TICKETS[t1]}
+            if commit:
+                args["commit"] = sealed(s1)
             if reveal:
                 args["to"] = s1
             r = link.request("mrx", timeout=timeout, **args)
@@ -331,6 +347,8 @@ def play_game(sim, link, detectives=(13, 26, 29, 34, 50), bobbies=(), mrx=45, se
                 link.request("capture", piece=name, timeout=timeout)
     st = link.request("status", timeout=timeout)
     assert st["result"] == truth.result, (st["result"], truth.result)
+    if commit:
+        st["verified"] = link.reveal(salts[0], salts[1:], timeout=timeout)["verified"]
     st["truth_log"] = [[TICKETS[t], s] for t, s in truth.log]
     st["truth_start"] = mrx
     return st

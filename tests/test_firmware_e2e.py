@@ -73,7 +73,8 @@ def test_full_game_over_serial(board):
         elif kind == "move":
             checks["moves"] += 1
 
-    st = play_game(sim, link, seed=3, on_step=on_step, timeout=5)
+    st = play_game(sim, link, seed=3, on_step=on_step, timeout=5, commit=True)
+    assert st["verified"] is True  # salted commitments checked by the board after the game
     assert st["stage"] == "over" and st["result"] in ("mrx", "detectives")
     assert checks["reveal"] >= 1 and checks["double"] >= 1 and checks["choose"] >= 1, checks
     assert "black" in st["log"]
@@ -87,7 +88,7 @@ def test_full_game_over_serial(board):
             steps.extend(line.get("double", [line]))
     assert len(steps) == len(st["truth_log"])
     for k, h in enumerate(steps):
-        assert set(h) <= {"type", "ticket", "to", "commit"}
+        assert set(h) <= {"type", "ticket", "to", "commit"} and len(h["commit"]) == 64
         if k + 1 in (3, 8, 13, 18, 24):
             assert h["to"] == st["truth_log"][k][1]
         else:

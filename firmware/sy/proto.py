@@ -53,6 +53,7 @@ class Protocol:
         self.link = link
         self.app = app
         self.board = None  # set by the app (the board needs us as its output first)
+        self.revealed = None  # [start, [[salt, station], ...]] while a reveal arrives in chunks
         self.board_name = board_name
         self.acked = 0
         self.hello_seen = False
@@ -221,19 +222,34 @@ class Protocol:
         return {"lines": n}
 
     def c_reveal(self, msg):
+        """Mister X's route after the game, in chunks that fit a line: offset 0 carries start,
+        every chunk but the last says more: true; the last one is checked as a whole."""
         b = self.board
         if b.game is None or b.game.result is None:
             raise ProtoError("wrong_turn", "Mister X's moves are revealed only after the game")
+        moves = msg.get("moves")
+        offset = msg.get("offset", 0)
+        if not isinstance(moves, list):
+            raise ProtoError("bad_input", "moves must be a list of [salt, station]")
+        if offset == 0:
+            self.revealed = [msg.get("start"), []]
+        got = self.revealed
+        if got is None or offset != len(got[1]):
+            raise ProtoError("bad_input", "the next chunk starts at offset %d" % (len(got[1]) if got else 0))
+        got[1].extend(moves)
+        if msg.get("more"):
+            return {"received": len(got[1])}
+        self.revealed = None
         from sy import verify  # once per game: loaded for this command only
         try:
-            ok, message = verify.check(b.store, b.game.graph, msg.get("start"), msg.get("moves"))
+            ok, message = verify.check(b.store, b.game.graph, got[0], got[1])
         finally:
             del verify
             _forget("verify")
             _forget("commit")
         b.verified = ok
         seq = b.commit_line({"type": "verified", "ok": ok, "message": message})
-        return {"seq": seq, "verified": ok, "message": message}
+        return {"seq": seq, "verified": ok, "message": message, "received": len(got[1])}
 
     def c_reset(self, msg):
         if not msg.get("confirm"):

@@ -351,7 +351,11 @@ def test_commitments_verified_at_game_end():
     tb.lift(13)
     tb.place(46)
     tb.command("capture", piece="D1")
-    r = tb.command("reveal", start=[salt, 45], moves=[[salt, 46]])
+    r = tb.command("reveal", start=[salt, 45], moves=[[salt, 47]])
+    assert r["ok"] and not r["verified"], r  # a lie is caught
+    r = tb.command("reveal", start=[salt, 45], moves=[], more=True)
+    assert r["ok"] and r["received"] == 0
+    r = tb.command("reveal", offset=0, start=[salt, 45], moves=[[salt, 46]])
     assert r["ok"] and r["verified"], r
     r = tb.command("record")
     assert r["lines"] == 3
