@@ -145,3 +145,31 @@ def test_wilson():
     lo, hi = bench.wilson(17, 100)
     assert 0.10 < lo < 0.17 < hi < 0.26
     assert bench.wilson(0, 10)[0] == 0.0
+
+
+def test_mcts_detectives_choose_among_the_heuristics_top_moves():
+    from host.ai import mcts
+    from host.ai.model import Sim, bits
+    import random
+    g = rules.Game(DETS, [], 45)
+    g.mrx_move(rules.TAXI, 46)
+    view = public_view(g)
+    sim = Sim.from_game(view, 0)
+    cands = bits(sim.cand)
+    cw = mcts.category_weights(sim, cands)
+    p, opts = mcts._det_actions(sim)
+    sc = mcts._det_scores(sim, opts, cands, cw, sum(cw))
+    top = {opts[i] for i in sorted(range(len(opts)), key=lambda i: sc[i])[:2]}
+    (piece, t, to), stats = mcts.search_detective(view, mcts.Budget(None, 60), random.Random(1), k=2)
+    assert piece == p and (to, t) in top and stats["iterations"] == 60
+    assert 0.0 <= stats["value"] <= 1.0
+
+
+def test_detective_playout_evaluation_is_bounded():
+    from host.ai import mcts
+    from host.ai.model import Sim
+    g = rules.Game(DETS, [], 45)
+    s = Sim.from_game(g, 45)
+    v_far = mcts._det_eval(s)
+    s.pos[0] = 46  # a detective next to him
+    assert 0.0 <= v_far < mcts._det_eval(s) <= 0.6

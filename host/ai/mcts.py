@@ -5,12 +5,14 @@
   drawn from the *public* possible set, so hiding (black tickets, surfacing tricks) pays off in
   the search as it does at the table. Black and double tickets go through move filtering
   (policy.black_ok / double_ok); a double move is two plies of his tree.
-- The detectives search one piece's move at a time. Each iteration draws a *determinization*:
-  a station for Mister X from the public possible set, weighted by location categorization (how
-  far the station is from the nearest piece; weights in CATEGORY_WEIGHTS). The tree holds the
-  detectives' moves (one ply per piece, open loop: a node's actions are checked against each
-  determinized state); Mister X's moves come from his playout policy. Rewards use coalition
-  reduction: 1 if the searching piece itself catches him, 1 - r if a colleague does.
+- The detectives search one piece's move at a time, guided by the heuristic: the root keeps
+  the k best moves by the heuristic score and uses it as progressive bias. Each iteration draws a
+  *determinization*: a station for Mister X from the public possible set, weighted by location
+  categorization (how far the station is from the nearest piece; weights in CATEGORY_WEIGHTS).
+  The playout runs a few rounds (detectives: the ε-greedy playout policy, which chases stations
+  drawn from the possible set; Mister X: the ε-greedy heuristic Mister X) and an unfinished one
+  is scored by how close the pieces stand to him. Rewards use coalition reduction: 1 if the
+  searching piece itself catches him, 1 - r if a colleague does.
 - Playouts are ε-greedy (policy.playout). Selection is UCB1 plus a progressive bias toward the
   heuristic's ranking, which makes small budgets behave like the heuristic and large ones better.
 """
@@ -180,48 +182,98 @@ def category_weights(sim, cands, weights=CATEGORY_WEIGHTS):
 def _det_actions(sim):
     mask = sim.to_move()
     p = (mask & -mask).bit_length() - 1
-    opts = sim.legal(p)
-    return p, opts
+    return p, sim.legal(p)
 
 
-def _det_priors(sim, p, opts, cands):
-    """Heuristic priors (0..1): closer on average to the possible stations is better."""
+def _det_scores(sim, opts, cands, ws, wsum):
+    """The heuristic detective's score of each move (lower is better): category-weighted mean
+    distance to the possible stations, half the nearest one, the ticket's cost, and a bonus for
+    stepping on a possible station."""
     tb = sim.tb
     n = len(cands) or 1
     out = []
     for to, t in opts:
         row = tb.dist[to]
-        total = 0
-        for c in cands:
-            total += row[c]
-        sc = -(total / n) / 4.0 - policy.TICKET_COST[t]
+        tot = 0.0
+        near = policy.INF
+        for c, w in zip(cands, ws):
+            d = row[c]
+            tot += w * d
+            if d < near:
+                near = d
+        sc = tot / wsum + 0.5 * near + policy.TICKET_COST[t]
         if (sim.cand >> to) & 1:
-            sc += 0.5 / n
+            sc -= 3.0 / n + 0.5
         out.append(sc)
     return out
 
 
-def search_detective(view, budget, rnd, c=0.7, bias=1.0, eps=0.1, reduction=0.1,
+def _mrx_model(sim, rnd, eps):
+    """Mister X inside the detectives' playouts: the heuristic Mister X (he knows where he is in
+    the determinization), ε-greedy."""
+    if rnd.random() < eps:
+        opts = policy.mrx_filtered_options(sim)
+        to, t = opts[rnd.randrange(len(opts))]
+        sim.mrx_move(t, to)
+        return
+    a = policy.heuristic_mrx(sim, rnd)
+    if a[0] == "move":
+        sim.mrx_move(a[1], a[2])
+    else:
+        sim.mrx_double(a[1], a[2], a[3], a[4])
+
+
+def _det_eval(sim, alpha=0.3):
+    """Value (0..0.6) of a determinized state at the playout horizon for the detectives: close to
+    Mister X (nearest piece, plus alpha times the mean); a detective with no usable ticket left
+    counts as far away."""
+    row = sim.tb.dist[sim.mrx]
+    pos = sim.pos
+    mn = policy.INF
+    tot = 0
+    for i in range(sim.n_pieces):
+        d = row[pos[i]]
+        if i < sim.n_det and not sim.can_move(i):
+            d = 8
+        if d < mn:
+            mn = d
+        tot += d
+    e = mn + alpha * tot / sim.n_pieces
+    v = 1.0 - e / (6.0 + 6.0 * alpha)
+    return 0.6 * v if v > 0 else 0.0
+
+
+def search_detective(view, budget, rnd, k=4, c=0.5, bias=1.0, eps=0.1, reduction=0.1, horizon=3,
                      weights=CATEGORY_WEIGHTS):
     """The next detective move for a public view (a rules.Game in secret mode, mrx == 0):
-    ((piece, ticket, to), stats). The piece is the lowest-numbered one that still has to move."""
+    ((piece, ticket, to), stats). The piece is the lowest-numbered one that still has to move.
+
+    A heuristic-guided search: the root keeps the k best moves by the heuristic score (category-
+    weighted distances), with the heuristic as progressive bias; each iteration draws Mister X's
+    station from the public possible set by location category, plays the chosen move, then the
+    game on for `horizon` rounds (detectives: ε-greedy playout policy chasing possible stations;
+    Mister X: the ε-greedy heuristic), and scores a capture 1 (1 - reduction when a colleague
+    makes it: coalition reduction), Mister X's escape 0, and an unfinished playout by _det_eval."""
     root_sim = Sim.from_game(view, 0)
     cands = bits(root_sim.cand)
     cw = category_weights(root_sim, cands, weights)
     if not sum(cw):
         cw = [1.0] * len(cands)
-    # cumulative weights for drawing a determinization
     cum = []
     acc = 0.0
     for w in cw:
         acc += w
         cum.append(acc)
-    root = Node()
     root_piece, root_opts = _det_actions(root_sim)
     if len(root_opts) == 1:
         to, t = root_opts[0]
         return (root_piece, t, to), {"iterations": 0, "value": 0.0}
-    prior_cache = {}
+    sc = _det_scores(root_sim, root_opts, cands, cw, acc)
+    order = sorted(range(len(root_opts)), key=lambda i: sc[i])[:k]
+    acts = [root_opts[i] for i in order]
+    pri = [sc[order[0]] - sc[i] for i in order]
+    root = Node()
+    end_round = root_sim.round + horizon
     for _ in budget.runner():
         sim = root_sim.copy()
         x = rnd.random() * acc
@@ -233,38 +285,26 @@ def search_detective(view, budget, rnd, c=0.7, bias=1.0, eps=0.1, reduction=0.1,
             else:
                 hi = mid
         sim.mrx = cands[lo]
-        node = root
-        path = []
+        a = _select(root, acts, pri, c, bias, root.n)
+        child = root.children.get(a)
+        if child is None:
+            child = root.children[a] = Node()
+        sim.move(root_piece, a[1], a[0])
         while sim.result is None:
             if sim.phase == 0:
-                policy.playout_mrx(sim, rnd, eps)
-                continue
-            p, opts = _det_actions(sim)
-            key = (id(node), p)
-            pri = prior_cache.get(key)
-            if pri is None or len(pri) != len(opts):
-                pri = _det_priors(sim, p, opts, bits(sim.cand) if node is not root else cands)
-                if node is root:
-                    prior_cache[key] = pri
-            a = _select(node, opts, pri, c, bias, node.n)
-            child = node.children.get(a)
-            new = child is None
-            if new:
-                child = node.children[a] = Node()
-            sim.move(p, a[1], a[0])
-            path.append((child, p))
-            node = child
-            if new:
-                break
-        policy.playout(sim, rnd, eps)
+                if sim.round >= end_round:
+                    break
+                _mrx_model(sim, rnd, eps)
+            else:
+                policy.playout_detective(sim, rnd, eps, sim.to_move())
+        if sim.result is None:
+            r = _det_eval(sim)
+        elif sim.result == "detectives":
+            r = 1.0 - reduction if sim.reason == "capture" and sim.capturer != root_piece else 1.0
+        else:
+            r = 0.0
         root.n += 1
-        won = sim.result == "detectives"
-        for nd, p in path:
-            nd.n += 1
-            if won:
-                if sim.reason == "capture" and sim.capturer != p:
-                    nd.w += 1.0 - reduction
-                else:
-                    nd.w += 1.0
+        child.n += 1
+        child.w += r
     (to, t), node = max(root.children.items(), key=lambda kv: (kv[1].n, kv[1].w))
     return (root_piece, t, to), {"iterations": root.n, "value": node.w / node.n if node.n else 0.0}
