@@ -95,6 +95,9 @@ class Protocol:
                 raise ProtoError("bad_input", "id must be an integer")
             cmd = msg.get("cmd")
             fn = _COMMANDS.get(cmd) if isinstance(cmd, str) else None
+            if fn is None and isinstance(cmd, str) and cmd[:4] == "svc_":
+                from sy import service  # yard calibrate / selftest: loaded only for these, dropped at svc_end
+                fn = service.command
             if fn is None:
                 raise ProtoError("bad_input", "unknown command %r" % (cmd,))
             if rid is None and cmd != "ack":

@@ -1,0 +1,198 @@
+"""Service mode: the board's side of `yard calibrate` and `yard selftest` (docs/protocol.md,
+"Service commands"). Loaded only when a svc_* command arrives and dropped again at svc_end, so
+the game never carries it on its heap.
+
+In service mode the main loop keeps scanning and debouncing, but the game does not see the
+switches and does not draw: `app.board` is swapped for a Service object with the same loop
+interface (switch, button, render, dirty, now). Its render() runs every cycle; it latches the
+chain's raw and debounced bits ("ever closed" since the last clear) and writes the LED frame only
+when a command changed it. Nothing in that per-cycle path allocates.
+
+    svc_begin  {pause?}          enter (refused while a game is being set up or played, unless
+                                 pause: true; the game then waits and re-checks the pieces after)
+    svc_info                     chips, LED count, the board's station -> bit and -> LED maps
+    svc_led    {index, rgb?}     light one LED chain index (rgb default white), the rest dark
+               {all: rgb}        every LED of the chain in one colour
+               {off: true}       all dark
+    svc_raw    {clear?}          raw (undebounced) and debounced chain bitmaps as hex, bit k =
+                                 0x80 >> (k & 7) of byte k >> 3, 1 = closed; plus the bits that
+                                 were closed at any scan since the last clear (ever, ever_stable)
+    svc_end                      leave: the game takes the switches and the LEDs back
+Service mode ends by itself after IDLE_MS without a command (a wizard that died).
+"""
+from binascii import hexlify
+
+from sy.proto import ProtoError as SvcError, _forget
+
+try:
+    from time import ticks_diff
+except ImportError:
+    from sy.debounce import ticks_diff
+
+IDLE_MS = 120000
+_SETUP = 1
+_PLAY = 2
+
+
+class Service:
+    """Stands in for the game's Board in the main loop while in service mode."""
+
+    def __init__(self, app, game_board, paused):
+        self.app = app
+        self.game_board = game_board
+        self.paused = paused
+        n = app.chips + 1  # the chain bytes and the buttons byte, as the debouncer sees them
+        self.ever = bytearray(n)
+        self.ever_stable = bytearray(n)
+        self.dirty = True
+        self.now = game_board.now
+        self.last_cmd = self.now
+        self.changed = True  # the LED frame changed: write it at the next cycle
+        self.leds = app.leds
+        app.leds.clear()
+
+    # --- the main loop's interface (no allocation) ------------------------------------------
+    def switch(self, station, closed):
+        pass  # the game does not see switches in service mode
+
+    def button(self, k):
+        pass
+
+    def render(self, now):
+        self.now = now
+        app = self.app
+        raw = app.bitmap
+        stable = app.debouncer.stable
+        ever = self.ever
+        es = self.ever_stable
+        for i in range(len(ever)):
+            ever[i] |= raw[i]
+            es[i] |= stable[i]
+        if self.changed:
+            self.changed = False
+            self.leds.show()
+        self.dirty = True  # run again next cycle (the latches must see every scan)
+        if ticks_diff(now, self.last_cmd) > IDLE_MS:
+            leave(app)
+
+    # --- commands ---------------------------------------------------------------------------
+    def led(self, msg):
+        L = self.leds
+        f = L.frame
+        if msg.get("off"):
+            L.clear()
+        elif "all" in msg:
+            r, g, b = _rgb(msg["all"])
+            for i in range(0, 3 * L.count, 3):
+                f[i] = r
+                f[i + 1] = g
+                f[i + 2] = b
+        else:
+            k = msg.get("index")
+            if not isinstance(k, int) or isinstance(k, bool) or not 0 <= k < L.count:
+                raise SvcError("bad_input", "index must be an LED chain index 0..%d" % (L.count - 1))
+            r, g, b = _rgb(msg.get("rgb", (255, 255, 255)))
+            L.clear()
+            f[3 * k] = r
+            f[3 * k + 1] = g
+            f[3 * k + 2] = b
+        self.changed = True
+        return {}
+
+    def raw(self, msg):
+        app = self.app
+        n = app.chips
+        out = {"chips": n, "raw": hexlify(app.bitmap[:n]).decode(),
+               "stable": hexlify(app.debouncer.stable[:n]).decode(),
+               "ever": hexlify(self.ever[:n]).decode(), "ever_stable": hexlify(self.ever_stable[:n]).decode(),
+               "buttons": app.debouncer.stable[n], "cycles": app.cycles}
+        if msg.get("clear"):
+            for i in range(len(self.ever)):
+                self.ever[i] = 0
+                self.ever_stable[i] = 0
+        return out
+
+    def info(self, msg):
+        app = self.app
+        bits = [0] * 199
+        bs = app.bit_station
+        for bit in range(len(bs)):
+            s = bs[bit]
+            if s:
+                bits[s - 1] = bit
+        sl = self.leds.station_led
+        index = [sl[2 * s] | (sl[2 * s + 1] << 8) for s in range(1, 200)]
+        return {"chips": app.chips, "count": self.leds.count, "bits": bits, "index": index,
+                "paused": self.paused}
+
+
+def _rgb(v):
+    if not isinstance(v, (list, tuple)) or len(v) != 3:
+        raise SvcError("bad_input", "a colour is [r, g, b], each 0..255")
+    for c in v:
+        if not isinstance(c, int) or isinstance(c, bool) or not 0 <= c <= 255:
+            raise SvcError("bad_input", "a colour is [r, g, b], each 0..255")
+    return v[0], v[1], v[2]
+
+
+def _active(app):
+    b = app.board
+    return b if isinstance(b, Service) else None
+
+
+def begin(app, msg):
+    svc = _active(app)
+    if svc is not None:
+        return {"paused": svc.paused}
+    b = app.board
+    playing = b.stage in (_SETUP, _PLAY)
+    if playing and not msg.get("pause"):
+        raise SvcError("wrong_turn", "a game is in progress: finish it, reset it, or send pause: true "
+                                     "(the game then waits for the pieces to be put back)")
+    app.board = Service(app, b, playing)
+    return {"paused": playing, "chips": app.chips, "count": app.leds.count}
+
+
+def leave(app):
+    """Give the loop back to the game; it re-reads every switch from the debounced bitmap."""
+    svc = _active(app)
+    if svc is None:
+        return False
+    b = svc.game_board
+    app.board = b
+    stable = app.debouncer.stable
+    occ = b.occ
+    bs = app.bit_station
+    for bit in range(app.nbits):
+        s = bs[bit]
+        if s:
+            occ[s] = 1 if stable[bit >> 3] & (0x80 >> (bit & 7)) else 0
+    if b.stage == _PLAY:
+        b.restoring = True  # nothing commits until the pieces agree with the game again
+    b.now = svc.now
+    b.evaluate(True)
+    b.dirty = True
+    return True
+
+
+def command(proto, msg):
+    """One svc_* command (proto.handle makes a ProtoError an error reply)."""
+    app = proto.app
+    cmd = msg.get("cmd")
+    if cmd == "svc_begin":
+        return begin(app, msg)
+    if cmd == "svc_end":
+        was = leave(app)
+        _forget("service")  # the game does not carry this module
+        return {"was_active": was}
+    svc = _active(app)
+    if svc is None:
+        raise SvcError("wrong_turn", "not in service mode: send svc_begin first")
+    svc.last_cmd = svc.now
+    if cmd == "svc_led":
+        return svc.led(msg)
+    if cmd == "svc_raw":
+        return svc.raw(msg)
+    if cmd == "svc_info":
+        return svc.info(msg)
+    raise SvcError("bad_input", "unknown command %r" % (cmd,))
