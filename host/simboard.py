@@ -70,6 +70,8 @@ class SimBoard:
         tty.setraw(self._host_slave)
         self.port = os.ttyname(self._host_slave)
         self._lib = None
+        self.dead_leds = set()  # faults: LED chain indices that stay dark (leds() shows them off)
+        self.stuck = {}  # faults: station -> True (reed stuck closed) / False (reed never closes)
 
     # --- process ------------------------------------------------------------------------------
     def _build(self):
@@ -163,7 +165,12 @@ class SimBoard:
             os.pwrite(self._in_fd, bytes(self._inputs), 0)
 
     def set_switch(self, station, closed):
-        self._set_bit(self.config["reeds"]["bits"][station - 1], closed)
+        self._set_bit(self.config["reeds"]["bits"][station - 1], self.stuck.get(station, closed))
+
+    def stick(self, station, closed=True):
+        """Fault: the reed at station is stuck closed (closed=True) or never closes (False)."""
+        self.stuck[station] = closed
+        self.set_switch(station, closed)
 
     def switch(self, station):
         bit = self.config["reeds"]["bits"][station - 1]
@@ -225,7 +232,8 @@ class SimBoard:
         out = {}
         for s in range(1, 200):
             k = 3 * index[s - 1]
-            out[s] = (wire[k + pr], wire[k + pg], wire[k + pb]) if k + 2 < len(wire) else (0, 0, 0)
+            dark = k + 2 >= len(wire) or index[s - 1] in self.dead_leds
+            out[s] = (0, 0, 0) if dark else (wire[k + pr], wire[k + pg], wire[k + pb])
         return out
 
 
