@@ -121,6 +121,8 @@ class Board:
         self.pend_to = 0
         self.pend_mask = 0
         self.bad = 0  # station of an illegal placement
+        self.gp = -1  # the host's guided move (computer detectives): piece, station, ticket
+        self.gto = self.gt = 0
         self.info_until = 0
         self.now = 0
         self.dirty = True
@@ -169,6 +171,7 @@ class Board:
         self.restoring = False
         self.x_on = False
         self.verified = None
+        self.gp = -1
         self._drop_lift()
         for k in ("tickets", "mrx_tickets", "rounds", "reveals", "commit"):
             if obj.get(k) is not None:
@@ -290,10 +293,15 @@ class Board:
                 mask = self.dest_mask[i]
         if self.pre_ticket >= 0:
             mask &= 1 << self.pre_ticket
+        if self.gp >= 0:
+            mask &= 1 << self.gt if p == self.gp and to == self.gto else 0
         if not mask:
             self.bad = to
             self.pend_to = self.pend_mask = 0
-            code, msg = self._why(p, to)
+            if self.gp >= 0:
+                code, msg = "guided", "%s goes to %d" % (g.piece_name(self.gp), self.gto)
+            else:
+                code, msg = self._why(p, to)
             self.out.note({"note": "illegal", "piece": g.piece_name(p), "station": to, "error": code,
                            "message": msg})
             return
@@ -326,6 +334,7 @@ class Board:
     def _commit_move(self, p, ticket, to):
         g = self.game
         g.move(p, ticket, to)
+        self.gp = -1
         line = _move_line(g, p, ticket, to)
         if g.result == "detectives" and g.reason == "capture":
             line["capture"] = True
@@ -409,6 +418,15 @@ class Board:
         self._after_commit()
         return seq
 
+    def guide(self, name, to, t):
+        """The host's move for a piece (computer detectives): lit, and the only placement taken."""
+        g = self._ready_game()
+        p = g.piece_index(name)
+        if not g.to_move() & (1 << p) or (to, t) not in g.legal(p):
+            raise RuleError("not_connected", "%s cannot go to %d that way now" % (g.piece_name(p), to))
+        self.gp, self.gto, self.gt = p, to, t
+        self.dirty = True
+
     def note_station(self, what, station):
         self.out.note({"note": what, "station": station})
 
@@ -454,12 +472,16 @@ class Board:
                 lvl = 255 if occ[s] or slow else 0
             elif not occ[s]:
                 lvl = 255 if i == self.lifted or slow else 0
-            elif self.tomove & (1 << i):
+            elif self.tomove & (1 << i) and (self.gp < 0 or self.gp == i):
                 lvl = pulse
             else:
                 lvl = 24
             L.put(s, (PIECE_RGB[c] * lvl) >> 8, (PIECE_RGB[c + 1] * lvl) >> 8, (PIECE_RGB[c + 2] * lvl) >> 8)
-        if self.lifted >= 0:
+        if self.gp >= 0:  # the guided destination: the piece's colour and the ticket's in turn
+            c = 3 * self.gp if slow else 3 * self.gt
+            rgb = PIECE_RGB if slow else TRANSPORT_RGB
+            L.put(self.gto, rgb[c], rgb[c + 1], rgb[c + 2])
+        elif self.lifted >= 0:
             for i in range(self.n_dest):
                 m = self.dest_mask[i]
                 if self.pre_ticket >= 0:

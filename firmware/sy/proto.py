@@ -192,6 +192,9 @@ class Protocol:
             raise ProtoError("wrong_turn", "no piece is waiting for a ticket choice")
         return {"seq": self.board.store.seq}
 
+    def c_guide(self, msg):
+        self.board.guide(msg.get("piece"), _station(msg.get("to")), _ticket(msg.get("ticket")))
+
     def c_capture(self, msg):
         b = self.board
         if b.game is None:
@@ -271,5 +274,5 @@ _COMMANDS = {
     "hello": Protocol.c_hello, "ack": Protocol.c_ack, "ping": Protocol.c_ping, "status": Protocol.c_status,
     "setup": Protocol.c_setup, "mrx": Protocol.c_mrx, "choose": Protocol.c_choose,
     "capture": Protocol.c_capture, "cornered": Protocol.c_cornered, "record": Protocol.c_record,
-    "reveal": Protocol.c_reveal, "reset": Protocol.c_reset, "mem": Protocol.c_mem,
+    "reveal": Protocol.c_reveal, "reset": Protocol.c_reset, "mem": Protocol.c_mem, "guide": Protocol.c_guide,
 }
