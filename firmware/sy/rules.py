@@ -161,6 +161,15 @@ class Game:
     def legal(self, piece):
         """Legal (station, ticket) moves of a detective or bobby now, sorted."""
         out = []
+        self._moves(piece, out)
+        out.sort()
+        return out
+
+    def can_move(self, piece):
+        return self._moves(piece, None)
+
+    def _moves(self, piece, out):
+        """Append the piece's moves to out (if given); True if it has any."""
         g = self.graph
         adj = g.adj
         here = self.pos[piece]
@@ -172,23 +181,10 @@ class Game:
             for i in range(lo, hi):
                 s = adj[i]
                 if self.holder_of(s) < 0:
+                    if out is None:
+                        return True
                     out.append((s, t))
-        out.sort()
-        return out
-
-    def can_move(self, piece):
-        g = self.graph
-        adj = g.adj
-        here = self.pos[piece]
-        bobby = self.is_bobby(piece)
-        for t in range(3):
-            if not bobby and self.tickets[piece][t] == 0:
-                continue
-            lo, hi = g.span(here, t)
-            for i in range(lo, hi):
-                if self.holder_of(adj[i]) < 0:
-                    return True
-        return False
+        return bool(out)
 
     def to_move(self):
         """Bitmask of the pieces that still have to move this round (0 outside the detectives' turn)."""
