@@ -35,6 +35,7 @@ class BoardSide:
         self.setup_sent = False
         self.retry_seconds = retry_seconds
         self.wire_log = wire_log
+        self.guided = None  # the computer detectives' move the board lights (sent again after a reconnect)
 
     # --- connection ---------------------------------------------------------------------------
     def open(self, wait=0.0):
@@ -82,6 +83,11 @@ class BoardSide:
             try:
                 self.link.reconnect(attempts=4, delay=0.25)
                 self.resync()
+                if self.guided:
+                    try:
+                        self.link.request("guide", **self.guided)
+                    except BoardCommandError:
+                        self.guided = None  # the move was made meanwhile
                 return
             except LinkError:
                 if time.monotonic() > deadline:
@@ -152,6 +158,15 @@ class BoardSide:
             out["to"] = step["to"]
         return out
 
+    def guide(self, piece, to, ticket):
+        """Light a computer detective's move on the board; the board then takes only that placement."""
+        self.guided = {"piece": piece, "to": to, "ticket": ticket}
+        try:
+            self._call("guide", **self.guided)
+        except BoardCommandError as e:
+            self.guided = None
+            raise BoardError("the board refused the computer's move %s to %d: %s" % (piece, to, e.message))
+
     def capture(self, piece):
         try:
             self._remember_seq(self._call("capture", piece=piece).get("seq", 0))
@@ -187,6 +202,8 @@ class BoardSide:
             if seq <= self.synced:
                 continue
             self.synced = seq
+            if ev.get("type") == "move":
+                self.guided = None
             out.append(ev)
         if got:
             self.sg.setup["board_seq"] = max(self.sg.setup.get("board_seq", 0), self.synced)

@@ -10,6 +10,7 @@ Move syntax (case-insensitive, ticket names may be abbreviated):
     double taxi 14 bus 58      2 t 14 b 58
     legal [double]   status   log   help   quit (the game is saved; `yard play --resume`)
 """
+import copy
 import time
 
 from host.errors import BoardError
@@ -102,7 +103,7 @@ class Console:
     """Mister X's side of the game, given a SecretGame and a board adapter."""
 
     def __init__(self, sg, board, inp=input, out=print, detectives=None, wait=0.05, clock=time.monotonic,
-                 quiet=False, move_timeout=20.0):
+                 quiet=False, move_timeout=20.0, mrx_agent=None, show_mrx=False):
         self.sg = sg
         self.board = board
         self.inp = inp
@@ -113,11 +114,20 @@ class Console:
         self.started = clock()
         self.quit_hint = "Saved. Continue later with: yard play --resume"
         self.quiet = quiet  # the demo: no status block before every move
-        self.move_timeout = move_timeout
+        self.move_timeout = move_timeout  # None: wait as long as the people at the table take
+        self.mrx_agent = mrx_agent  # --mrx computer: host.ai picks his moves, the screen stays public
+        self.show_mrx = show_mrx
 
     # --- showing ------------------------------------------------------------------------------
+    @property
+    def secret_screen(self):
+        """Mister X's stations may be shown: a person plays him behind his screen (or --show-mrx)."""
+        return self.mrx_agent is None or self.show_mrx
+
     def status_lines(self):
         g = self.sg.game
+        if not self.secret_screen:
+            return self.public_lines()
         lines = []
         nxt = g.next_reveal()
         if nxt:
@@ -143,6 +153,48 @@ class Console:
         lines.append("The detectives think you may be on %d station%s." % (
             g.candidates_count(), "" if g.candidates_count() == 1 else "s"))
         return lines
+
+    def public_lines(self):
+        """What the detectives at the table may know (--mrx computer)."""
+        g = self.sg.game
+        nxt = g.next_reveal()
+        rnd = g.round + (1 if g.phase == PHASE_MRX else 0)
+        lines = ["Round %d/%d   Mister X has made %d move%s, %s" % (
+            min(rnd, g.rounds), g.rounds, g.moves, "" if g.moves == 1 else "s",
+            "surfaces after move %d" % nxt if nxt else "no more surfacing"),
+            "Mister X's tickets: black %d, double %d" % (g.black, g.double)]
+        det = []
+        for i in range(g.n_pieces):
+            if g.is_bobby(i) or g.two_player and i == 1:
+                det.append("%s %d" % (g.piece_name(i), g.pos[i]))
+            else:
+                t = g.tickets[i]
+                det.append("%s %d (taxi %d, bus %d, ug %d)" % (g.piece_name(i), g.pos[i], t[0], t[1], t[2]))
+        lines.append("Detectives: " + "   ".join(det))
+        parts = ["%d %s%s" % (k, t, " %d" % to if shown else "") for k, (t, to, shown, _c, _s) in
+                 enumerate(self.sg.entries(), 1)]
+        lines.append("Travel log: " + (" | ".join(parts) or "(empty)"))
+        n = g.candidates_count()
+        lines.append("Mister X may be on %d station%s." % (n, "" if n == 1 else "s"))
+        return lines
+
+    def public_describe(self, line):
+        steps = line["double"] if "double" in line else [line]
+        parts = ["%s%s" % (st["ticket"], " and surfaces on %d" % st["to"] if st.get("shown") else "") for st in steps]
+        return "Mister X has moved: " + ("double move, " if len(steps) == 2 else "") + ", then ".join(parts)
+
+    def computer_move(self):
+        """--mrx computer: the agent's move, told to the board like a typed one; the screen shows only
+        what the detectives may know."""
+        choice = self.mrx_agent.choose(copy.deepcopy(self.sg.game))
+        if choice[0] == "double":
+            line = self.try_move("double", [(choice[1], choice[2]), (choice[3], choice[4])])
+        else:
+            line = self.try_move("move", [(choice[1], choice[2])])
+        self.out(self.public_describe(line))
+        if self.show_mrx:
+            self.out("  (--show-mrx) " + self.describe(line))
+        return True
 
     def log_text(self, full=False):
         entries = self.sg.entries()
@@ -241,13 +293,16 @@ class Console:
         """Ask for moves until one is accepted. Returns False if Mister X quits."""
         g = self.sg.game
         if not g.legal_mrx():
-            self.out("You cannot move: every station you could reach is blocked. The detectives win.")
+            self.out("You cannot move: every station you could reach is blocked. The detectives win." if self.secret_screen
+                     else "Mister X cannot move: every station he could reach is blocked. The detectives win.")
             self.sg.cornered()
             self.board.cornered()
             return True
         if not self.quiet:
             self.out("")
             self.show_status()
+        if self.mrx_agent is not None:
+            return self.computer_move()
         while True:
             try:
                 text = self.inp("mister x> ")
@@ -298,11 +353,11 @@ class Console:
                 continue
             mark = (g.round, g.moved, g.phase)
             self.detectives(sg)
-            end = self.clock() + self.move_timeout
+            end = self.clock() + (self.move_timeout or 0)
             while (g.round, g.moved, g.phase) == mark and g.result is None:
                 for ev in self.board.events(self.wait or 0.01):
                     self.on_event(ev)
-                if self.clock() > end:
+                if self.move_timeout is not None and self.clock() > end:
                     raise BoardError("the board did not take the detectives' move within %.0f s" % self.move_timeout)
 
     def on_event(self, ev):
@@ -318,7 +373,8 @@ class Console:
             return
         self.out("  %s %s %d" % (piece, ("by " + ticket + " to") if ticket else "to", to))
         if g.result == "detectives" and g.reason == "capture":
-            self.out("%s lands on your station %d: you are caught!" % (piece, to))
+            self.out(("%s lands on your station %d: you are caught!" if self.secret_screen else
+                      "%s lands on Mister X's station %d: caught!") % (piece, to))
             if not ev.get("capture"):
                 self.board.capture(piece)
 

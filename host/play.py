@@ -4,11 +4,16 @@ A new game: how many detective players (1-5; 1 = the two-player game), start car
 random or entered by hand, the public setup sent to the board, then Mister X's turns at the
 keyboard and the detectives' moves from the board. `--resume` continues the newest unfinished
 secret log (or the one given) after the host or the board crashed or the cable was pulled.
+
+`--mrx computer`: the host plays Mister X against the people at the table; the screen shows only
+public information. `--detectives computer`: the host plays the detectives; the board lights each
+move for a person to carry out (host/computer.py).
 """
 import os
 import sys
 
 from host.boardside import BoardSide
+from host.computer import GuidedDetectives, add_mode_arguments, mrx_agent
 from host.console import Console
 from host.errors import UserError, BoardError
 from host.mrxgame import SecretGame, draw_setup, latest_unfinished, default_dir
@@ -25,8 +30,9 @@ def add_arguments(parser):
 
 
 def add_game_arguments(parser):
-    parser.add_argument("--detectives", "-n", type=int, metavar="N",
+    parser.add_argument("--players", "-n", type=int, metavar="N",
                         help="detective players, 1-5 (1 = the two-player game: 2 detectives, 2 bobbies)")
+    add_mode_arguments(parser)
     parser.add_argument("--cards", choices=("random", "hand"),
                         help="start cards drawn at random (default) or entered by hand")
     parser.add_argument("--start", metavar="STATIONS",
@@ -51,7 +57,7 @@ def parse_stations(text):
 
 def new_setup(args, inp=input, out=print, rng=None):
     """Ask (or take from args) the number of detectives and the start cards."""
-    n = args.detectives
+    n = args.players
     while n is None:
         text = ask("How many detective players (1-5; 1 = two-player game)? ", inp, out)
         if text.isdigit() and 1 <= int(text) <= 5:
@@ -59,7 +65,7 @@ def new_setup(args, inp=input, out=print, rng=None):
         else:
             out("1 to 5, please.")
     if not 1 <= n <= 5:
-        raise UserError("--detectives must be 1 to 5")
+        raise UserError("--players must be 1 to 5")
     if args.start:
         det, _, x = args.start.partition(":")
         return draw_setup(n, rng, parse_stations(det), int(x) if x.strip() else None)
@@ -106,8 +112,11 @@ def load_resume(which, folder):
 
 
 def connect_and_play(port, sg, resume, inp=input, out=print, detectives=None, wire_log=None, side=None,
-                     on_setup=None, quiet=False, boot_wait=0.0, replace=True, quit_hint=None):
-    """Open the board, set up or resync, run the console. Returns the exit code."""
+                     on_setup=None, quiet=False, boot_wait=0.0, replace=True, quit_hint=None, mrx_agent=None,
+                     show_mrx=False, move_timeout=20.0):
+    """Open the board, set up or resync, run the console. Returns the exit code.
+    detectives: a driver (callable(sg)) that makes one detective move, or a function
+    side -> driver (it needs the board), or None when people move the pieces."""
     side = side or BoardSide(port, sg, out=out, wire_log=wire_log)
     info = side.open(boot_wait)
     out("Board: firmware %s, protocol %s, on %s" % (info.get("firmware"), info.get("proto"), port))
@@ -126,8 +135,17 @@ def connect_and_play(port, sg, resume, inp=input, out=print, detectives=None, wi
             if on_setup:
                 on_setup(sg)
             side.wait_ready()
-            out("New game %s. You start on %d (keep it secret). Secret log: %s" % (sg.game_id, sg.setup["mrx"], sg.path))
-        console = Console(sg, side, inp=inp, out=out, detectives=detectives, quiet=quiet)
+            if mrx_agent is None or show_mrx:
+                out("New game %s. %s start%s on %d (keep it secret). Secret log: %s" % (
+                    sg.game_id, "You" if mrx_agent is None else "Mister X (computer)", "" if mrx_agent is None else "s",
+                    sg.setup["mrx"], sg.path))
+            else:
+                out("New game %s. The computer plays Mister X; his stations stay hidden until the end. Secret log "
+                    "(do not open it before the end): %s" % (sg.game_id, sg.path))
+        if getattr(detectives, "needs_side", False):
+            detectives = detectives(side)
+        console = Console(sg, side, inp=inp, out=out, detectives=detectives, quiet=quiet, mrx_agent=mrx_agent,
+                          show_mrx=show_mrx, move_timeout=move_timeout)
         if quit_hint:
             console.quit_hint = quit_hint
         if inp is input and sys.stdin.isatty():
@@ -140,14 +158,31 @@ def connect_and_play(port, sg, resume, inp=input, out=print, detectives=None, wi
         side.close()
 
 
+def play_modes(args):
+    """(mrx, detectives): who plays each side in yard play (both human by default)."""
+    mrx, det = args.mrx or "human", args.detectives or "human"
+    if mrx == det == "computer":
+        raise UserError("the host cannot play both sides at the table: yard sim --demo shows such a game")
+    if args.show_mrx and mrx != "computer":
+        raise UserError("--show-mrx goes with --mrx computer")
+    return mrx, det
+
+
 def run(args):
     port = resolve(args.port)
+    mrx, det = play_modes(args)
+    level = args.level or "normal"
+    opts = {"mrx_agent": mrx_agent(level) if mrx == "computer" else None, "show_mrx": args.show_mrx}
+    if det == "computer":
+        opts["detectives"] = lambda side: GuidedDetectives(side, level)
+        opts["detectives"].needs_side = True
+        opts["move_timeout"] = None  # a person carries each move out: no hurry
     if args.resume:
-        return connect_and_play(port, load_resume(args.resume, args.dir), True)
+        return connect_and_play(port, load_resume(args.resume, args.dir), True, **opts)
     sg = SecretGame.create(new_setup(args), folder=args.dir)
     side = BoardSide(port, sg)
     try:
-        return connect_and_play(port, sg, False, replace=args.new, side=side)
+        return connect_and_play(port, sg, False, replace=args.new, side=side, **opts)
     except (UserError, BoardError):
         if not side.setup_sent:
             os.remove(sg.path)  # the game never reached the board: nothing to resume

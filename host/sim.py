@@ -1,10 +1,13 @@
 """`yard sim`: the real firmware on the MicroPython unix port, simulated switches and LEDs on a
 pty, and Mister X's console connected to it exactly as to a real board.
 
-The detectives are computer players whose moves are carried out through the simulated reed
-switches (lift, then place; a ticket button when two transports join the stations), so the
-firmware's tracking and validation do the work. `--demo` lets a computer Mister X play too
-(typing into the same console) and prints the result and the travel log.
+Who plays: `--mrx human` (default: you, at this console) or `computer`; `--detectives computer`
+(default with a human Mister X: the host computes each move, the board lights it with `guide`,
+and the simulator's hands carry it out through the reed switches, so the firmware's tracking and
+validation do the work) or `human` (default with a computer Mister X: you move the pieces in the
+browser view). The browser view of the simulated board (host/web) is served on loopback and its
+URL printed (`--no-web` to skip). `--demo` lets a computer Mister X play too (typing into the same
+console) and prints the result and the travel log.
 """
 import copy
 import os
@@ -12,52 +15,71 @@ import random
 import sys
 import time
 
+from host.boardside import BoardSide
+from host.computer import GuidedDetectives, mrx_agent
 from host.console import SHORT
 from host.errors import UserError
-from host.mrxgame import SecretGame, draw_setup
+from host.mrxgame import SecretGame
 from host.play import add_game_arguments, new_setup, connect_and_play
-from sy.rules import TICKET_NAMES
 
 
 def add_arguments(parser):
     add_game_arguments(parser)
     parser.add_argument("--demo", action="store_true",
                         help="computer players on both sides: play a whole game and print the result")
-    parser.add_argument("--level", default="easy", choices=("random", "easy", "normal", "hard"),
-                        help="the computer players' level (default easy: instant heuristics)")
     parser.add_argument("--seed", type=int, help="random seed (start cards and computer players)")
     parser.add_argument("--debounce-ms", type=int, default=10,
                         help="the simulated board's debounce time (default 10 ms; real boards use ~30)")
     parser.add_argument("--heap", default="192k", help="the unix port's heap (default 192k, about a Pico's free RAM)")
     parser.add_argument("--keep", metavar="FOLDER", help="keep the simulated board's files (flash, LEDs) here")
     parser.add_argument("--verbose", "-v", action="store_true", help="demo: show Mister X's status every turn")
+    parser.add_argument("--no-web", action="store_true", help="do not serve the browser view of the simulated board")
+    parser.add_argument("--web", action="store_true", help="--demo: serve the browser view too (off by default)")
+    parser.add_argument("--web-port", type=int, default=0, help="the browser view's port on 127.0.0.1 (default: any free one)")
 
 
-class SimDetectives:
-    """Moves one detective or bobby per call on the simulated board, chosen by a computer player
-    that sees only public information."""
+def sim_modes(args):
+    """(mrx, detectives) for yard sim: --demo is computer against computer; a computer Mister X
+    plays human detectives (in the browser) unless told otherwise, a human one computer detectives."""
+    if args.demo:
+        if args.mrx == "human" or args.detectives == "human":
+            raise UserError("--demo is the computer against itself: leave out --mrx/--detectives human")
+        return "computer", "computer"
+    mrx = args.mrx or "human"
+    det = args.detectives or ("human" if mrx == "computer" else "computer")
+    if mrx == det == "computer":
+        raise UserError("both sides played by the computer: that is yard sim --demo")
+    if args.show_mrx and mrx != "computer":
+        raise UserError("--show-mrx goes with --mrx computer")
+    return mrx, det
 
-    def __init__(self, sim, agent, public_view):
+
+class Hands:
+    """Carries out a move on the simulated board like a person: lift, then place. Through the
+    browser view's pieces when it runs (so the page shows the pieces where they are)."""
+
+    def __init__(self, sim, web=None):
         self.sim = sim
-        self.agent = agent
-        self.public_view = public_view
-        self.moves = 0
+        self.phys = web.phys if web else None
 
-    def __call__(self, sg):
-        g = sg.game
-        piece, ticket, to = self.agent.choose(self.public_view(g))
-        here = g.pos[piece]
-        fits = {t for s, t in g.legal(piece) if s == to}
-        self.sim.lift(here)
-        if not g.is_bobby(piece) and len(fits) > 1 and ticket is not None:
-            self.sim.press(TICKET_NAMES[ticket])  # which ticket: the board cannot tell
-        self.sim.place(to)
-        self.moves += 1
+    def __call__(self, name, here, to):
+        if self.phys:
+            self.phys.move(name, to)
+            self.sim.settle()
+        else:
+            self.sim.lift(here)
+            self.sim.place(to)
 
-
-def detective_agent(level, seed):
-    from host.ai import make_detective_agent, public_view
-    return make_detective_agent(level, seed=seed), public_view
+    def set_up(self, web, pieces):
+        """Put every piece on its start station."""
+        if web:
+            web.make_state()  # the page's pieces follow the new game first
+            web.phys.set_up(pieces)
+            self.sim.settle()
+            return
+        for _name, s in pieces:
+            self.sim.place(s, settle=False)
+        self.sim.settle()
 
 
 def mrx_typist(level, seed, sg):
@@ -79,52 +101,74 @@ def run_sim(args, out=print, inp=input):
     from host.simboard import SimBoard
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(1 << 30)
     rng = random.Random(seed)
-    if args.demo and args.detectives is None:
-        args.detectives = 1 + rng.randrange(5)
+    mrx, det = sim_modes(args)
+    level = args.level or "easy"
+    web_on = args.web if args.demo else not args.no_web
+    if det == "human" and not web_on:
+        raise UserError("human detectives move their pieces in the browser view: leave out --no-web")
+    if args.demo and args.players is None:
+        args.players = 1 + rng.randrange(5)
     setup = new_setup(args, inp=inp, out=out, rng=rng)
     folder = args.dir
     if folder is None:
         import tempfile
         folder = tempfile.mkdtemp(prefix="yard-sim-")
     sg = SecretGame.create(setup, folder=folder)
-    agent, view = detective_agent(args.level, seed)
     if args.keep:
         os.makedirs(args.keep, exist_ok=True)
     sim = SimBoard(folder=args.keep, debounce_ms=args.debounce_ms, heapsize=args.heap)
+    stop_web = None
     t0 = time.monotonic()
     try:
         sim.start()
-        driver = SimDetectives(sim, agent, view)
+        web = None
+        if web_on:
+            from host.web import start_web
+            url, stop_web = start_web(sim, port=args.web_port)
+            web = stop_web.webboard
+            out("Browser view of the simulated board: %s" % url)
+        hands = Hands(sim, web)
+        side = BoardSide(sim.port, sg, out=out)
+        driver = None
+        if det == "computer":
+            driver = GuidedDetectives(side, level, seed=seed, out=out, hands=hands)
+            driver.quiet = args.demo and not args.verbose
+        elif not args.demo:
+            out("You play the detectives: move the pieces in the browser view.")
 
         def place_pieces(sg):
-            for s in sg.game.pos:
-                sim.place(s, settle=False)
-            sim.settle()
+            g = sg.game
+            hands.set_up(web, [(g.piece_name(i), g.pos[i]) for i in range(g.n_pieces)])
 
         typing = inp
+        agent = None
         if args.demo:
-            typist = mrx_typist(args.level, seed + 1, sg)
+            typist = mrx_typist(level, seed + 1, sg)
 
             def typing(prompt):
                 text = typist(prompt)
                 if args.verbose:
                     out(prompt + text)
                 return text
-        if args.demo:
             out("Demo game (seed %d): %d detective player(s), computer players at level %s, on the simulated "
-                "board (firmware under the MicroPython unix port, port %s)." % (seed, args.detectives, args.level, sim.port))
-        code = connect_and_play(sim.port, sg, False, inp=typing, out=out, detectives=driver,
+                "board (firmware under the MicroPython unix port, port %s)." % (seed, args.players, level, sim.port))
+        elif mrx == "computer":
+            agent = mrx_agent(level, seed + 1)
+        code = connect_and_play(sim.port, sg, False, inp=typing, out=out, detectives=driver, side=side,
                                 on_setup=place_pieces, quiet=args.demo and not args.verbose, boot_wait=30,
-                                quit_hint="Game abandoned (the simulated board stops with yard sim). Secret log: " + sg.path)
+                                quit_hint="Game abandoned (the simulated board stops with yard sim). Secret log: " + sg.path,
+                                mrx_agent=agent, show_mrx=args.show_mrx, move_timeout=20.0 if driver else None)
         if args.demo:
             out("Demo: %d detective moves made through the simulated switches; %.1f s." % (
                 driver.moves, time.monotonic() - t0))
         return code
     finally:
+        if stop_web:
+            stop_web()
         sim.stop()
 
 
 def run(args):
-    if not args.demo and not sys.stdin.isatty() and args.detectives is None:
-        raise UserError("yard sim needs --detectives N when its input is not a terminal")
+    if not args.demo and not sys.stdin.isatty() and args.players is None:
+        raise UserError("yard sim needs --players N when its input is not a terminal")
     return run_sim(args)

@@ -33,7 +33,7 @@ def test_user_mistakes_exit_cleanly(tmp_path):
         (("play", "--port", "loop://", "-n", "7"), 2, "1 to 5"),
         (("play", "--port", "loop://", "-n", "2", "--start", "13,26:45"), 2, "start stations needed"),
         (("verify", str(tmp_path / "missing.jsonl")), 2, "cannot read"),
-        (("sim", "--demo", "--detectives", "0"), 2, "1 to 5"),
+        (("sim", "--demo", "--players", "0"), 2, "1 to 5"),
         (("monitor", "--port", str(tmp_path / "none"), "--seconds", "1"), 3, "no board at"),
     ]
     for args, code, text in cases:

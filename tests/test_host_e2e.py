@@ -154,7 +154,7 @@ def play_until(host, sim, env, rng, stop=None, hunt=False):
 
 
 def start_game(sim, env, players, extra=()):
-    host = PtyHost(["play", "--port", sim.port, "--detectives", str(players), *(extra or ["--cards", "random"])], env)
+    host = PtyHost(["play", "--port", sim.port, "--players", str(players), *(extra or ["--cards", "random"])], env)
     host.expect([r"Put the pieces on their start stations"], timeout=60)
     sg = SecretGame.load(secret_log(env))
     for s in sg.game.pos:

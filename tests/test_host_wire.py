@@ -22,7 +22,7 @@ pytestmark = pytest.mark.skipif(not shutil.which("micropython") or not shutil.wh
 def demo_args(tmp_path, seed, players):
     p = argparse.ArgumentParser()
     simcmd.add_arguments(p)
-    return p.parse_args(["--demo", "--seed", str(seed), "--detectives", str(players), "--dir", str(tmp_path),
+    return p.parse_args(["--demo", "--seed", str(seed), "--players", str(players), "--dir", str(tmp_path),
                          "--heap", "192k"])
 
 
@@ -62,6 +62,7 @@ def test_no_hidden_station_on_the_wire(tmp_path, monkeypatch, seed, players):
     assert commands, "nothing was sent"
     revealed = False
     n_mrx = 0
+    guides = []
     for cmd in commands:
         kind = cmd.get("cmd")
         text = json.dumps(cmd)
@@ -80,9 +81,14 @@ def test_no_hidden_station_on_the_wire(tmp_path, monkeypatch, seed, players):
                 assert set(step) <= {"ticket", "to", "commit", "cmd", "id"}
                 if "to" in step:
                     assert step["to"] in shown
+        elif kind == "guide":
+            # the computer detectives' move, lit on the board: public (it becomes a move event)
+            assert set(cmd) <= {"cmd", "id", "piece", "to", "ticket"}, cmd
+            guides.append((cmd["piece"], cmd["to"]))
         else:
             # acks, hellos, status: only sequence numbers and ids
             assert set(cmd) <= {"cmd", "id", "seq", "acked", "proto", "piece", "all"}, cmd
             assert not set(ints({k: v for k, v in cmd.items() if k not in ("id", "seq", "acked", "proto")})) & hidden
     assert revealed, "the salts were never revealed to the board"
     assert n_mrx == len(sg.mrx_lines())
+    assert guides == [(x["piece"], x["to"]) for x in sg.lines if x.get("type") == "move"]
