@@ -173,3 +173,34 @@ def test_detective_playout_evaluation_is_bounded():
     v_far = mcts._det_eval(s)
     s.pos[0] = 46  # a detective next to him
     assert 0.0 <= v_far < mcts._det_eval(s) <= 0.6
+
+
+def test_mcts_mrx_offers_only_doubles_with_a_second_half():
+    import random
+    from host.ai import mcts
+    from host.ai.model import Sim
+    rnd = random.Random(3)
+    checked = 0
+    for _ in range(40):
+        g = rules.Game(DETS, [], 45, mrx_tickets=(rnd.randint(0, 2), 2),
+                       tickets=(11, 8, 4))
+        s = Sim.from_game(g, 45)
+        s.supply = [rnd.randint(0, 2) for _ in range(3)]
+        while s.result is None:
+            if s.phase == 0:
+                for to, t in s.mrx_options_from(s.mrx):
+                    probe = s.copy()
+                    probe.mrx_step(t, to)
+                    assert mcts._second_half_exists(s, t, to) == bool(probe.mrx_options_from(to))
+                    checked += 1
+                opts = s.mrx_options_from(s.mrx)
+                if not opts:
+                    break
+                to, t = rnd.choice(opts)
+                s.mrx_move(t, to)
+            else:
+                mask = s.to_move()
+                p = (mask & -mask).bit_length() - 1
+                to, t = rnd.choice(s.legal(p))
+                s.move(p, t, to)
+    assert checked > 100

@@ -90,7 +90,7 @@ def _mrx_actions(sim, second):
         opts = policy.mrx_filtered_options(sim)
         acts = [(0, t, to) for to, t in opts]
         if policy.double_ok(sim):
-            acts += [(1, t, to) for to, t in opts]
+            acts += [(1, t, to) for to, t in opts if _second_half_exists(sim, t, to)]
     pri = []
     for kind, t, to in acts:
         p = policy.mrx_score(tb, pos, to) / 500.0
@@ -98,6 +98,31 @@ def _mrx_actions(sim, second):
             p -= 0.1  # a double ticket is a resource
         pri.append(p)
     return acts, pri
+
+
+def _second_half_exists(sim, t, to):
+    """Whether a double move's first half (t, to) leaves Mister X a legal second half."""
+    pos = sim.pos
+    tb = sim.tb
+    if sim.black - (t == 3) > 0:
+        for d in tb.any_nbr[to]:
+            if d not in pos:
+                return True
+        return False
+    sup = sim.supply
+    for d, t2 in tb.mrx_plain[to]:
+        if sup[t2] - (t2 == t) > 0 and d not in pos:
+            return True
+    return False
+
+
+def _finish_double(sim, rnd):
+    """The second half of a double move begun in the tree, played greedily (away from the pieces)."""
+    tb = sim.tb
+    pos = sim.pos
+    opts = policy.mrx_filtered_options(sim)
+    to, t = max(opts, key=lambda m: policy.dmin(tb, pos, m[0]) + rnd.random())
+    _apply_mrx(sim, (2, t, to))
 
 
 def _apply_mrx(sim, a):
@@ -144,6 +169,9 @@ def search_mrx(game, budget, rnd, c=0.7, bias=1.0, eps=0.1):
                 _detectives_by_policy(sim, rnd, eps)
             if new:
                 break
+        if second:  # the tree stopped between the halves of a double move
+            _finish_double(sim, rnd)
+            _detectives_by_policy(sim, rnd, eps)
         policy.playout(sim, rnd, eps)
         r = 1.0 if sim.result == "mrx" else 0.0
         for nd in path:

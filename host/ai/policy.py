@@ -87,9 +87,17 @@ def heuristic_mrx(sim, rnd):
     tb = sim.tb
     pos = sim.pos
     opts = mrx_filtered_options(sim)
+    spread = {}  # (possible set, ticket) -> spread_size: a few distinct values per call
+
+    def spread_of(s, t):
+        key = (s.cand, t)
+        v = spread.get(key)
+        if v is None:
+            v = spread[key] = spread_size(s, t)
+        return v
     best = None
     for to, t in opts:
-        sc = mrx_score(tb, pos, to) * 1000 + spread_size(sim, t) + rnd.random()
+        sc = mrx_score(tb, pos, to) * 1000 + spread_of(sim, t) + rnd.random()
         if best is None or sc > best[0]:
             best = (sc, t, to)
     if best[0] < 200 * 1000 and double_ok(sim):  # the best single move ends next to a piece
@@ -98,7 +106,7 @@ def heuristic_mrx(sim, rnd):
             probe = sim.copy()
             probe.mrx_step(t1, to1)
             for to2, t2 in mrx_filtered_options(probe, to1):
-                sc = mrx_score(tb, pos, to2) * 1000 + spread_size(probe, t2) + rnd.random()
+                sc = mrx_score(tb, pos, to2) * 1000 + spread_of(probe, t2) + rnd.random()
                 if dbest is None or sc > dbest[0]:
                     dbest = (sc, t1, to1, t2, to2)
         if dbest and dbest[0] >= 200 * 1000:
