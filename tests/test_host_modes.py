@@ -1,0 +1,196 @@
+"""End to end through a pty: the host's computer players at a real (simulated) board.
+
+`yard play --mrx computer`: the test is the detectives at the table (it moves their pieces on the
+simulated board); the console must never show where the computer Mister X is hidden, the game
+ends, and the board verifies his commitments.
+`yard play --detectives computer`: the test is Mister X at the console and the person who carries
+out the computer's moves; each guided move is lit on the board, a wrong placement is refused.
+`yard sim` prints the URL of the browser view, and the page is served there.
+"""
+import os
+import random
+import re
+import shutil
+import time
+import urllib.request
+
+import pytest
+
+from host.boardlink import BoardLink
+from host.mrxgame import SecretGame
+from host.simboard import SimBoard
+from test_host_e2e import PtyHost, secret_log, mrx_input, move_one_detective
+
+pytestmark = pytest.mark.skipif(not shutil.which("micropython") or not shutil.which("mpy-cross"),
+                                reason="needs the MicroPython unix port and mpy-cross")
+HEAP = "192k"
+SCALE = 64  # board.json brightness 0.25
+
+
+def shown(c):
+    return tuple(((v * SCALE) >> 8) or 1 if v else 0 for v in c)
+
+
+PIECE = [shown((0, 60, 255)), shown((0, 255, 40)), shown((170, 0, 255)), shown((255, 60, 150)),
+         shown((255, 90, 0)), shown((110, 110, 190)), shown((110, 110, 190))]
+TRANSPORT = {"taxi": shown((255, 170, 0)), "bus": shown((0, 210, 170)), "underground": shown((255, 0, 0))}
+RED = shown((255, 0, 0))
+
+
+@pytest.fixture
+def env(tmp_path):
+    e = dict(os.environ)
+    e["YARD_HOME"] = str(tmp_path / "yard")
+    e["PYTHONUNBUFFERED"] = "1"
+    return e
+
+
+def frames(sim, station, seconds=1.2):
+    seen = set()
+    end = time.monotonic() + seconds
+    while time.monotonic() < end:
+        seen.add(sim.leds()[station])
+        time.sleep(0.02)
+    return seen
+
+
+def place_start(host, sim, env):
+    host.expect([r"Put the pieces on their start stations"], timeout=60)
+    for s in SecretGame.load(secret_log(env)).game.pos:
+        sim.place(s, settle=False)
+    sim.settle()
+
+
+PUBLIC_MRX_LINES = [
+    r"New game \S+\. The computer plays Mister X; his stations stay hidden until the end\. Secret log .*",
+    r"Round \d+/\d+   Mister X has made \d+ moves?, (surfaces after move \d+|no more surfacing)",
+    r"Mister X's tickets: black \d+, double \d+",
+    r"Mister X may be on \d+ stations?\.",
+    r"Mister X has moved: .*",
+    r"Travel log: .*",
+    r"\S+ lands on Mister X's station \d+: caught!",
+    r"Mister X cannot move: .*",
+]
+
+
+def check_public(text, sg):
+    """Every line before the end that speaks of Mister X is one of the public forms, and names a
+    station of his only where he surfaced."""
+    entries = sg.entries()
+    surfaced = [to for _t, to, sh, _c, _s in entries if sh]
+    checked = 0
+    for line in text.split("GAME OVER")[0].splitlines():
+        line = line.strip()
+        assert "(--show-mrx)" not in line and "You start" not in line and not line.startswith("OK:"), line
+        if "Mister X" not in line and not line.startswith("Travel log"):
+            continue
+        assert any(re.fullmatch(p, line) for p in PUBLIC_MRX_LINES), line
+        if line.startswith("Mister X has moved:"):
+            assert set(map(int, re.findall(r"surfaces on (\d+)", line))) <= set(surfaced), line
+            assert not re.findall(r"\d+", re.sub(r"surfaces on \d+", "", line)), line
+            checked += 1
+        elif line.startswith("Travel log:") and "(empty)" not in line:
+            for k, entry in enumerate(line[len("Travel log: "):].split(" | ")):
+                m = re.fullmatch(r"(\d+) (taxi|bus|underground|black)(?: (\d+))?", entry)
+                assert m and int(m.group(1)) == k + 1, entry
+                ticket, to, sh = entries[k][:3]
+                assert m.group(2) == ticket and (int(m.group(3)) == to if sh else m.group(3) is None), (entry, entries[k])
+    return checked
+
+
+def test_computer_mrx_against_detectives_at_the_board(env):
+    rng = random.Random(21)
+    with SimBoard(heapsize=HEAP, debounce_ms=10) as sim:
+        host = PtyHost(["play", "--port", sim.port, "--players", "2", "--mrx", "computer", "--level", "easy",
+                        "--cards", "random"], env)
+        try:
+            place_start(host, sim, env)
+            while True:
+                k, _m = host.expect([r"Detectives' turn", r"GAME OVER[^\n]*\n"], timeout=90)
+                if k == 1:
+                    break
+                # the people at the table move their pieces on the board; the console only watches
+                while move_one_detective(sim, secret_log(env), rng):
+                    pass
+            host.expect([r"Secret log: [^\n]*\n"], timeout=60)
+            text = host.seen
+            sg = SecretGame.load(secret_log(env))
+            assert sg.over and sg.setup.get("revealed")
+            assert check_public(text, sg) == len(sg.mrx_lines())
+            assert "fair play verified" in text
+            host.proc.wait(10)
+            link = BoardLink(sim.port)
+            info = link.open()
+            board = link.record(everything=True)
+            link.close()
+            assert info["stage"] == "over"
+            assert board[-1]["type"] == "verified" and board[-1]["ok"] is True
+            hidden = [to for _t, to, sh, _c, _s in sg.entries() if not sh]
+            steps = [s for x in board if x["type"] == "mrx" for s in x.get("double", [x])]
+            assert len(steps) == len(sg.entries()) and all("to" not in s for s in steps if not s.get("to"))
+            assert sum(1 for s in steps if "to" not in s) == len(hidden)
+            assert board[0]["mrx"] is None
+        finally:
+            host.close()
+
+
+def test_computer_detectives_guided_on_the_board(env):
+    rng = random.Random(4)
+    with SimBoard(heapsize=HEAP, debounce_ms=10) as sim:
+        host = PtyHost(["play", "--port", sim.port, "--players", "2", "--detectives", "computer", "--level", "easy",
+                        "--start", "13,26,29,34:172"], env)
+        lit = refused = 0
+        try:
+            place_start(host, sim, env)
+            while True:
+                k, m = host.expect([r"mister x> ", r"move (\w\d) from (\d+) to (\d+) \((\w+)\): the board lights it\n",
+                                    r"GAME OVER[^\n]*\n"], timeout=90)
+                if k == 2:
+                    break
+                if k == 0:
+                    host.send(mrx_input(SecretGame.load(secret_log(env)), rng))
+                    continue
+                piece, here, to, ticket = m.group(1), int(m.group(2)), int(m.group(3)), m.group(4)
+                g = SecretGame.load(secret_log(env)).game
+                index = g.piece_index(piece)
+                if lit < 3:  # the guided station shows the piece's colour and the ticket's in turn
+                    seen = frames(sim, to)
+                    assert PIECE[index] in seen and TRANSPORT[ticket] in seen, (piece, to, ticket, seen)
+                    assert frames(sim, here, 0.3) - {(0, 0, 0)}  # the piece itself is lit
+                    lit += 1
+                sim.lift(here)
+                if refused < 2 and g.round in (1, 3):
+                    # the person puts it somewhere else: refused until it goes where the board says
+                    wrong = next(s for s in range(1, 200) if s != to and g.holder_of(s) < 0 and not sim.switch(s)
+                                 and s != here)
+                    sim.place(wrong)
+                    host.expect([r"the board refuses %s on %d: %s goes to %d" % (piece, wrong, piece, to)], timeout=10)
+                    assert RED in frames(sim, wrong, 0.5)
+                    assert SecretGame.load(secret_log(env)).game.pos[index] == here
+                    sim.lift(wrong)
+                    refused += 1
+                sim.place(to)
+                host.expect([r"  %s (by %s )?to %d\n" % (piece, ticket, to)], timeout=15)
+            host.expect([r"Secret log: [^\n]*\n"], timeout=60)
+            assert "fair play verified" in host.seen
+            assert lit == 3 and refused == 2
+            sg = SecretGame.load(secret_log(env))
+            assert sg.over
+        finally:
+            host.close()
+
+
+def test_yard_sim_serves_the_browser_view(env):
+    host = PtyHost(["sim", "--players", "2", "--seed", "3", "--cards", "random"], env)
+    try:
+        _k, m = host.expect([r"Browser view of the simulated board: (http://127\.0\.0\.1:\d+/)"], timeout=60)
+        url = m.group(1)
+        host.expect([r"mister x> "], timeout=60)
+        with urllib.request.urlopen(url, timeout=10) as r:
+            page = r.read().decode()
+        assert r.status == 200 and "<html" in page.lower()
+        host.send("quit")
+        host.expect([r"Game abandoned"], timeout=20)
+        assert host.proc.wait(20) == 0
+    finally:
+        host.close()
