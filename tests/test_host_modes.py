@@ -194,3 +194,80 @@ def test_yard_sim_serves_the_browser_view(env):
         assert host.proc.wait(20) == 0
     finally:
         host.close()
+
+
+def test_yard_sim_computer_mrx_with_detectives_in_the_browser_view(env):
+    """`yard sim --mrx computer`: the user moves the detectives through the page's websocket (the
+    same actions its clicks send); the console shows only public information."""
+    import asyncio
+    import json
+    import aiohttp
+    from sy import mapgraph
+    graph = mapgraph.load()
+
+    def pick(state):
+        game = state["game"]
+        taken = {p["station"] for p in game["pieces"]}
+        for p in game["pieces"]:
+            if not p["to_move"]:
+                continue
+            tickets = next((t for t in game["tickets"] if t["name"] == p["name"]), None)
+            if game["shared_tickets"] and tickets is None:
+                tickets = game["tickets"][0]
+            for t, name in enumerate(("taxi", "bus", "underground")):
+                if tickets is not None and not tickets[name]:
+                    continue
+                for s in graph.neighbours(p["station"], t):
+                    fits = [u for u in range(3) if graph.connected(p["station"], s, u)]
+                    if s not in taken and len(fits) == 1:
+                        return p["name"], s
+        return None
+
+    async def play(url, host, deadline):
+        moves = 0
+        async with aiohttp.ClientSession() as session:
+            async with session.ws_connect(url + "ws") as ws:
+                state, n, sent, before = None, 0, None, None
+                while time.monotonic() < deadline:
+                    try:
+                        msg = await ws.receive(timeout=0.5)
+                    except asyncio.TimeoutError:
+                        msg = None
+                    if msg is not None and msg.type == aiohttp.WSMsgType.TEXT:
+                        data = json.loads(msg.data)
+                        if data["t"] == "state":
+                            state = data
+                        elif data["t"] == "done":
+                            assert data["ok"], data
+                            sent = None
+                    if state is None or sent is not None or state["game"].get("pieces") == before:
+                        continue  # wait for the board to take the last move
+                    game = state["game"]
+                    if game.get("stage") == "over" or moves >= 12:
+                        return moves
+                    if game.get("stage") == "play" and game["phase"] == "detectives":
+                        choice = pick(state)
+                        if choice and choice != sent:
+                            n += 1
+                            sent, before = choice, game["pieces"]
+                            await ws.send_str(json.dumps({"do": "move", "piece": choice[0], "station": choice[1],
+                                                          "id": n}))
+                            moves += 1
+        return moves
+
+    host = PtyHost(["sim", "--players", "2", "--seed", "8", "--cards", "random", "--mrx", "computer",
+                    "--level", "easy", "--dir", env["YARD_HOME"]], env)
+    try:
+        _k, m = host.expect([r"Browser view of the simulated board: (http://127\.0\.0\.1:\d+/)"], timeout=60)
+        host.expect([r"You play the detectives: move the pieces in the browser view"], timeout=10)
+        host.expect([r"Mister X has moved"], timeout=60)
+        moves = asyncio.run(play(m.group(1), host, time.monotonic() + 120))
+        assert moves >= 12
+        host.expect([r"Detectives' turn \(round 4\)"], timeout=30)
+        text = host.seen + host.buf
+        assert "You start" not in text and "(--show-mrx)" not in text and "OK:" not in text
+        assert re.search(r"\n  D1 by \w+ to \d+\n", text)
+        sg = SecretGame.load(secret_log(env))
+        assert check_public(text, sg) >= 3
+    finally:
+        host.close()
