@@ -1,0 +1,507 @@
+"""Whole games under chaos: power cuts (kill -9 of the firmware at random moments, many timed to
+land while the board writes its flash) or a serial link cut and restored at random moments.
+
+The host here is BoardLink (the real protocol client: hello with the last applied event, resend,
+drop of duplicates, gap detection) plus Mister X's full-knowledge game (sy.rules.Game) and
+salted commitments (sy.commit), like host/simboard.play_game; the players' hands move the pieces
+through the simulated reeds and buttons. After a power cut the players do what the board shows:
+pieces it does not find where it saved them are put back, and the interrupted move is made again.
+
+Figures (per run): power_cuts / link_cuts, cuts_during_save (the flash showed a write in
+progress: a temp snapshot, a missing state.bin, or a journal line not yet in a snapshot),
+lost_moves (an event the host had received that the board's journal no longer holds, or holds
+differently), corrupt_saves (a flash the firmware's own loader could not read back whole),
+resumed_games (games with at least one cut that finished, verified, board and host agreeing),
+lost_events / duplicate_events (events never handed to the host, or handed twice),
+disagreements (host and board differ at the end).
+"""
+import json
+import random
+import shutil
+import threading
+import time
+
+from host.boardlink import LinkError
+from host.reliability.common import FastLink, RelSim, inspect_flash
+from sy import commit as commitlib
+from sy.rules import Game, RuleError, TICKET_NAMES
+
+TICKETS = TICKET_NAMES
+
+
+class Cut(Exception):
+    pass
+
+
+class ChaosGame:
+    def __init__(self, sim, rng, mode="power", rate=0.2, stats=None, log=None, timeout=3.0, strace=False):
+        self.sim = sim
+        self.rng = rng
+        self.mode = mode  # "power", "link" or None
+        self.rate = rate  # chance per action that a cut follows it
+        self.stats = stats if stats is not None else {}
+        self.log = log or (lambda *_a: None)
+        self.timeout = timeout
+        self.killer = None
+        self.cut_until = 0.0
+        self.link = FastLink(sim.port, abort=self._gone, timeout=timeout, on_event=self._on_event)
+        self.truth = None
+        self.pending = None  # Mister X's planned move, applied to the truth when its event comes
+        self.salts = []
+        self.events = []  # (seq, ev) as handed to the host
+        self.seen = set()
+        self.had_cut = False
+        self.problems = []
+        self.strace = strace
+
+    # --- chaos ----------------------------------------------------------------------------
+    def _gone(self):
+        if self.mode == "power":
+            return not self.sim.alive()
+        if self.mode == "link":
+            return self.sim.cable_cut
+        return False
+
+    def _bump(self, key, n=1):
+        self.stats[key] = self.stats.get(key, 0) + n
+
+    def arm(self):
+        """Before a (re)start: half the power cuts are timed by strace to land inside a flash
+        write (its n-th open/write/unlink/rename of a flash file), the others by a timer."""
+        self.sim.strace_kill = None
+        if self.mode == "power" and self.strace and self.rng.random() < 0.5:
+            sc = self.rng.choice(["openat", "write", "write", "unlink", "rename", "rename"])
+            self.sim.strace_kill = (sc, 1 + self.rng.randrange(int(4 / max(self.rate, 0.05))))
+
+    def maybe_cut(self):
+        """After an action: with probability `rate`, a cut lands a random moment later."""
+        if not self.mode or self.killer is not None or self.sim.strace_kill or self.rng.random() >= self.rate:
+            return
+        delay = self.rng.random() * 0.03 if self.rng.random() < 0.8 else self.rng.random() * 0.3
+        if self.mode == "power":
+            self.killer = threading.Timer(delay, self.sim.power_cut)
+        else:
+            length = 0.05 + self.rng.random() * 0.5
+
+            def cut():
+                self.sim.cable_cut = True
+                self.cut_until = time.monotonic() + length
+            self.killer = threading.Timer(delay, cut)
+        self.killer.daemon = True
+        self.killer.start()
+
+    def recover(self):
+        """The cut happened (or is about to): wait for it, bring board and link back, check."""
+        if self.killer is not None:
+            self.killer.join()
+            self.killer = None
+        self.had_cut = True
+        self.link.close()
+        if self.mode != "power":
+            left = self.cut_until - time.monotonic()
+            if left > 0:
+                time.sleep(left)
+            self.sim.cable_cut = False
+            self._bump("link_cuts")
+        while True:
+            if self.mode == "power":
+                if self.sim.alive():
+                    raise AssertionError("a link error without a cut: %s" % self.sim.console[-400:])
+                self.sim.power_cut()  # reap it
+                self._bump("power_cuts")
+                fl = inspect_flash(self.sim.folder)
+                if not fl["readable"]:
+                    self._bump("corrupt_saves")
+                    self.problems.append("corrupt save: " + fl["why"])
+                if fl["during_save"]:
+                    self._bump("cuts_during_save")
+                self._check_secret_flash(fl)
+                self.arm()
+                self.sim.start()
+            end = time.monotonic() + 20
+            while True:
+                try:
+                    self.link.open()  # hello with the last applied event: the board resends the rest
+                    break
+                except LinkError:
+                    self.link.close()
+                    if self.mode == "power" and not self.sim.alive():
+                        break  # cut again while booting
+                    if time.monotonic() > end:
+                        raise
+                    time.sleep(0.02)
+            if self.link.ser is not None:
+                break
+        self._check_journal()
+
+    def _check_journal(self):
+        """Every event the host holds is still in the board's journal, the same."""
+        journal = self.call(lambda: self.link.record(everything=True))
+        lost = 0
+        for seq, ev in self.events:
+            if seq > len(journal) or journal[seq - 1] != ev:
+                lost += 1
+        if lost:
+            self.problems.append("journal lost %d event(s) the host had" % lost)
+            self._bump("lost_moves", lost)
+
+    def call(self, fn):
+        """Run a link action; a cut in the middle: recover, then run it again."""
+        while True:
+            try:
+                return fn()
+            except LinkError:
+                if not self.mode:
+                    raise
+                self.recover()
+
+    # --- events -----------------------------------------------------------------------------
+    def _on_event(self, seq, ev):
+        if seq in self.seen:
+            self._bump("duplicate_events")
+            self.problems.append("event %d handed twice" % seq)
+            return
+        self.seen.add(seq)
+        self.events.append((seq, ev))
+        t = self.truth
+        kind = ev.get("type")
+        try:
+            if kind == "mrx":
+                plan = self.pending
+                if plan is None:
+                    raise RuleError("bad_input", "a Mister X move event the host did not send")
+                self.pending = None
+                if len(plan) == 4:
+                    t.mrx_double(*plan)
+                else:
+                    t.mrx_move(*plan)
+            elif kind == "move":
+                p = t.piece_index(ev["piece"])
+                tk = ev.get("ticket")
+                t.move(p, TICKETS.index(tk) if tk else None, ev["to"])
+        except RuleError as e:
+            self._bump("duplicate_events")
+            self.problems.append("event %d refused by the host's rules: %s" % (seq, e.message))
+
+    # --- the players ------------------------------------------------------------------------
+    def sealed(self, station):
+        salt = "%032x" % self.rng.getrandbits(128)
+        self.salts.append([salt, station])
+        return commitlib.commitment(station, salt)
+
+    def status(self):
+        return self.call(lambda: self.link.request("status"))
+
+    def fix_pieces(self, st):
+        """Put every piece where the board says it stands (and nothing else)."""
+        want = set(st["pieces"].values())
+        sim = self.sim
+        for s in range(1, 200):
+            if sim.switch(s) and s not in want:
+                sim.set_switch(s, False)
+        for s in want:
+            if not sim.switch(s):
+                sim.set_switch(s, True)
+        sim.settle()
+
+    def plan_mrx(self):
+        t = self.truth
+        rng = self.rng
+        opts = t.legal_mrx()
+        if not opts:
+            return None
+        s1, t1 = opts[rng.randrange(len(opts))]
+        if t.double and t.round + 1 in (5, 12):
+            from host.simboard import _mrx_second
+            second = _mrx_second(t, s1, t1)
+            if second:
+                return (t1, s1, second[1], second[0])
+        if t.round + 1 == 2 and t.black:
+            s1, t1 = next(((s, tk) for s, tk in opts if tk == 3), (s1, t1))
+        return (t1, s1)
+
+    def mrx_args(self, plan):
+        t = self.truth
+        first = t.moves + 1
+        if len(plan) == 4:
+            steps = []
+            for k, (tk, s) in enumerate(((plan[0], plan[1]), (plan[2], plan[3]))):
+                d = {"ticket": TICKETS[tk], "commit": plan_commit(self, k)}
+                if first + k in t.reveals:
+                    d["to"] = s
+                steps.append(d)
+            return {"double": steps}
+        d = {"ticket": TICKETS[plan[0]], "commit": plan_commit(self, 0)}
+        if first in t.reveals:
+            d["to"] = plan[1]
+        return d
+
+    def play(self, detectives, bobbies, mrx, capture_round=0):
+        rng = self.rng
+        self.truth = Game(list(detectives), list(bobbies), mrx)
+        self.truth._start = mrx
+        self.start = mrx
+        self.commits = {}
+        self.call(self.link.open)
+        setup = {"detectives": list(detectives), "bobbies": list(bobbies), "commit": self.sealed(mrx)}
+        while True:
+            st = self.status()
+            if st["stage"] != "idle" and st.get("seq", 0) >= 1 and self.events and self.events[0][1].get("type") == "setup":
+                break
+            try:
+                self.link.request("setup", replace=True, **setup)
+                self.maybe_cut()
+            except LinkError:
+                self.recover()
+        choose_by_host = False
+        gap = (self.sim.config["debounce_ms"] + 15) / 1000
+        while True:
+            st = self.status()
+            t = self.truth
+            if st["stage"] == "over":
+                break
+            if st["stage"] == "setup":
+                self.fix_pieces({"pieces": {t.piece_name(i): t.pos[i] for i in range(t.n_pieces)}})
+                self.maybe_cut()
+                self._wait(lambda s: s["stage"] != "setup")
+                continue
+            if st["restoring"]:
+                self.fix_pieces(st)
+                self.maybe_cut()
+                self._wait(lambda s: not s["restoring"])
+                continue
+            self._check_sync(st)
+            if st["missing"] or st["extra"]:
+                # a move cut short (its choose note lost, say): the player puts the piece back
+                self.fix_pieces(st)
+                continue
+            if t.result == "detectives" and st["result"] is None:
+                last = [ev for _s, ev in self.events if ev.get("type") == "move"][-1]
+                self._act(lambda: self.link.request("capture", piece=last["piece"]))
+                continue
+            if st["phase"] == "mrx":
+                if self.pending is None:
+                    self.pending = self.plan_mrx()
+                    if self.pending is None:
+                        self._act(lambda: self.link.request("cornered"))
+                        continue
+                    self.commits = {k: self.sealed(s) for k, s in enumerate(self.pending[1::2])}
+                args = self.mrx_args(self.pending)
+                self._act(lambda: self.link.request("mrx", **args))
+                continue
+            # the detectives' turn: one piece, by hand
+            mask = t.to_move()
+            p = 0
+            while not mask & (1 << p):
+                p += 1
+            legal = t.legal(p)
+            hits = [m for m in legal if m[0] == t.mrx]
+            if capture_round and t.round >= capture_round and hits:
+                s, tk = hits[0]
+            else:
+                legal = [m for m in legal if m[0] != t.mrx] or legal
+                s, tk = legal[rng.randrange(len(legal))]
+            bobby = t.is_bobby(p)
+            ambiguous = not bobby and sum(1 for m in t.legal(p) if m[0] == s) > 1
+            mark = (t.round, t.moved, t.phase)
+            try:
+                self.sim.lift(t.pos[p], settle=False)
+                self.maybe_cut()
+                time.sleep(gap)
+                self.sim.place(s, settle=False)
+                if ambiguous:
+                    self.link.wait_note("choose", timeout=self.timeout)
+                    if choose_by_host:
+                        self.link.request("choose", ticket=TICKETS[tk])
+                    else:
+                        self.sim.press(TICKETS[tk])
+                    choose_by_host = not choose_by_host
+                end = time.monotonic() + self.timeout
+                while (t.round, t.moved, t.phase) == mark and t.result is None:
+                    self.link.poll(0.01)
+                    if time.monotonic() > end:
+                        raise AssertionError("the board did not take %s to %d: %s" % (
+                            t.piece_name(p), s, self.link.request("status")))
+            except LinkError:
+                self.recover()
+        # the end: reveal the commitments, then compare
+        rev = self.call(lambda: self.link.reveal(self.salts[0], self.salts[1:]))
+        self.call(lambda: self.link.poll(0.05))
+        return self.finish(rev)
+
+    def _act(self, fn):
+        try:
+            fn()
+            self.maybe_cut()
+        except LinkError:
+            self.recover()
+
+    def _wait(self, pred, timeout=None):
+        end = time.monotonic() + (timeout or self.timeout * 2)
+        while True:
+            st = self.status()
+            if pred(st):
+                return st
+            if time.monotonic() > end:
+                raise AssertionError("the board is stuck: %s" % st)
+            self.call(lambda: self.link.poll(0.02))
+
+    def _check_sync(self, st):
+        t = self.truth
+        pieces = {t.piece_name(i): t.pos[i] for i in range(t.n_pieces)}
+        if st["pieces"] != pieces or st["moves"] != t.moves or st["round"] != t.round:
+            self.problems.append("host and board disagree: %s vs %s" % (pieces, st["pieces"]))
+            self._bump("disagreements")
+            raise AssertionError(self.problems[-1])
+
+    def _check_secret_flash(self, fl):
+        """The flash (as the firmware reads it back) names no unrevealed station of Mister X."""
+        leaks = flash_leaks(fl, self.truth, self.salts)
+        if leaks:
+            self._bump("secret_leaks", len(leaks))
+            self.problems.extend(leaks)
+
+    def finish(self, rev):
+        st = self.status()
+        t = self.truth
+        journal = self.call(lambda: self.link.record(everything=True))
+        ok = True
+        if [ev for _s, ev in self.events] != journal:
+            missing = len(journal) - len(self.events)
+            self._bump("lost_events", max(0, missing))
+            self.problems.append("the host holds %d events, the journal %d" % (len(self.events), len(journal)))
+            ok = False
+        if [s for s, _e in self.events] != list(range(1, len(self.events) + 1)):
+            self.problems.append("events out of order or with gaps: %s" % [s for s, _e in self.events])
+            ok = False
+        try:
+            self._check_sync(st)
+        except AssertionError:
+            ok = False
+        if st["result"] != t.result or st["log"] != [TICKETS[tk] for tk, _s in t.log]:
+            self._bump("disagreements")
+            self.problems.append("result/log differ: %s %s vs %s" % (st["result"], st["log"], t.result))
+            ok = False
+        if rev.get("verified") is not True:
+            self.problems.append("the board did not verify the commitments: %s" % rev.get("message"))
+            ok = False
+        fl = inspect_flash(self.sim.folder)
+        self._check_secret_flash_final(fl)
+        self._bump("games")
+        if ok and self.had_cut:
+            self._bump("resumed_games")
+        if ok:
+            self._bump("finished_games")
+        return {"ok": ok, "result": st["result"], "round": st["round"], "events": len(self.events)}
+
+    def _check_secret_flash_final(self, fl):
+        # after the reveal the salts are public: check the journal's Mister X lines only
+        leaks = flash_leaks(fl, self.truth, [])
+        if leaks:
+            self._bump("secret_leaks", len(leaks))
+            self.problems.extend(leaks)
+
+
+def plan_commit(game, k):
+    return game.commits[k]
+
+
+def hidden_stations(truth):
+    """Mister X's stations the detectives were never shown: start and every unrevealed move
+    (a station shown later at a surfacing is still hidden for the moves before it)."""
+    shown = {s for k, (_t, s) in enumerate(truth.log) if k + 1 in truth.reveals}
+    return {s for k, (_t, s) in enumerate(truth.log) if k + 1 not in truth.reveals} | {truth_start(truth)} - shown
+
+
+def truth_start(truth):
+    return getattr(truth, "_start", None)
+
+
+def flash_leaks(fl, truth, salts):
+    """What a flash (inspect_flash) says that only Mister X may know. Checks: every Mister X
+    journal line names a station only on a surfacing move; no setup line names his start; the
+    snapshot's Game knows no Mister X station beyond a surfaced or captured one; no salt."""
+    out = []
+    if fl is None:
+        return out
+    moves = 0
+    reveals = truth.reveals if truth is not None else (3, 8, 13, 18, 24)
+    for line in fl["jlines"]:
+        kind = line.get("type")
+        if kind == "setup" and line.get("mrx") is not None:
+            out.append("the saved setup names Mister X's start")
+        if kind == "mrx":
+            for step in line.get("double", [line]):
+                moves += 1
+                if "to" in step and moves not in reveals:
+                    out.append("the journal names Mister X's secret move %d: %s" % (moves, step))
+        text = json.dumps(line)
+        for salt, _s in salts:
+            if salt in text:
+                out.append("a salt is on the flash before the reveal")
+    g = fl.get("game")
+    if g is not None and g.mrx:
+        public = {s for _t, s in g.log if s}
+        if g.mrx not in public and not (g.result == "detectives" and g.reason == "capture"):
+            out.append("the saved game holds Mister X's station %d" % g.mrx)
+        if any(s and (k + 1) not in g.reveals for k, (_t, s) in enumerate(g.log)):
+            out.append("the saved travel log holds a secret station")
+    return out
+
+
+def run_games(n_games, mode, cuts_target=None, seed=1, heap="112k", rate=None, log=None, record_frames=False,
+              keep=None, strace=True):
+    """Play n_games whole games with `mode` chaos; returns the stats dict. With cuts_target the
+    cut rate is set so that about that many cuts fall over the games (~130 actions a game)."""
+    stats = {"games": 0, "finished_games": 0, "resumed_games": 0, "lost_moves": 0, "corrupt_saves": 0,
+             "cuts_during_save": 0, "lost_events": 0, "duplicate_events": 0, "disagreements": 0,
+             "secret_leaks": 0, "problems": [], "power_cuts": 0, "link_cuts": 0}
+    if rate is None:
+        rate = 0.0 if not cuts_target else min(0.9, cuts_target / (n_games * 120.0))
+    rng = random.Random(seed)
+    t0 = time.monotonic()
+    setups = [((13, 26, 29, 34, 50), ()), ((13, 26), (29, 34)), ((91, 94, 103), (112,)), ((117, 123, 138, 141), ())]
+    frames = []
+    wires = []
+    for k in range(n_games):
+        det, bob = setups[k % len(setups)]
+        from sy import mapgraph
+        g = mapgraph.load()
+        mrx = rng.choice([s for s in g.x_cards if s not in det + bob])
+        sim = RelSim(heapsize=heap, debounce_ms=10, record_frames=record_frames, config={"scan_hz": 500})
+        game = ChaosGame(sim, random.Random(rng.getrandbits(32)), mode=mode, rate=rate, stats=stats, log=log,
+                         strace=strace and bool(shutil.which("strace")))
+        game.arm()
+        sim.start()
+        try:
+            capture_round = rng.choice([0, 0, 6, 12])
+            game.truth = None
+            out = _play(game, det, bob, mrx, capture_round)
+            if log:
+                log("%s game %d: %s, round %s, %d events, cuts so far %d" % (
+                    mode or "plain", k + 1, out["result"], out["round"], out["events"],
+                    stats["power_cuts"] + stats["link_cuts"]))
+            wires.append((bytes(game.link.sent), game))
+            if record_frames:
+                frames.extend(sim.frames())
+            if keep is not None:
+                keep.append(game)
+        except Exception as e:  # a stuck or broken game is a failure, not a crash of the suite
+            import traceback
+            stats["problems"].append("game %d: %s: %s %s" % (k + 1, type(e).__name__, e,
+                                                             traceback.format_exc(limit=-4) if log else ""))
+            stats["games"] += 1
+        finally:
+            stats["problems"].extend(game.problems)
+            game.link.close()
+            sim.stop()
+    stats["seconds"] = round(time.monotonic() - t0, 1)
+    stats["_frames"] = frames
+    stats["_wires"] = wires
+    return stats
+
+
+def _play(game, det, bob, mrx, capture_round):
+    out = game.play(det, bob, mrx, capture_round)
+    game.truth._start = mrx
+    return out

@@ -1,0 +1,248 @@
+"""Shared pieces of the reliability suite: an instrumented SimBoard, a BoardLink that notices a
+dead board at once, flash forensics, LED current model."""
+import json
+import os
+import select
+import shutil
+import signal
+import subprocess
+import termios
+import time
+
+from host.boardlink import BoardLink, LinkClosed
+from host.mpy_build import tool
+from host.simboard import SimBoard
+from sy.store import Store
+
+_WRAPPER = '''import os
+_p = os.getenv("SY_FRAMELOG")
+if _p:
+    from sy import simhw as _s
+    _log = open(_p, "ab")
+    _w = _s.FileStrip.write
+    def _write(self):
+        _w(self)
+        _log.write(self.whole)
+    _s.FileStrip.write = _write
+import sy_boardmain
+'''
+
+
+class RelSim(SimBoard):
+    """SimBoard + every LED frame appended to <folder>/frames.bin (record_frames=True: main.py is
+    started through a 10-line wrapper that hooks the simulated strip's write; the firmware itself
+    is unchanged) + a cable that can be cut (the relay then drops every byte both ways)."""
+
+    def __init__(self, *a, record_frames=False, **kw):
+        super().__init__(*a, **kw)
+        self.record_frames = record_frames
+        self.cable_cut = False
+        self.strace_kill = None
+        self.frame_log = os.path.join(self.folder, "frames.bin")
+
+    def _build(self):
+        lib = super()._build()
+        if self.record_frames and not os.path.exists(os.path.join(lib, "sy_boardmain.py")):
+            shutil.copy(os.path.join(lib, "main.py"), os.path.join(lib, "sy_boardmain.py"))
+            with open(os.path.join(lib, "relmain.py"), "w") as f:
+                f.write(_WRAPPER)
+        return lib
+
+    def start(self):
+        """Start the firmware (through the frame-recording wrapper if asked). With
+        `strace_kill = (syscall, n)` it runs under strace, which kills it (SIGKILL) on entering
+        its n-th `syscall` on a flash file: a power cut timed to land inside a save."""
+        import threading
+        if self._lib is None:
+            self._lib = self._build()
+        env = dict(os.environ)
+        env["MICROPYPATH"] = self._lib + ":.frozen"
+        env["SY_SIM"] = self.folder
+        script = "main.py"
+        if self.record_frames:
+            env["SY_FRAMELOG"] = self.frame_log
+            script = "relmain.py"
+        cmd = [tool("micropython"), "-X", "heapsize=" + self.heapsize, "-i", os.path.join(self._lib, script)]
+        if self.strace_kill:
+            sc, n = self.strace_kill
+            flash = os.path.join(self.folder, "flash")
+            paths = []
+            for name in ("game.jsonl", "state.bin", "state.bak", "state.tmp"):
+                paths += ["-P", os.path.join(flash, name)]
+            cmd = ["strace", "-f", "-qq", "-o", "/dev/null"] + paths + [
+                "-e", "trace=" + sc, "-e", "inject=%s:signal=KILL:when=%d" % (sc, n)] + cmd
+        self.proc = subprocess.Popen(cmd, stdin=self._fw_slave, stdout=self._fw_slave, stderr=self._fw_slave,
+                                     env=env, cwd=self.folder, close_fds=True, start_new_session=True)
+        if self._relay is None:
+            self._stop = False
+            self._relay = threading.Thread(target=self._run_relay, daemon=True)
+            self._relay.start()
+        return self
+
+    def power_cut(self):
+        """kill -9 the firmware (and strace, if it runs under it: the whole process group)."""
+        if self.proc and self.proc.poll() is None:
+            try:
+                os.killpg(self.proc.pid, signal.SIGKILL)
+            except OSError:
+                pass
+            self.proc.wait()
+        termios.tcflush(self._fw_slave, termios.TCIOFLUSH)
+
+    def _run_relay(self):
+        fw, host = self._fw_master, self._host_master
+        while not self._stop:
+            try:
+                r, _, _ = select.select([fw, host], [], [], 0.1)
+            except (OSError, ValueError):
+                return
+            for fd in r:
+                try:
+                    data = os.read(fd, 4096)
+                except OSError:
+                    continue
+                if self.cable_cut:
+                    continue  # the bytes die in the cut cable
+                if fd == fw:
+                    self.console += data
+                    del self.console[:-65536]
+                    os.write(host, data)
+                else:
+                    os.write(fw, data)
+
+    def frames(self):
+        """Every recorded frame: [(seq, wire bytes)]."""
+        out = []
+        try:
+            with open(self.frame_log, "rb") as f:
+                data = f.read()
+        except OSError:
+            return out
+        size = 12 + 3 * self.config["leds"]["count"]
+        for k in range(0, len(data) - size + 1, size):
+            rec = data[k:k + size]
+            out.append((int.from_bytes(rec[:4], "little"), rec[8:-4]))
+        return out
+
+
+class FastLink(BoardLink):
+    """BoardLink that returns from a read as soon as a line came in (BoardLink._pump always waits
+    its full slice: >= 50 ms per request), fails at once when `abort()` says the link is gone
+    (a killed board, a cut cable: the way a USB port vanishes), and records what it writes."""
+
+    def __init__(self, port, abort=None, **kw):
+        super().__init__(port, **kw)
+        self.abort = abort
+        self.sent = bytearray()
+        self.handed = []  # every (seq, event) handed to the host, in order
+
+    def _check(self):
+        if self.abort is not None and self.abort():
+            raise LinkClosed("closed", "the link is cut")
+
+    def _write(self, data):
+        self._check()
+        self.sent.extend(data)
+        return super()._write(data)
+
+    def _pump(self, wait):
+        if self.ser is None:
+            raise LinkClosed("closed", "the link to the board is not open")
+        end = time.monotonic() + wait
+        while True:
+            self._check()
+            try:
+                data = self.ser.read(self.ser.in_waiting or 1)
+            except Exception as e:  # noqa: BLE001 (serial, OS, a port closed under us)
+                raise LinkClosed("closed", "reading from the board failed: %s" % e)
+            if data:
+                self._partial += data
+                got = b"\n" in self._partial
+                while b"\n" in self._partial:
+                    line, self._partial = self._partial.split(b"\n", 1)
+                    self._line(line.strip(b"\r"))
+                if got:
+                    return
+                continue
+            if time.monotonic() >= end:
+                return
+            time.sleep(0.001)
+
+    def _event(self, seq, ev):
+        before = self.applied
+        super()._event(seq, ev)
+        if self.applied != before:
+            self.handed.append((seq, ev))
+
+
+# --- flash forensics -------------------------------------------------------------------------
+def inspect_flash(folder):
+    """Read the board's flash as the firmware would at boot, on a copy (the firmware trims its
+    journal on load). Returns {"readable", "during_save", "jlines", "header", "game", "why"}."""
+    flash = os.path.join(folder, "flash")
+    out = {"readable": True, "during_save": False, "jlines": [], "header": None, "game": None, "why": ""}
+    if not os.path.isdir(flash):
+        return out
+    names = set(os.listdir(flash))
+    jpath = os.path.join(flash, "game.jsonl")
+    jsize = os.path.getsize(jpath) if "game.jsonl" in names else 0
+    copy = flash + ".inspect"
+    shutil.rmtree(copy, ignore_errors=True)
+    shutil.copytree(flash, copy)
+    try:
+        st = Store(copy)
+        got = st.load()
+        if got is None:
+            if "state.bin" in names or "state.bak" in names:
+                out["readable"] = False
+                out["why"] = "no snapshot with a good checksum (files %s)" % sorted(names)
+            elif jsize:
+                out["during_save"] = True  # the first save of a game was cut: nothing to resume
+            return out
+        header, data = got
+        out["header"] = header
+        if "state.tmp" in names or "state.bin" not in names or jsize > header.get("jlen", 0):
+            out["during_save"] = True
+        for seq, text in st.lines(1):
+            try:
+                out["jlines"].append(json.loads(text))
+            except ValueError:
+                out["readable"] = False
+                out["why"] = "journal line %d is not JSON: %r" % (seq, text[:80])
+        if len(out["jlines"]) != header.get("seq"):
+            out["readable"] = False
+            out["why"] = "journal has %d lines, the snapshot says %s" % (len(out["jlines"]), header.get("seq"))
+        if data:
+            from sy.rules import Game, RuleError
+            try:
+                out["game"] = Game.load(data)
+            except RuleError as e:
+                out["readable"] = False
+                out["why"] = "snapshot: " + e.message
+    finally:
+        shutil.rmtree(copy, ignore_errors=True)
+    return out
+
+
+def flash_bytes(folder):
+    """{name: bytes} of every file of the board's flash."""
+    flash = os.path.join(folder, "flash")
+    out = {}
+    if os.path.isdir(flash):
+        for name in sorted(os.listdir(flash)):
+            with open(os.path.join(flash, name), "rb") as f:
+                out[name] = f.read()
+    return out
+
+
+# --- LED current -----------------------------------------------------------------------------
+def frame_current_ma(wire, leds_cfg):
+    """The estimated current of one frame, with firmware/sy/leds.py's model: every lit channel
+    draws ma_per_channel * value / 255, every LED idle_ma_per_led (the firmware's integer
+    arithmetic and the exact one: the larger)."""
+    lit = sum(wire)
+    tenth = int(leds_cfg["ma_per_channel"] * 10)
+    idle = leds_cfg["idle_ma_per_led"] * leds_cfg["count"]
+    exact = lit * leds_cfg["ma_per_channel"] / 255.0 + idle
+    fw = (lit * tenth) // 2550 + int(idle)
+    return max(exact, fw)
