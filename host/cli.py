@@ -18,6 +18,7 @@ COMMANDS = {
     "play": ("host.play", "Mister X's console: play a game on the board (or --resume one)"),
     "sim": ("host.sim", "the firmware on a simulated board; --demo plays a whole game with computer players"),
     "monitor": ("host.monitor", "show the board's raw events and notes (for makers)"),
+    "calibrate": ("host.calibrate", "assembly wizard: map each station's LED and switch, write board.json"),
 }
 
 

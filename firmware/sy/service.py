@@ -11,7 +11,8 @@ when a command changed it. Nothing in that per-cycle path allocates.
     svc_begin  {pause?}          enter (refused while a game is being set up or played, unless
                                  pause: true; the game then waits and re-checks the pieces after)
     svc_info                     chips, LED count, the board's station -> bit and -> LED maps
-    svc_led    {index, rgb?}     light one LED chain index (rgb default white), the rest dark
+    svc_led    {index, rgb?, keep?} light one LED chain index (rgb default white), the rest dark
+                                 (keep: true leaves the others as they are)
                {all: rgb}        every LED of the chain in one colour
                {off: true}       all dark
     svc_raw    {clear?}          raw (undebounced) and debounced chain bitmaps as hex, bit k =
@@ -92,7 +93,8 @@ class Service:
             if not isinstance(k, int) or isinstance(k, bool) or not 0 <= k < L.count:
                 raise SvcError("bad_input", "index must be an LED chain index 0..%d" % (L.count - 1))
             r, g, b = _rgb(msg.get("rgb", (255, 255, 255)))
-            L.clear()
+            if not msg.get("keep"):
+                L.clear()
             f[3 * k] = r
             f[3 * k + 1] = g
             f[3 * k + 2] = b
