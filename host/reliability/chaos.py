@@ -53,6 +53,8 @@ class ChaosGame:
         self.had_cut = False
         self.problems = []
         self.strace = strace
+        self.repl_round = 0  # > 0: at this round, stop the board and read everything from its REPL
+        self.repl = None
 
     # --- chaos ----------------------------------------------------------------------------
     def _gone(self):
@@ -116,6 +118,12 @@ class ChaosGame:
                 if fl["during_save"]:
                     self._bump("cuts_during_save")
                 self._check_secret_flash(fl)
+                from host.reliability.common import flash_bytes
+                from host.reliability.secrecy import flash_salt_leaks
+                leaks = flash_salt_leaks(flash_bytes(self.sim.folder), self.salts)
+                if leaks:
+                    self._bump("secret_leaks", len(leaks))
+                    self.problems.extend(leaks)
                 self.arm()
                 self.sim.start()
             end = time.monotonic() + 20
@@ -280,6 +288,9 @@ class ChaosGame:
                 self._act(lambda: self.link.request("capture", piece=last["piece"]))
                 continue
             if st["phase"] == "mrx":
+                if self.repl_round and t.round >= self.repl_round and self.repl is None:
+                    self.inspect_repl()
+                    continue
                 if self.pending is None:
                     self.pending = self.plan_mrx()
                     if self.pending is None:
@@ -328,6 +339,31 @@ class ChaosGame:
         rev = self.call(lambda: self.link.reveal(self.salts[0], self.salts[1:]))
         self.call(lambda: self.link.poll(0.05))
         return self.finish(rev)
+
+    def inspect_repl(self):
+        """Someone plugs a laptop in mid-game: Ctrl-C, dump everything from the REPL, then the
+        board is switched off and on again and the game goes on."""
+        from host.reliability.secrecy import repl_dump, repl_leaks
+        values, files = repl_dump(self.sim, self.link)
+        leaks = repl_leaks(values, files, self.truth, self.salts)
+        self.repl = {"values": len(values), "files": len(files), "leaks": leaks,
+                     "bytes": sum(len(b) for b in files.values())}
+        if leaks:
+            self._bump("secret_leaks", len(leaks))
+            self.problems.extend(leaks)
+        self.sim.power_cut()
+        self.sim.strace_kill = None
+        self.sim.start()
+        end = time.monotonic() + 20
+        while True:
+            try:
+                self.link.open()
+                return
+            except LinkError:
+                self.link.close()
+                if time.monotonic() > end:
+                    raise
+                time.sleep(0.05)
 
     def _act(self, fn):
         try:
@@ -387,6 +423,11 @@ class ChaosGame:
             ok = False
         fl = inspect_flash(self.sim.folder)
         self._check_secret_flash_final(fl)
+        from host.reliability.secrecy import wire_leaks
+        leaks = wire_leaks(self.link.sent, t, self.salts)
+        if leaks:
+            self._bump("secret_leaks", len(leaks))
+            self.problems.extend(leaks)
         self._bump("games")
         if ok and self.had_cut:
             self._bump("resumed_games")
@@ -450,7 +491,7 @@ def flash_leaks(fl, truth, salts):
 
 
 def run_games(n_games, mode, cuts_target=None, seed=1, heap="112k", rate=None, log=None, record_frames=False,
-              keep=None, strace=True):
+              keep=None, strace=True, repl_round=0, config=None):
     """Play n_games whole games with `mode` chaos; returns the stats dict. With cuts_target the
     cut rate is set so that about that many cuts fall over the games (~130 actions a game)."""
     stats = {"games": 0, "finished_games": 0, "resumed_games": 0, "lost_moves": 0, "corrupt_saves": 0,
@@ -463,15 +504,23 @@ def run_games(n_games, mode, cuts_target=None, seed=1, heap="112k", rate=None, l
     setups = [((13, 26, 29, 34, 50), ()), ((13, 26), (29, 34)), ((91, 94, 103), (112,)), ((117, 123, 138, 141), ())]
     frames = []
     wires = []
-    for k in range(n_games):
+    k = -1
+    while True:
+        k += 1
+        cuts = stats["power_cuts"] + stats["link_cuts"]
+        if k >= n_games and not (cuts_target and cuts < cuts_target and k < max(4 * n_games, n_games + 10)):
+            break
         det, bob = setups[k % len(setups)]
         from sy import mapgraph
         g = mapgraph.load()
         mrx = rng.choice([s for s in g.x_cards if s not in det + bob])
-        sim = RelSim(heapsize=heap, debounce_ms=10, record_frames=record_frames, config={"scan_hz": 500})
+        cfg = {"scan_hz": 500}
+        cfg.update(config or {})
+        sim = RelSim(heapsize=heap, debounce_ms=10, record_frames=record_frames, config=cfg)
         game = ChaosGame(sim, random.Random(rng.getrandbits(32)), mode=mode, rate=rate, stats=stats, log=log,
                          strace=strace and bool(shutil.which("strace")))
         game.arm()
+        game.repl_round = repl_round
         sim.start()
         try:
             capture_round = rng.choice([0, 0, 6, 12])
@@ -481,9 +530,11 @@ def run_games(n_games, mode, cuts_target=None, seed=1, heap="112k", rate=None, l
                 log("%s game %d: %s, round %s, %d events, cuts so far %d" % (
                     mode or "plain", k + 1, out["result"], out["round"], out["events"],
                     stats["power_cuts"] + stats["link_cuts"]))
-            wires.append((bytes(game.link.sent), game))
+            wires.append(len(game.link.sent))
+            if game.repl is not None:
+                stats.setdefault("repl", []).append({k: v for k, v in game.repl.items()})
             if record_frames:
-                frames.extend(sim.frames())
+                frames.append((sim.config["leds"], sim.frames()))
             if keep is not None:
                 keep.append(game)
         except Exception as e:  # a stuck or broken game is a failure, not a crash of the suite

@@ -246,3 +246,23 @@ def frame_current_ma(wire, leds_cfg):
     exact = lit * leds_cfg["ma_per_channel"] / 255.0 + idle
     fw = (lit * tenth) // 2550 + int(idle)
     return max(exact, fw)
+
+
+def check_frames(recorded):
+    """recorded: [(leds config, [(seq, wire)])] per game. Every frame the firmware published is
+    there (consecutive seq numbers from each boot) and none is over the config's current limit."""
+    out = {"frames_checked": 0, "frames_over_budget": 0, "frames_missing": 0, "max_frame_ma": 0.0,
+           "current_limit_ma": None}
+    for cfg, frames in recorded:
+        out["current_limit_ma"] = cfg["current_limit_ma"]
+        prev = None
+        for seq, wire in frames:
+            if prev is not None and seq != prev + 1 and seq != 1:
+                out["frames_missing"] += max(0, seq - prev - 1)
+            prev = seq
+            ma = frame_current_ma(wire, cfg)
+            out["frames_checked"] += 1
+            out["max_frame_ma"] = max(out["max_frame_ma"], round(ma, 1))
+            if ma > cfg["current_limit_ma"]:
+                out["frames_over_budget"] += 1
+    return out
