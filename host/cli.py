@@ -19,6 +19,7 @@ COMMANDS = {
     "sim": ("host.sim", "the firmware on a simulated board; --demo plays a whole game with computer players"),
     "monitor": ("host.monitor", "show the board's raw events and notes (for makers)"),
     "calibrate": ("host.calibrate", "assembly wizard: map each station's LED and switch, write board.json"),
+    "selftest": ("host.selftest", "check every switch and LED of the board and print a report to act on"),
 }
 
 
