@@ -41,17 +41,21 @@ assert cmd(tb, "svc_led", index=999)["error"] == "bad_input"
 info = cmd(tb, "svc_info")
 assert info["bits"][56] == bit and info["index"][56] == 56
 # the scan loop in service mode allocates nothing (a quick flicker latched meanwhile)
-tb.run(50)
-gc.collect()
-before = gc.mem_alloc() if hasattr(gc, "mem_alloc") else 0
-for i in range(1000):
-    if i == 500:
-        tb.set(60, True)
-    if i == 501:
-        tb.set(60, False)
-    tb.now += tb.period
-    tb.app.cycle(tb.now)
-alloc = (gc.mem_alloc() - before) if hasattr(gc, "mem_alloc") else 0
+def loop(tb):  # a function: no new globals (a growing globals dict) while measuring
+    tb.run(50)
+    gc.collect()
+    before = gc.mem_alloc() if hasattr(gc, "mem_alloc") else 0
+    for i in range(1000):
+        if i == 500:
+            tb.set(60, True)
+        if i == 501:
+            tb.set(60, False)
+        tb.now += tb.period
+        tb.app.cycle(tb.now)
+    return (gc.mem_alloc() - before) if hasattr(gc, "mem_alloc") else 0
+
+
+alloc = loop(tb)
 r = cmd(tb, "svc_raw")
 b60 = tb.bit(60)
 assert int(r["ever"][2 * (b60 >> 3):2 * (b60 >> 3) + 2], 16) & (0x80 >> (b60 & 7)), r
