@@ -21,7 +21,6 @@ IDLE = 0
 SETUP = 1
 PLAY = 2
 OVER = 3
-STAGE_NAMES = ("idle", "setup", "play", "over")
 
 # colours (r, g, b)
 TRANSPORT_RGB = bytes((255, 170, 0,   0, 210, 170,   255, 0, 0))  # taxi yellow, bus turquoise, underground red
@@ -32,55 +31,6 @@ _WAIT = (150, 0, 200)
 _MAX = 8
 STATIONS = 199
 BUTTON_CONFIRM = 3
-
-
-def _ints(obj, key, need):
-    v = obj.get(key)
-    if v is None and not need:
-        return []
-    if not isinstance(v, list) or [x for x in v if not isinstance(x, int) or isinstance(x, bool)]:
-        raise RuleError("bad_input", "setup.%s must be a list of whole numbers" % key)
-    return v
-
-
-def _counts(obj, key, names):
-    v = obj.get(key)
-    if v is None:
-        return None
-    if not isinstance(v, dict):
-        raise RuleError("bad_input", "setup.%s must map %s to counts" % (key, ", ".join(names)))
-    out = []
-    for n in names:
-        c = v.get(n)
-        if not isinstance(c, int) or isinstance(c, bool):
-            raise RuleError("bad_input", "setup.%s.%s must be a whole number" % (key, n))
-        out.append(c)
-    return out
-
-
-def _setup(obj, graph):
-    """(Game, setup line) from a setup command; the rules check the rest (RuleError).
-    Lean on purpose: the record module is not loaded on the board's heap for this."""
-    det = _ints(obj, "detectives", True)
-    bob = _ints(obj, "bobbies", False)
-    two = obj.get("two_player", False)
-    if two is not True and two is not False:
-        raise RuleError("bad_input", "setup.two_player must be true or false")
-    rounds = obj.get("rounds", 22)
-    if not isinstance(rounds, int) or isinstance(rounds, bool):
-        raise RuleError("bad_input", "setup.rounds must be a whole number")
-    reveals = _ints(obj, "reveals", False) if obj.get("reveals") is not None else (3, 8, 13, 18, 24)
-    name = obj.get("map", graph.name if graph else "london")
-    if graph is not None and name != graph.name:
-        raise RuleError("bad_input", "this board is the %r map, not %r" % (graph.name, name))
-    game = Game(det, bob, 0, two, _counts(obj, "tickets", ("taxi", "bus", "underground")),
-                _counts(obj, "mrx_tickets", ("black", "double")), rounds, reveals, graph)
-    line = {"type": "setup", "detectives": det, "bobbies": bob, "mrx": None}
-    if two:
-        line["two_player"] = True
-    if name != "london":
-        line["map"] = name
-    return game, line
 
 
 def _move_line(game, piece, ticket, to):
@@ -160,25 +110,6 @@ class Board:
         self.evaluate(True)
         self.dirty = True
         return True
-
-    def new_game(self, obj):
-        if obj.get("mrx") is not None:
-            raise RuleError("bad_input", "the board must never learn Mister X's station: send mrx null")
-        game, line = _setup(obj, self.graph)
-        self.store.reset()
-        self.game = game
-        self.stage = SETUP
-        self.restoring = False
-        self.x_on = False
-        self.verified = None
-        self.gp = -1
-        self._drop_lift()
-        for k in ("tickets", "mrx_tickets", "rounds", "reveals", "commit"):
-            if obj.get(k) is not None:
-                line[k] = obj[k]
-        seq = self.commit_line(line)
-        self.evaluate()
-        return seq
 
     # --- reed changes and buttons ---------------------------------------------------------
     def switch(self, station, closed):
@@ -547,26 +478,3 @@ class Board:
             for i in range(g.n_pieces):
                 c = 3 * i
                 L.put(g.pos[i], PIECE_RGB[c] >> 3, PIECE_RGB[c + 1] >> 3, PIECE_RGB[c + 2] >> 3)
-
-    # --- status ---------------------------------------------------------------------------
-    def status(self):
-        g = self.game
-        st = {"stage": STAGE_NAMES[self.stage], "restoring": self.restoring, "seq": self.store.seq}
-        if g is None:
-            return st
-        n = g.n_pieces
-        st.update({
-            "phase": ("mrx", "detectives", "over")[g.phase], "round": g.round, "moves": g.moves,
-            "next_reveal": g.next_reveal(), "surfaced": g.surfaced, "mrx_piece": self.x_on,
-            "pieces": {g.piece_name(i): g.pos[i] for i in range(n)},
-            "to_move": [g.piece_name(i) for i in range(n) if self.tomove & (1 << i)],
-            "tickets": {g.piece_name(i): list(g.tickets[i]) for i in range(g.n_detectives)},
-            "mrx_tickets": {"black": g.black, "double": g.double, "supply": list(g.supply)},
-            "log": [TICKET_NAMES[t] for t, _ in g.log],
-            "result": g.result, "reason": g.reason,
-            "missing": [g.piece_name(self.missing[i]) for i in range(self.n_missing)],
-            "extra": [self.extra[i] for i in range(self.n_extra)],
-            "lifted": g.piece_name(self.lifted) if self.lifted >= 0 else None,
-            "pending": {"station": self.pend_to, "tickets": self._mask_names(self.pend_mask)} if self.pend_to else None,
-        })
-        return st

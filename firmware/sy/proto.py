@@ -5,7 +5,6 @@ import json
 import sys
 
 from sy.rules import RuleError, TICKET_NAMES
-from sy import board as _board
 
 PROTO = 1
 FIRMWARE = "0.1.0"
@@ -81,7 +80,7 @@ class Protocol:
         self._error(None, "too_long", "the line is longer than %d bytes" % len(self.link.buf))
 
     def handle(self, raw):
-        rid = None
+        rid = rare = None
         try:
             try:
                 msg = json.loads(raw)
@@ -95,6 +94,10 @@ class Protocol:
                 raise ProtoError("bad_input", "id must be an integer")
             cmd = msg.get("cmd")
             fn = _COMMANDS.get(cmd) if isinstance(cmd, str) else None
+            rare = _RARE.get(cmd) if fn is None and isinstance(cmd, str) else None
+            if rare:
+                mod = getattr(__import__("sy." + rare), rare)
+                fn = getattr(mod, "c_" + cmd)
             if fn is None and isinstance(cmd, str) and cmd[:4] == "svc_":
                 from sy import service  # yard calibrate / selftest: loaded only for these, dropped at svc_end
                 fn = service.command
@@ -106,7 +109,7 @@ class Protocol:
             if rid is not None:
                 self._reply(rid, out or {})
             if cmd == "hello":
-                self.after_hello()
+                mod.after_hello(self)
         except (ProtoError, RuleError) as e:
             self._error(rid, e.code, e.message)
         except MemoryError:
@@ -117,28 +120,11 @@ class Protocol:
             self._error(rid, "internal", "%s: %s" % (type(e).__name__, e))
             if hasattr(sys, "print_exception"):
                 sys.print_exception(e)
+        finally:
+            if rare:
+                _forget(rare)
 
     # --- commands -----------------------------------------------------------------------------
-    def c_hello(self, msg):
-        v = msg.get("proto")
-        if v != PROTO:
-            raise ProtoError("version", "the board speaks protocol %d, the host %r" % (PROTO, v))
-        acked = msg.get("acked", 0)
-        if not isinstance(acked, int) or acked < 0:
-            raise ProtoError("bad_input", "acked must be a whole number")
-        self.acked = acked
-        self.hello_seen = True
-        b = self.board
-        st = b.status()
-        st.update({"proto": PROTO, "firmware": FIRMWARE, "board": self.board_name,
-                   "map": b.game.graph.name if b.game else "london"})
-        return st
-
-    def after_hello(self):
-        """Resend every event the host has not acknowledged (after the hello reply)."""
-        for seq, text in self.board.store.lines(self.acked + 1):
-            self.event(seq, text)
-
     def c_ack(self, msg):
         seq = msg.get("seq")
         if not isinstance(seq, int) or seq < 0 or seq > self.board.store.seq:
@@ -156,23 +142,6 @@ class Protocol:
             return {}
         gc.collect()
         return {"alloc": gc.mem_alloc(), "free": gc.mem_free(), "peak": self.app.mem_peak if self.app else 0}
-
-    def c_status(self, msg):
-        return self.board.status()
-
-    def c_setup(self, msg):
-        b = self.board
-        if b.stage in (_board.SETUP, _board.PLAY) and not msg.get("replace"):
-            raise ProtoError("wrong_turn", "a game is in progress; send replace: true to abandon it")
-        game = {}
-        for k in ("detectives", "bobbies", "two_player", "tickets", "mrx_tickets", "rounds", "reveals", "map",
-                  "mrx", "commit"):
-            if k in msg:
-                game[k] = msg[k]
-        _commit(game.get("commit"))
-        self.acked = 0
-        seq = b.new_game(game)
-        return {"seq": seq}
 
     def c_mrx(self, msg):
         b = self.board
@@ -204,75 +173,12 @@ class Protocol:
     def c_cornered(self, msg):
         return {"seq": self.board.cornered()}
 
-    def c_record(self, msg):
-        """Stream the journal: standard lines (the game record) unless all: true."""
-        rid = msg["id"]
-        everything = bool(msg.get("all"))
-        n = 0
-        prev = None
-        for _seq, text in self.board.store.lines(1):
-            obj = json.loads(text)
-            kind = obj.get("type")
-            if not everything and kind == "capture" and prev is not None:
-                prev["capture"] = True  # the record marks a capture on the move line
-                continue
-            if not everything and kind not in ("setup", "mrx", "move"):
-                continue
-            if prev is not None:
-                self.link.send(json.dumps({"id": rid, "line": prev}))
-                n += 1
-            prev = obj
-        if prev is not None:
-            self.link.send(json.dumps({"id": rid, "line": prev}))
-            n += 1
-        return {"lines": n}
-
-    def c_reveal(self, msg):
-        """Mister X's route after the game, in chunks that fit a line: offset 0 carries start,
-        every chunk but the last says more: true; the last one is checked as a whole."""
-        b = self.board
-        if b.game is None or b.game.result is None:
-            raise ProtoError("wrong_turn", "Mister X's moves are revealed only after the game")
-        moves = msg.get("moves")
-        offset = msg.get("offset", 0)
-        if not isinstance(moves, list):
-            raise ProtoError("bad_input", "moves must be a list of [salt, station]")
-        if offset == 0:
-            self.revealed = [msg.get("start"), []]
-        got = self.revealed
-        if got is None or offset != len(got[1]):
-            raise ProtoError("bad_input", "the next chunk starts at offset %d" % (len(got[1]) if got else 0))
-        got[1].extend(moves)
-        if msg.get("more"):
-            return {"received": len(got[1])}
-        self.revealed = None
-        from sy import verify  # once per game: loaded for this command only
-        try:
-            ok, message = verify.check(b.store, b.game.graph, got[0], got[1])
-        finally:
-            del verify
-            _forget("verify")
-            _forget("commit")
-        b.verified = ok
-        seq = b.commit_line({"type": "verified", "ok": ok, "message": message})
-        return {"seq": seq, "verified": ok, "message": message, "received": len(got[1])}
-
-    def c_reset(self, msg):
-        if not msg.get("confirm"):
-            raise ProtoError("bad_input", "reset abandons the game: send confirm: true")
-        b = self.board
-        b.store.reset()
-        b.game = None
-        b.stage = _board.IDLE
-        b.restoring = False
-        b.evaluate()
-        self.acked = 0
-        return {"seq": 0}
-
 
 _COMMANDS = {
-    "hello": Protocol.c_hello, "ack": Protocol.c_ack, "ping": Protocol.c_ping, "status": Protocol.c_status,
-    "setup": Protocol.c_setup, "mrx": Protocol.c_mrx, "choose": Protocol.c_choose,
-    "capture": Protocol.c_capture, "cornered": Protocol.c_cornered, "record": Protocol.c_record,
-    "reveal": Protocol.c_reveal, "reset": Protocol.c_reset, "mem": Protocol.c_mem, "guide": Protocol.c_guide,
+    "ack": Protocol.c_ack, "ping": Protocol.c_ping, "mrx": Protocol.c_mrx, "choose": Protocol.c_choose,
+    "capture": Protocol.c_capture, "cornered": Protocol.c_cornered, "mem": Protocol.c_mem, "guide": Protocol.c_guide,
 }
+# rare commands: module sy.<name> has c_<cmd>(protocol, msg); it is imported for the command and
+# dropped after it, so the heap carries only the game's code during play
+_RARE = {"hello": "report", "status": "report", "record": "report", "setup": "newgame", "reset": "newgame",
+         "reveal": "verify"}

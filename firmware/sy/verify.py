@@ -3,12 +3,13 @@
 The host sent a commitment (sy/commit.py) with setup and with every Mister X move; at the end it
 reveals [salt, station] for the start and for every move in travel-log order. The board checks
 each commitment, that surfacing moves match the stations shown, and that the route follows the
-tickets (sy.commit.check_route).
+tickets (sy.commit.check_route). proto.py loads this module for the reveal command only and
+drops it after each chunk.
 """
 import json
 
-from sy import commit as commitlib
 from sy.rules import TICKET_NAMES
+from sy.proto import ProtoError, _forget
 
 
 def _pair(v, what):
@@ -37,6 +38,7 @@ def _log(store):
 
 def check(store, graph, start, moves):
     """(ok, sentence)."""
+    from sy import commit as commitlib  # only for the last chunk of a reveal
     try:
         start_commit, log, commits = _log(store)
         if not isinstance(moves, list) or len(moves) != len(log):
@@ -59,3 +61,31 @@ def check(store, graph, start, moves):
         return True, "Mister X's %d moves match the commitments and the map" % len(log)
     except (ValueError, KeyError, TypeError) as e:
         return False, "the revealed moves are malformed (%s)" % e
+
+
+def c_reveal(p, msg):
+    """Mister X's route after the game, in chunks that fit a line: offset 0 carries start,
+    every chunk but the last says more: true; the last one is checked as a whole."""
+    b = p.board
+    if b.game is None or b.game.result is None:
+        raise ProtoError("wrong_turn", "Mister X's moves are revealed only after the game")
+    moves = msg.get("moves")
+    offset = msg.get("offset", 0)
+    if not isinstance(moves, list):
+        raise ProtoError("bad_input", "moves must be a list of [salt, station]")
+    if offset == 0:
+        p.revealed = [msg.get("start"), []]
+    got = p.revealed
+    if got is None or offset != len(got[1]):
+        raise ProtoError("bad_input", "the next chunk starts at offset %d" % (len(got[1]) if got else 0))
+    got[1].extend(moves)
+    if msg.get("more"):
+        return {"received": len(got[1])}
+    p.revealed = None
+    try:
+        ok, message = check(b.store, b.game.graph, got[0], got[1])
+    finally:
+        _forget("commit")
+    b.verified = ok
+    seq = b.commit_line({"type": "verified", "ok": ok, "message": message})
+    return {"seq": seq, "verified": ok, "message": message, "received": len(got[1])}
