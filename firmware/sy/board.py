@@ -11,6 +11,7 @@ magnets are shown, never committed. The frame is drawn from the state, never all
 import json
 
 from sy.rules import Game, RuleError, TICKET_NAMES, PHASE_MRX, PHASE_DETECTIVES, PHASE_OVER
+from sy.proto import _forget
 
 try:
     from time import ticks_diff
@@ -232,7 +233,11 @@ class Board:
             if self.gp >= 0:
                 code, msg = "guided", "%s goes to %d" % (g.piece_name(self.gp), self.gto)
             else:
-                code, msg = self._why(p, to)
+                from sy import report  # why it is illegal: rare, so not kept on the heap
+                try:
+                    code, msg = report.why(self, p, to)
+                finally:
+                    _forget("report")
             self.out.note({"note": "illegal", "piece": g.piece_name(p), "station": to, "error": code,
                            "message": msg})
             return
@@ -245,22 +250,6 @@ class Board:
             self.pend_mask = mask
             self.out.note({"note": "choose", "piece": g.piece_name(p), "station": to,
                            "tickets": self._mask_names(mask)})
-
-    def _why(self, p, to):
-        g = self.game
-        gr = g.graph
-        here = g.pos[p]
-        if self.pre_ticket >= 0 and gr.connected(here, to, self.pre_ticket):
-            return "no_ticket", "%s has no %s ticket left" % (g.piece_name(p), TICKET_NAMES[self.pre_ticket])
-        for t in range(3):
-            if gr.connected(here, to, t):
-                if self.pre_ticket >= 0:
-                    return "not_connected", "no %s line joins station %d and station %d" % (
-                        TICKET_NAMES[self.pre_ticket], here, to)
-                return "no_ticket", "%s has no %s ticket left" % (g.piece_name(p), TICKET_NAMES[t])
-        if gr.connected(here, to, 3):
-            return "ferry", "only Mister X may take the ferry, with a black ticket"
-        return "not_connected", "station %d is not connected to station %d" % (to, here)
 
     def _commit_move(self, p, ticket, to):
         g = self.game
@@ -331,32 +320,6 @@ class Board:
         seq = self.commit_line({"type": "mrx", "double": halves})
         self._after_commit()
         return seq, reveal
-
-    def capture(self, piece):
-        g = self.game
-        if g is None or self.stage not in (PLAY, OVER):
-            raise RuleError("wrong_turn", "no game is being played")
-        g.capture(piece)  # the rules allow it after the last round's closing move, too
-        self.stage = PLAY
-        seq = self.commit_line({"type": "capture", "piece": g.piece_name(piece)})
-        self._after_commit()
-        return seq
-
-    def cornered(self):
-        g = self._ready_game()
-        g.mrx_cornered()
-        seq = self.commit_line({"type": "cornered"})
-        self._after_commit()
-        return seq
-
-    def guide(self, name, to, t):
-        """The host's move for a piece (computer detectives): lit, and the only placement taken."""
-        g = self._ready_game()
-        p = g.piece_index(name)
-        if not g.to_move() & (1 << p) or (to, t) not in g.legal(p):
-            raise RuleError("not_connected", "%s cannot go to %d that way now" % (g.piece_name(p), to))
-        self.gp, self.gto, self.gt = p, to, t
-        self.dirty = True
 
     def note_station(self, what, station):
         self.out.note({"note": what, "station": station})

@@ -161,24 +161,12 @@ class Protocol:
             raise ProtoError("wrong_turn", "no piece is waiting for a ticket choice")
         return {"seq": self.board.store.seq}
 
-    def c_guide(self, msg):
-        self.board.guide(msg.get("piece"), _station(msg.get("to")), _ticket(msg.get("ticket")))
-
-    def c_capture(self, msg):
-        b = self.board
-        if b.game is None:
-            raise ProtoError("wrong_turn", "no game is set up")
-        return {"seq": b.capture(b.game.piece_index(msg.get("piece")))}
-
-    def c_cornered(self, msg):
-        return {"seq": self.board.cornered()}
-
 
 _COMMANDS = {
     "ack": Protocol.c_ack, "ping": Protocol.c_ping, "mrx": Protocol.c_mrx, "choose": Protocol.c_choose,
-    "capture": Protocol.c_capture, "cornered": Protocol.c_cornered, "mem": Protocol.c_mem, "guide": Protocol.c_guide,
+    "mem": Protocol.c_mem,
 }
 # rare commands: module sy.<name> has c_<cmd>(protocol, msg); it is imported for the command and
 # dropped after it, so the heap carries only the game's code during play
 _RARE = {"hello": "report", "status": "report", "record": "report", "setup": "newgame", "reset": "newgame",
-         "reveal": "verify"}
+         "reveal": "verify", "capture": "declare", "cornered": "declare", "guide": "declare"}

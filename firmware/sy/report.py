@@ -1,6 +1,6 @@
 """What the board tells the host when asked: hello (then the events it missed), status, the game
-record. proto.py loads this module for these commands only and drops it after each, so its code
-is not on the heap during play."""
+record; and why a placement is illegal. proto.py (board.py for `why`) loads this module for these
+only and drops it after each, so its code is not on the heap during play."""
 import json
 
 from sy.rules import TICKET_NAMES
@@ -91,3 +91,21 @@ def c_record(p, msg):
         p.link.send(json.dumps({"id": rid, "line": prev}))
         n += 1
     return {"lines": n}
+
+
+def why(b, p, to):
+    """(error code, sentence) for an illegal placement of piece p on station to."""
+    g = b.game
+    gr = g.graph
+    here = g.pos[p]
+    if b.pre_ticket >= 0 and gr.connected(here, to, b.pre_ticket):
+        return "no_ticket", "%s has no %s ticket left" % (g.piece_name(p), TICKET_NAMES[b.pre_ticket])
+    for t in range(3):
+        if gr.connected(here, to, t):
+            if b.pre_ticket >= 0:
+                return "not_connected", "no %s line joins station %d and station %d" % (
+                    TICKET_NAMES[b.pre_ticket], here, to)
+            return "no_ticket", "%s has no %s ticket left" % (g.piece_name(p), TICKET_NAMES[t])
+    if gr.connected(here, to, 3):
+        return "ferry", "only Mister X may take the ferry, with a black ticket"
+    return "not_connected", "station %d is not connected to station %d" % (to, here)
