@@ -9,7 +9,7 @@ import time
 
 from sy.debounce import Debouncer, ticks_diff
 from sy.board import Board
-from sy.proto import Protocol
+from sy.proto import Protocol, _forget
 from sy.link import Link
 
 try:
@@ -56,7 +56,11 @@ class App:
             s = self.bit_station[bit]
             if s and self.bitmap[bit >> 3] & (0x80 >> (bit & 7)):
                 occ[s] = 1
-        self.board.resume()
+        from sy import resume  # boot only: dropped again
+        try:
+            resume.resume(self.board)
+        finally:
+            _forget("resume")
         self.board.render(now)
         self.last_frame = now
 

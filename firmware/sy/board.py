@@ -10,7 +10,7 @@ magnets are shown, never committed. The frame is drawn from the state, never all
 """
 import json
 
-from sy.rules import Game, RuleError, TICKET_NAMES, PHASE_MRX, PHASE_DETECTIVES, PHASE_OVER
+from sy.rules import RuleError, TICKET_NAMES, PHASE_MRX, PHASE_DETECTIVES, PHASE_OVER
 from sy.proto import _forget
 
 try:
@@ -93,24 +93,6 @@ class Board:
         self.save()
         self.out.event(seq, text)
         return seq
-
-    def resume(self):
-        """At boot: take up the saved game; guide the players if the pieces no longer agree."""
-        got = self.store.load()
-        if got is None:
-            return False
-        header, data = got
-        self.stage = header.get("stage", IDLE)
-        self.x_on = bool(header.get("x_on"))
-        if self.stage != IDLE and data:
-            self.game = Game.load(data, self.graph)
-        else:
-            self.stage = IDLE
-        # nothing is committed until the switches agree with the saved positions
-        self.restoring = self.stage == PLAY
-        self.evaluate(True)
-        self.dirty = True
-        return True
 
     # --- reed changes and buttons ---------------------------------------------------------
     def switch(self, station, closed):

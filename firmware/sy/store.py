@@ -88,67 +88,10 @@ class Store:
             os.rename(self.state, self.bak)
         os.rename(self.tmp, self.state)
 
-    def _read(self, path):
-        try:
-            f = open(path, "rb")
-        except OSError:
-            return None
-        try:
-            data = f.read()
-        finally:
-            f.close()
-        if data[:4] != _MAGIC or len(data) < 13:
-            return None
-        try:
-            crc = int(data[4:12], 16)
-        except ValueError:
-            return None
-        body = data[13:]
-        if crc32(body) & 0xFFFFFFFF != crc:
-            return None
-        nl = body.find(b"\n")
-        try:
-            header = json.loads(body[:nl])
-        except ValueError:
-            return None
-        return header, body[nl + 1:]
-
     def load(self):
         """(header, game_bytes) of the newest good snapshot, or None. Trims the journal to it."""
-        got = self._read(self.state) or self._read(self.bak)
-        if got is None:
-            return None
-        header = got[0]
-        self.jlen = header.get("jlen", 0)
-        self.seq = header.get("seq", 0)
-        self._trim()
-        return got
-
-    def _trim(self):
-        """Cut the journal back to jlen bytes (a line written after the last snapshot)."""
-        try:
-            size = os.stat(self.journal)[6]
-        except OSError:
-            return
-        if size <= self.jlen:
-            return
-        src = open(self.journal, "rb")
-        dst = open(self.tmp, "wb")
-        try:
-            left = self.jlen
-            buf = bytearray(256)
-            while left > 0:
-                n = src.readinto(buf)
-                if not n:
-                    break
-                n = min(n, left)
-                dst.write(buf[:n])
-                left -= n
-        finally:
-            src.close()
-            dst.close()
-        os.remove(self.journal)
-        os.rename(self.tmp, self.journal)
+        from sy import resume  # boot only: the reading code is not kept on the heap
+        return resume.load(self)
 
     def reset(self):
         for p in (self.journal, self.state, self.bak, self.tmp):

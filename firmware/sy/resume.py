@@ -1,0 +1,93 @@
+"""At boot: the newest good snapshot read back (the journal cut to it) and the board's game taken
+up from it. Used once at boot (and by Store.load), then dropped, so this code is not on the heap
+during play."""
+import json
+import os
+from binascii import crc32
+
+from sy.store import _MAGIC
+
+
+def resume(b):
+    """Take up the saved game; guide the players if the pieces no longer agree."""
+    got = load(b.store)
+    if got is None:
+        return False
+    header, data = got
+    b.stage = header.get("stage", 0)
+    b.x_on = bool(header.get("x_on"))
+    if b.stage and data:
+        from sy.rules import Game
+        b.game = Game.load(data, b.graph)
+    else:
+        b.stage = 0
+    # nothing is committed until the switches agree with the saved positions
+    b.restoring = b.stage == 2
+    b.evaluate(True)
+    b.dirty = True
+    return True
+
+
+def _read(path):
+    try:
+        f = open(path, "rb")
+    except OSError:
+        return None
+    try:
+        data = f.read()
+    finally:
+        f.close()
+    if data[:4] != _MAGIC or len(data) < 13:
+        return None
+    try:
+        crc = int(data[4:12], 16)
+    except ValueError:
+        return None
+    body = data[13:]
+    if crc32(body) & 0xFFFFFFFF != crc:
+        return None
+    nl = body.find(b"\n")
+    try:
+        header = json.loads(body[:nl])
+    except ValueError:
+        return None
+    return header, body[nl + 1:]
+
+
+def load(store):
+    """(header, game_bytes) of the newest good snapshot, or None. Trims the journal to it."""
+    got = _read(store.state) or _read(store.bak)
+    if got is None:
+        return None
+    header = got[0]
+    store.jlen = header.get("jlen", 0)
+    store.seq = header.get("seq", 0)
+    _trim(store)
+    return got
+
+
+def _trim(store):
+    """Cut the journal back to jlen bytes (a line written after the last snapshot)."""
+    try:
+        size = os.stat(store.journal)[6]
+    except OSError:
+        return
+    if size <= store.jlen:
+        return
+    src = open(store.journal, "rb")
+    dst = open(store.tmp, "wb")
+    try:
+        left = store.jlen
+        buf = bytearray(256)
+        while left > 0:
+            n = src.readinto(buf)
+            if not n:
+                break
+            n = min(n, left)
+            dst.write(buf[:n])
+            left -= n
+    finally:
+        src.close()
+        dst.close()
+    os.remove(store.journal)
+    os.rename(store.tmp, store.journal)
