@@ -106,7 +106,7 @@ class Service:
         n = app.chips
         out = {"chips": n, "raw": hexlify(app.bitmap[:n]).decode(),
                "stable": hexlify(app.debouncer.stable[:n]).decode(),
-               "ever": hexlify(self.ever[:n]).decode(), "ever_stable": hexlify(self.ever_stable[:n]).decode(),
+               "ever": hexlify(bytes(self.ever[:n])).decode(), "ever_stable": hexlify(bytes(self.ever_stable[:n])).decode(),
                "buttons": app.debouncer.stable[n], "cycles": app.cycles}
         if msg.get("clear"):
             for i in range(len(self.ever)):
