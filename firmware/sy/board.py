@@ -10,7 +10,7 @@ magnets are shown, never committed. The frame is drawn from the state, never all
 """
 import json
 
-from sy.rules import RuleError, TICKET_NAMES, PHASE_MRX, PHASE_DETECTIVES, PHASE_OVER
+from sy.rules import Game, RuleError, TICKET_NAMES, PHASE_MRX, PHASE_DETECTIVES, PHASE_OVER
 from sy.proto import _forget
 
 try:
@@ -54,7 +54,8 @@ class Board:
         self.store = store
         self.out = out  # .event(seq, text), .note(dict)
         self.graph = graph
-        self.game = None
+        # set by sy.newgame or sy.resume
+        self.game = None  # type: Game | None
         self.stage = IDLE
         self.restoring = False
         self.occ = bytearray(STATIONS + 1)
