@@ -180,7 +180,8 @@ def inspect_flash(folder):
     """Read the board's flash as the firmware would at boot, on a copy (the firmware trims its
     journal on load). Returns {"readable", "during_save", "jlines", "header", "game", "why"}."""
     flash = os.path.join(folder, "flash")
-    out = {"readable": True, "during_save": False, "jlines": [], "header": None, "game": None, "why": ""}
+    out = {"readable": True, "during_save": False, "trim": False, "jlines": [], "header": None, "game": None,
+           "why": ""}
     if not os.path.isdir(flash):
         return out
     names = set(os.listdir(flash))
@@ -203,6 +204,7 @@ def inspect_flash(folder):
         out["header"] = header
         if "state.tmp" in names or "state.bin" not in names or jsize > header.get("jlen", 0):
             out["during_save"] = True
+        out["trim"] = jsize > header.get("jlen", 0)  # the next boot cuts the journal back
         for seq, text in st.lines(1):
             try:
                 out["jlines"].append(json.loads(text))
@@ -253,7 +255,9 @@ def check_frames(recorded):
     there (consecutive seq numbers from each boot) and none is over the config's current limit."""
     out = {"frames_checked": 0, "frames_over_budget": 0, "frames_missing": 0, "max_frame_ma": 0.0,
            "current_limit_ma": None}
+    out["per_game"] = []
     for cfg, frames in recorded:
+        out["per_game"].append(len(frames))
         out["current_limit_ma"] = cfg["current_limit_ma"]
         prev = None
         for seq, wire in frames:

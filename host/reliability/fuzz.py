@@ -182,10 +182,12 @@ def segments(data):
 
 
 def silent_ok(seg):
+    """A well-formed ack without an id gets no reply. MicroPython's json also reads some broken
+    JSON (a missing colon), so any line naming ack and no id may go unanswered."""
     try:
         m = json.loads(seg)
     except (ValueError, UnicodeError):
-        return False
+        return b'"ack"' in seg and b'"id"' not in seg
     return isinstance(m, dict) and m.get("cmd") == "ack" and "id" not in m
 
 
