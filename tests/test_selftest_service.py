@@ -39,6 +39,10 @@ tb.run(1)
 assert tb.strip.buf[16] and not tb.strip.buf[15] and not any(tb.strip.buf[:15]), bytes(tb.strip.buf[:24])
 assert cmd(tb, "svc_led", index=999)["error"] == "bad_input"
 info = cmd(tb, "svc_info")
+# game commands wait until service mode ends: nothing changes underneath the wizard
+r = cmd(tb, "setup", detectives=[13, 26], bobbies=[29, 34])
+assert r["error"] == "wrong_turn" and "service mode" in r["message"], r
+assert tb.board.game is None
 assert info["bits"][56] == bit and info["index"][56] == 56
 # the scan loop in service mode allocates nothing (a quick flicker latched meanwhile)
 def loop(tb):  # a function: no new globals (a growing globals dict) while measuring

@@ -103,6 +103,8 @@ class Protocol:
                 fn = service.command
             if fn is None:
                 raise ProtoError("bad_input", "unknown command %r" % (cmd,))
+            if cmd in _GAME_CMDS and self.app is not None and self.app.board is not self.board:
+                raise ProtoError("wrong_turn", "the board is in service mode: end yard calibrate/selftest first")
             if rid is None and cmd != "ack":
                 raise ProtoError("bad_input", "every command but ack needs an integer id")
             out = fn(self, msg)
@@ -166,6 +168,8 @@ _COMMANDS = {
     "ack": Protocol.c_ack, "ping": Protocol.c_ping, "mrx": Protocol.c_mrx, "choose": Protocol.c_choose,
     "mem": Protocol.c_mem,
 }
+# commands that change the game: refused while service mode has the switches and LEDs
+_GAME_CMDS = ("mrx", "choose", "setup", "reset", "reveal", "capture", "cornered", "guide")
 # rare commands: module sy.<name> has c_<cmd>(protocol, msg); it is imported for the command and
 # dropped after it, so the heap carries only the game's code during play
 _RARE = {"hello": "report", "status": "report", "record": "report", "setup": "newgame", "reset": "newgame",
