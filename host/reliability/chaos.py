@@ -17,12 +17,11 @@ disagreements (host and board differ at the end).
 """
 import json
 import random
-import shutil
 import threading
 import time
 
 from host.boardlink import LinkError
-from host.reliability.common import FastLink, RelSim, inspect_flash
+from host.reliability.common import FastLink, RelSim, inspect_flash, strace_works
 from sy import commit as commitlib
 from sy.rules import Game, RuleError, TICKET_NAMES
 
@@ -528,7 +527,7 @@ def run_games(n_games, mode, cuts_target=None, seed=1, heap="112k", rate=None, l
         cfg.update(config or {})
         sim = RelSim(heapsize=heap, debounce_ms=10, record_frames=record_frames, config=cfg)
         game = ChaosGame(sim, random.Random(rng.getrandbits(32)), mode=mode, rate=rate, stats=stats, log=log,
-                         strace=strace and bool(shutil.which("strace")))
+                         strace=strace and strace_works())
         game.arm()
         game.repl_round = repl_round
         game.avoid_trim_cut = avoid_trim_cut

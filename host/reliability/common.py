@@ -28,6 +28,23 @@ import sy_boardmain
 '''
 
 
+_STRACE = []
+
+
+def strace_works():
+    """strace is installed and may trace here (containers often forbid ptrace)."""
+    if not _STRACE:
+        ok = False
+        if shutil.which("strace"):
+            try:
+                ok = subprocess.run(["strace", "-f", "-qq", "-o", "/dev/null", "true"], capture_output=True,
+                                    timeout=20).returncode == 0
+            except (OSError, subprocess.SubprocessError):
+                ok = False
+        _STRACE.append(ok)
+    return _STRACE[0]
+
+
 class RelSim(SimBoard):
     """SimBoard + every LED frame appended to <folder>/frames.bin (record_frames=True: main.py is
     started through a 10-line wrapper that hooks the simulated strip's write; the firmware itself
