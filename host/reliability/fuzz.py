@@ -183,11 +183,12 @@ def segments(data):
 
 def silent_ok(seg):
     """A well-formed ack without an id gets no reply. MicroPython's json also reads some broken
-    JSON (a missing colon), so any line naming ack and no id may go unanswered."""
+    JSON (a missing colon, an unknown escape: "ac\\k" is "ack"), so a line that is not JSON to
+    CPython, names a cmd and no id, may be such an ack and go unanswered."""
     try:
         m = json.loads(seg)
     except (ValueError, UnicodeError):
-        return b'"ack"' in seg and b'"id"' not in seg
+        return b'"cmd"' in seg and b'"id"' not in seg
     return isinstance(m, dict) and m.get("cmd") == "ack" and "id" not in m
 
 
