@@ -5,7 +5,7 @@ import json
 import os
 from binascii import crc32
 
-from sy.store import _MAGIC
+from sy.store import _MAGIC, _exists
 
 
 def resume(b):
@@ -67,15 +67,25 @@ def load(store):
 
 
 def _trim(store):
-    """Cut the journal back to jlen bytes (a line written after the last snapshot)."""
-    try:
-        size = os.stat(store.journal)[6]
-    except OSError:
-        return
+    """Cut the journal back to jlen bytes (a line written after the last snapshot).
+
+    Power-cut safe at every step, with rename never over an existing file (FAT cannot):
+    copy to game.trim, rename game.jsonl -> game.old, game.trim -> game.jsonl, remove game.old.
+    A cut between the renames leaves game.old, which the next boot takes back first."""
+    journal = store.journal
+    old = journal[:-6] + ".old"
+    trimmed = journal[:-6] + ".trim"
+    if not _exists(journal):
+        if not _exists(old):
+            return
+        os.rename(old, journal)  # a cut landed between the two renames
+    elif _exists(old):
+        os.remove(old)  # a cut landed after the second rename
+    size = os.stat(journal)[6]
     if size <= store.jlen:
         return
-    src = open(store.journal, "rb")
-    dst = open(store.tmp, "wb")
+    src = open(journal, "rb")
+    dst = open(trimmed, "wb")
     try:
         left = store.jlen
         buf = bytearray(256)
@@ -89,5 +99,6 @@ def _trim(store):
     finally:
         src.close()
         dst.close()
-    os.remove(store.journal)
-    os.rename(store.tmp, store.journal)
+    os.rename(journal, old)
+    os.rename(trimmed, journal)
+    os.remove(old)

@@ -94,7 +94,8 @@ class Store:
         return resume.load(self)
 
     def reset(self):
-        for p in (self.journal, self.state, self.bak, self.tmp):
+        base = self.journal[:-6]
+        for p in (self.journal, self.state, self.bak, self.tmp, base + ".old", base + ".trim"):
             if _exists(p):
                 os.remove(p)
         self.jlen = 0

@@ -84,7 +84,7 @@ class RelSim(SimBoard):
             sc, n = self.strace_kill
             flash = os.path.join(self.folder, "flash")
             paths = []
-            for name in ("game.jsonl", "state.bin", "state.bak", "state.tmp"):
+            for name in ("game.jsonl", "game.old", "game.trim", "state.bin", "state.bak", "state.tmp"):
                 paths += ["-P", os.path.join(flash, name)]
             cmd = ["strace", "-f", "-qq", "-o", "/dev/null"] + paths + [
                 "-e", "trace=" + sc, "-e", "inject=%s:signal=KILL:when=%d" % (sc, n)] + cmd
