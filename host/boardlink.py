@@ -250,6 +250,9 @@ class BoardLink:
             self._replies.setdefault(None, msg)
 
     def _event(self, seq, ev):
+        if seq == 1 and isinstance(ev, dict) and ev.get("type") == "setup" and self.applied:
+            # a new game starts a new journal at 1; the board never resends 1 to a host past it
+            self.applied = 0
         if seq <= self.applied:
             self._ack(seq)  # a resend of something we have: never apply twice
             return
