@@ -18,6 +18,73 @@ def _forget(name):
         delattr(sy, name)
 
 
+# JSON byte classes (ASCII): 1 white space, 2 in a number or literal, 4 may follow a backslash
+_CLASS = b'\x00\x00\x00\x00\x00\x00\x00\x00\x00\x01\x01\x00\x00\x01\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x01\x00\x04\x00\x00\x00\x00\x00\x00\x00\x00\x02\x00\x02\x02\x04\x02\x02\x02\x02\x02\x02\x02\x02\x02\x02\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x02\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x04\x00\x00\x00\x00\x02\x04\x00\x00\x02\x06\x00\x00\x00\x00\x00\x02\x00\x06\x00\x00\x00\x06\x02\x06\x06\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00'
+
+
+def well_formed(raw):
+    """True if raw (bytes) is one JSON value by the grammar's separators and escapes.
+
+    MicroPython's json reads some broken JSON (a missing colon, an unknown escape); a line that
+    is not JSON must never run as a command. Allocates nothing."""
+    state = 0  # 0 a value, 1 after a value, 2 a key or '}', 3 ':', 4 a key, 5 a value or ']'
+    objs = 0   # bit k set: nesting level k is an object (else an array)
+    depth = 0
+    i = 0
+    n = len(raw)
+    while i < n:
+        c = raw[i]
+        i += 1
+        k = _CLASS[c] if c < 128 else 0
+        if k & 1:
+            continue
+        if state == 3:
+            if c != 58:  # ':'
+                return False
+            state = 0
+        elif state == 1:
+            if not depth:
+                return False
+            obj = objs >> (depth - 1) & 1
+            if c == 44:  # ','
+                state = 4 if obj else 0
+            elif c == (125 if obj else 93):  # '}' or ']'
+                depth -= 1
+            else:
+                return False
+        elif (state == 2 and c == 125) or (state == 5 and c == 93):
+            depth -= 1
+            state = 1
+        elif c == 34:  # '"': a string, checked to its end
+            while i < n and raw[i] != 34:
+                if raw[i] < 32:
+                    return False
+                if raw[i] == 92:
+                    i += 1
+                    if i >= n or raw[i] >= 128 or not _CLASS[raw[i]] & 4:
+                        return False
+                i += 1
+            if i >= n:
+                return False
+            i += 1
+            state = 3 if state in (2, 4) else 1
+        elif state in (2, 4):
+            return False
+        elif c == 123 or c == 91:  # '{' or '['
+            if depth >= 30:
+                return False
+            objs = (objs & ~(1 << depth)) | ((c == 123) << depth)
+            depth += 1
+            state = 2 if c == 123 else 5
+        elif k & 2:
+            while i < n and raw[i] < 128 and _CLASS[raw[i]] & 2:
+                i += 1
+            state = 1
+        else:
+            return False
+    return state == 1 and depth == 0
+
+
 class ProtoError(Exception):
     def __init__(self, code, message):
         super().__init__(message)
@@ -83,8 +150,10 @@ class Protocol:
         rid = rare = None
         try:
             try:
-                msg = json.loads(raw)
+                msg = json.loads(raw) if well_formed(raw) else None
             except (ValueError, UnicodeError):
+                msg = None
+            if msg is None:
                 raise ProtoError("bad_input", "the line is not valid JSON")
             if not isinstance(msg, dict):
                 raise ProtoError("bad_input", "a command is a JSON object")
