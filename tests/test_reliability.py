@@ -29,10 +29,8 @@ def test_fuzz_10000_lines():
 
 
 def test_power_cuts_200_over_whole_games():
-    # no cut is timed onto the boot's journal trim: that window loses the journal (a known
-    # firmware bug, test_power_cut_during_boot_trim_keeps_the_journal); `yard bench
-    # reliability` keeps it in and counts what it costs
-    r = chaos.run_games(5, "power", cuts_target=200, seed=SEED, heap=HEAP, avoid_trim_cut=True)
+    # cuts are timed into saves and onto the boot's journal trim too
+    r = chaos.run_games(5, "power", cuts_target=200, seed=SEED, heap=HEAP, avoid_trim_cut=False)
     assert r["power_cuts"] >= 200
     if strace_works():  # half the cuts are timed by strace into flash writes
         assert r["cuts_during_save"] >= 10, "too few cuts landed inside a flash write"
@@ -74,13 +72,7 @@ def bench():
     b.close()
 
 
-KNOWN = {
-    "stuck_closed": "firmware bug: a stray magnet / stuck-closed reed on a legal destination is taken as the "
-                    "placement the moment a piece is lifted (sy/board.py evaluate: one missing + one extra "
-                    "= a placement, whatever came first)",
-    "moved_in_mrx_turn": "firmware bug: a piece moved before Mister X's move is committed as the detective's "
-                         "move as soon as his move arrives (sy/board.py evaluate after mrx_move)",
-}
+KNOWN = {}  # scenario -> reason, for a failure found and not fixed yet (strict xfail)
 
 
 @pytest.mark.parametrize("scenario", [
@@ -112,10 +104,10 @@ def _open(link, sim, seconds=20):
 
 
 @pytest.mark.skipif(not strace_works(), reason="needs strace (and ptrace) to time the cuts")
-@pytest.mark.xfail(strict=True, reason="firmware bug: sy/store.py _trim removes game.jsonl before renaming the "
-                   "trimmed copy in; a power cut between the two (at boot, after a cut inside a save) loses the "
-                   "whole journal: every event the host had, the record, the resend")
-def test_power_cut_during_boot_trim_keeps_the_journal():
+@pytest.mark.parametrize("trim_cut", [("rename", 1), ("rename", 2), ("unlink", 1)])
+def test_power_cut_during_boot_trim_keeps_the_journal(trim_cut):
+    """At boot the journal is trimmed to the last snapshot; a cut at any step of the trim
+    (journal -> game.old, game.trim -> journal, removing game.old) loses nothing."""
     sim = RelSim(heapsize=HEAP, debounce_ms=10, config={"scan_hz": 500})
     sim.start()
     link = FastLink(sim.port, timeout=3, abort=lambda: not sim.alive())
@@ -140,10 +132,10 @@ def test_power_cut_during_boot_trim_keeps_the_journal():
         assert not sim.alive()
         fl = inspect_flash(sim.folder)
         assert fl["readable"] and fl["during_save"] and len(fl["jlines"]) == had
-        # cut 2: at power-on the board trims that line; the cut lands on the trim's rename
+        # cut 2: at power-on the board trims that line; the cut lands on a step of the trim
         link.close()
         sim.power_cut()
-        sim.strace_kill = ("rename", 1)
+        sim.strace_kill = trim_cut
         sim.start()
         time.sleep(1.0)
         assert not sim.alive()
@@ -158,8 +150,6 @@ def test_power_cut_during_boot_trim_keeps_the_journal():
         sim.stop()
 
 
-@pytest.mark.xfail(strict=True, reason="firmware: MicroPython's json reads some broken JSON (a missing colon) "
-                   "and the board runs it; docs/protocol.md says such a line is answered bad_input, id null")
 def test_a_line_that_is_not_json_changes_nothing():
     sim = RelSim(heapsize=HEAP, debounce_ms=10, config={"scan_hz": 500})
     sim.start()
@@ -175,8 +165,6 @@ def test_a_line_that_is_not_json_changes_nothing():
         sim.stop()
 
 
-@pytest.mark.xfail(strict=True, reason="host/boardlink.py: `applied` outlives a new setup on the same link, so "
-                   "the new game's events 1..applied are dropped as resends (the ready event never arrives)")
 def test_boardlink_takes_the_events_of_a_second_game():
     sim = RelSim(heapsize=HEAP, debounce_ms=10, config={"scan_hz": 500})
     sim.start()
