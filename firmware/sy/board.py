@@ -4,9 +4,13 @@ Everything is derived from two things: where the rules core says the pieces are,
 are closed. After every debounced change the board compares them:
   missing  pieces whose station is open (lifted, knocked off),
   extra    closed stations no piece should be on (a placed piece, a stray magnet).
-One piece missing and one extra station is a placement: a legal one is committed, an illegal one
-blinks until the piece is put right. Several missing pieces, pieces lifted out of turn and stray
-magnets are shown, never committed. The frame is drawn from the state, never allocated.
+A placement is a station that closes while a piece that may move is in hand: one missing piece and
+one such station is a placement; a legal one is committed, an illegal one blinks until the piece is
+put right. A station that closes while no piece that may move is in hand (a stray magnet, a stuck
+reed, a piece put down in Mister X's turn) stays extra and is never a destination; a piece lifted
+when it may not move (out of turn) stays out of place until it is put back. Several missing pieces,
+pieces lifted out of turn and stray magnets are shown, never committed. The frame is drawn from the
+state, never allocated.
 """
 import json
 
@@ -58,12 +62,13 @@ class Board:
         self.game = None  # type: Game | None
         self.stage = IDLE
         self.restoring = False
-        self.occ = bytearray(STATIONS + 1)
+        self.occ = bytearray(STATIONS + 1)  # 1 closed, 3 closed while no piece that may move was in hand
         self.x_on = False  # Mister X's own piece stands on his surfacing station
         self.missing = bytearray(_MAX)
         self.n_missing = 0
         self.extra = bytearray(_MAX)
         self.n_extra = 0
+        self.off = 0  # bit p: piece p lifted when it could not move, out of place until put back
         self.tomove = 0
         self.lifted = -1
         self.dest = bytearray(64)  # legal destinations of the lifted piece
@@ -97,8 +102,20 @@ class Board:
 
     # --- reed changes and buttons ---------------------------------------------------------
     def switch(self, station, closed):
-        self.occ[station] = 1 if closed else 0
         g = self.game
+        v = 1 if closed else 0
+        if g is not None:
+            p = g.holder_of(station)
+            if p >= 0:  # lifted, a piece may move only in its turn; put back, it is in place again
+                self.off &= ~(1 << p)
+                if not closed and not self._may(p):
+                    self.off |= 1 << p
+            elif closed:  # a placement only while a piece that may move is in hand, else stray
+                v = 3
+                for i in range(self.n_missing):
+                    if self._may(self.missing[i]):
+                        v = 1
+        self.occ[station] = v
         if g is not None and g.surfaced == station:
             if not closed:
                 self.x_on = False
@@ -106,6 +123,9 @@ class Board:
                 self.x_on = True  # nobody is in hand: this is Mister X's own piece
                 self.note_station("mrx_piece", station)
         self.evaluate()
+
+    def _may(self, p):
+        return self.stage == PLAY and not self.restoring and not (self.off | ~self.game.to_move()) & (1 << p)
 
     def button(self, k):
         if k == BUTTON_CONFIRM:
@@ -140,11 +160,17 @@ class Board:
             if not occ[pos[i]] and self.n_missing < _MAX:
                 self.missing[self.n_missing] = i
                 self.n_missing += 1
+        n_new = to = 0  # extra stations closed while a piece was in hand: placements
         for s in range(1, STATIONS + 1):
             if occ[s] and g.holder_of(s) < 0 and not (s == g.surfaced and self.x_on):
                 if self.n_extra < _MAX:
                     self.extra[self.n_extra] = s
                     self.n_extra += 1
+                if occ[s] == 1:
+                    n_new += 1
+                    to = s
+        if not self.n_missing:
+            self.off = 0  # every piece in place
         self.tomove = g.to_move()
         if self.stage == SETUP:
             if self.n_missing == 0 and self.n_extra == 0:
@@ -159,17 +185,17 @@ class Board:
                 return
             self.restoring = False
             self.out.note({"note": "restored"})
-        if g.phase != PHASE_DETECTIVES or self.n_missing != 1 or self.n_extra > 1:
+        if g.phase != PHASE_DETECTIVES or self.n_missing != 1 or n_new > 1:
             self._drop_lift()
             return
         p = self.missing[0]
-        if not self.tomove & (1 << p):
+        if not self.tomove & ~self.off & (1 << p):
             self._drop_lift()
             return
         if self.lifted != p:
             self._lift(p, quiet)
-        if self.n_extra == 1:
-            self._place(p, self.extra[0])
+        if n_new == 1:
+            self._place(p, to)
         else:
             self.pend_to = self.pend_mask = 0
 

@@ -256,6 +256,51 @@ def test_piece_knocked_off_out_of_turn():
     assert tb.board.n_missing == 0
 
 
+def test_stray_magnet_is_never_the_destination():
+    tb = _start()
+    tb.command("mrx", ticket="taxi")
+    tb.place(14)  # a stray magnet (or a stuck reed) on 14, a bus destination of D1
+    tb.lift(13)  # D1 in the air: 14 closed before the lift, so it is no placement
+    g = tb.board.game
+    assert g.moved == 0 and g.pos[0] == 13 and tb.board.lifted == 0 and tb.board.n_extra == 1
+    tb.place(4)  # the real placement: committed, the magnet stays extra
+    assert g.pos[0] == 4 and tb.board.n_extra == 1
+    tb.place(39)  # another magnet, on a taxi destination of D2
+    tb.lift(26)
+    assert g.pos[1] == 26 and tb.board.n_extra == 2
+    tb.lift(39)
+    tb.place(39)  # closes while D2 is in hand: now it is a placement
+    assert g.pos[1] == 39 and tb.board.n_extra == 1
+
+
+def test_piece_moved_in_mrx_turn_is_never_a_move():
+    tb = _start()
+    tb.lift(13)  # Mister X's turn
+    tb.place(4)
+    tb.command("mrx", ticket="taxi")
+    g = tb.board.game
+    assert g.moved == 0 and g.pos[0] == 13 and tb.board.lifted == -1 and tb.board.n_extra == 1
+    tb.lift(4)  # lifted during the detectives' turn, but taken off in Mister X's: still out of place
+    tb.place(46)
+    assert g.moved == 0 and g.pos[0] == 13
+    tb.lift(46)
+    tb.place(13)  # back on its station: now it moves normally
+    assert tb.board.n_missing == 0 and tb.board.n_extra == 0
+    tb.lift(13)
+    assert tb.board.lifted == 0
+    tb.place(4)
+    assert g.pos[0] == 4
+
+
+def test_piece_lifted_in_mrx_turn_placed_in_detectives_turn():
+    tb = _start()
+    tb.lift(13)  # in the air when Mister X's move comes in
+    tb.command("mrx", ticket="taxi")
+    tb.place(4)
+    g = tb.board.game
+    assert g.moved == 0 and g.pos[0] == 13 and tb.board.n_extra == 1
+
+
 def _detectives_round(tb):
     g = tb.board.game
     while g.phase == 1:
