@@ -182,13 +182,13 @@ def segments(data):
 
 
 def silent_ok(seg):
-    """Only a well-formed ack without an id goes unanswered: a line that is not strict JSON is
+    """Only a well-formed ack without an id (absent or null) goes unanswered: a line that is not strict JSON is
     refused by the board (sy.proto.well_formed) and answered bad_input, id null."""
     try:
         m = json.loads(seg)
     except (ValueError, UnicodeError):
         return False
-    return isinstance(m, dict) and m.get("cmd") == "ack" and "id" not in m
+    return isinstance(m, dict) and m.get("cmd") == "ack" and m.get("id") is None  # "id": null = no id
 
 
 def _names_id(segs, rid):
