@@ -55,6 +55,7 @@ class SimBoard:
         self._relay = None
         self._stop = False
         self.console = bytearray()  # everything the firmware wrote to its serial port (tail)
+        self.cable_cut = False  # True: the relay drops every byte both ways (a pulled USB cable)
         with open(os.path.join(self.folder, "board.json"), "w") as f:
             json.dump(self.config, f)
         self._inputs = bytearray(self.chips + 1)
@@ -113,6 +114,8 @@ class SimBoard:
                     data = os.read(fd, 4096)
                 except OSError:
                     continue
+                if self.cable_cut:
+                    continue  # the bytes die in the cut cable
                 if fd == fw:
                     self.console += data
                     del self.console[:-65536]

@@ -2,7 +2,6 @@
 dead board at once, flash forensics, LED current model."""
 import json
 import os
-import select
 import shutil
 import signal
 import subprocess
@@ -53,7 +52,6 @@ class RelSim(SimBoard):
     def __init__(self, *a, record_frames=False, **kw):
         super().__init__(*a, **kw)
         self.record_frames = record_frames
-        self.cable_cut = False
         self.strace_kill = None
         self.frame_log = os.path.join(self.folder, "frames.bin")
 
@@ -105,27 +103,6 @@ class RelSim(SimBoard):
                 pass
             self.proc.wait()
         termios.tcflush(self._fw_slave, termios.TCIOFLUSH)
-
-    def _run_relay(self):
-        fw, host = self._fw_master, self._host_master
-        while not self._stop:
-            try:
-                r, _, _ = select.select([fw, host], [], [], 0.1)
-            except (OSError, ValueError):
-                return
-            for fd in r:
-                try:
-                    data = os.read(fd, 4096)
-                except OSError:
-                    continue
-                if self.cable_cut:
-                    continue  # the bytes die in the cut cable
-                if fd == fw:
-                    self.console += data
-                    del self.console[:-65536]
-                    os.write(host, data)
-                else:
-                    os.write(fw, data)
 
     def frames(self):
         """Every recorded frame: [(seq, wire bytes)]."""
