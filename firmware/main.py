@@ -1,69 +1,35 @@
-"""The board's entry point: load the config, build the hardware, resume the game, run.
+"""The board's entry point: build the board (sy/start.py) and run the game until Ctrl-C.
 
-On a board the link is USB serial (the REPL's stdin/stdout). Under the unix port (the simulator),
-SY_SIM names the folder with the simulated hardware files and the "flash" (state, journal).
-Ctrl-C ends the loop so the REPL (and mpremote) can take over.
-The config is read first and boiled down to small objects, and its module is dropped, before the
-game's code is imported: the heap peak of the boot is not added to the game's.
+The building code is a module that is dropped once the App exists, so it does not stay on the heap;
+this file stays small because the board compiles it from source at every boot.
+Ctrl-C ends the loop so the REPL (and mpremote) can take over: main() starts the game again and
+board_app is the running App.
 """
 import gc
 import sys
-import os
 
-
-def _drop(name):
-    """Forget a module used only at boot, so the GC can take its code back."""
-    import sy
-    sys.modules.pop("sy." + name, None)
-    if hasattr(sy, name):
-        delattr(sy, name)
-
-
-def _hardware(folder, sim):
-    from sy import boardconfig, hw
-    try:
-        cfg = boardconfig.load((folder + "/board.json") if folder else boardconfig.DEFAULT_PATH)
-    except boardconfig.ConfigError as e:
-        import json
-        print(json.dumps({"note": "config_error", "message": str(e)}))
-        return None
-    inputs, leds = hw.simulated(cfg, folder) if sim else hw.real(cfg)
-    small = hw.compact(cfg)
-    _drop("boardconfig")
-    _drop("hw")
-    return inputs, leds, small
+board_app = None
 
 
 def main():
+    global board_app
     import sy
     if getattr(sy, "safe_mode", False):
         return
-    sim = sys.platform == "linux" and (os.getenv("SY_SIM") or "sim")
-    folder = sim if sim else ""
-    got = _hardware(folder, sim)
+    board_app = None
     gc.collect()
-    if got is None:
+    import sy.start
+    app = sy.start.build()
+    sys.modules.pop("sy.start", None)
+    delattr(sy, "start")
+    gc.collect()
+    if app is None:
         return
-    inputs, leds, small = got
-    # the long-lived buffers first, while the heap is still in one piece
-    from sy.link import Link
-    from sy.debounce import Debouncer
-    from sy import mapgraph
-    link = Link(sys.stdin.buffer, sys.stdout)
-    small["debouncer"] = Debouncer(small["chips"] + 1, small["debounce_ms"])
-    graph = mapgraph.load(small["map"])
-    gc.collect()
-    from sy.app import App
-    from sy.store import Store
-    app = App(small, inputs, leds, link, Store(folder + "/flash" if sim else "game"), graph,
-              "sim" if sim else small["board"])
-    global board_app
-    board_app = app  # reachable from the REPL after Ctrl-C
-    gc.collect()
+    board_app = app
     try:
         app.run()
     except KeyboardInterrupt:
-        print("\nboard stopped (Ctrl-C); REPL free. main.main() restarts the game")
+        print("\nboard stopped (Ctrl-C); REPL free. main() restarts the game")
 
 
 main()

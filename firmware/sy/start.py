@@ -1,0 +1,58 @@
+"""Build the board at power-up: load the config, make the hardware, the link and the App.
+
+main.py imports this module, calls build() and drops it again, so none of this code stays on the
+heap while the game runs. The config is read first and boiled down to small objects, and its
+module is dropped, before the game's code is imported: the heap peak of the boot is not added to
+the game's. The long-lived buffers are made before the big modules are loaded, while the heap is
+still in one piece.
+On a board the link is USB serial (the REPL's stdin/stdout). Under the unix port (the simulator),
+SY_SIM names the folder with the simulated hardware files and the "flash" (state, journal).
+"""
+import gc
+import os
+import sys
+
+
+def _drop(name):
+    """Forget a module used only at boot, so the GC can take its code back."""
+    import sy
+    sys.modules.pop("sy." + name, None)
+    if hasattr(sy, name):
+        delattr(sy, name)
+
+
+def _hardware(folder, sim):
+    from sy import boardconfig, hw
+    try:
+        cfg = boardconfig.load((folder + "/board.json") if folder else boardconfig.DEFAULT_PATH)
+    except boardconfig.ConfigError as e:
+        import json
+        print(json.dumps({"note": "config_error", "message": str(e)}))
+        return None
+    inputs, leds = hw.simulated(cfg, folder) if sim else hw.real(cfg)
+    small = hw.compact(cfg)
+    _drop("boardconfig")
+    _drop("hw")
+    return inputs, leds, small
+
+
+def build():
+    """The App, ready to run; None on a config error (reported on the serial link)."""
+    sim = sys.platform == "linux" and (os.getenv("SY_SIM") or "sim")
+    folder = sim if sim else ""
+    got = _hardware(folder, sim)
+    gc.collect()
+    if got is None:
+        return None
+    inputs, leds, small = got
+    from sy.link import Link
+    from sy.debounce import Debouncer
+    from sy import mapgraph
+    link = Link(sys.stdin.buffer, sys.stdout)
+    small["debouncer"] = Debouncer(small["chips"] + 1, small["debounce_ms"])
+    graph = mapgraph.load(small["map"])
+    gc.collect()
+    from sy.app import App
+    from sy.store import Store
+    return App(small, inputs, leds, link, Store(folder + "/flash" if sim else "game"), graph,
+               "sim" if sim else small["board"])
