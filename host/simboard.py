@@ -86,11 +86,18 @@ class SimBoard:
             shutil.copy(os.path.join(FIRMWARE, "main.py"), os.path.join(lib, "main.py"))
         return lib
 
+    def module_path(self):
+        """MICROPYPATH of the firmware process. The compiled firmware is found as lib/ below the
+        process's folder, as on a board, so a module's __file__ (a name kept on the heap) is
+        'lib/sy/rules.mpy' and not this machine's temporary path."""
+        rel = os.path.relpath(self._lib, self.folder)
+        return (self._lib if rel.startswith("..") else rel) + ":.frozen"
+
     def start(self):
         if self._lib is None:
             self._lib = self._build()
         env = dict(os.environ)
-        env["MICROPYPATH"] = self._lib + ":.frozen"
+        env["MICROPYPATH"] = self.module_path()
         env["SY_SIM"] = self.folder
         self.proc = subprocess.Popen(
             [tool("micropython"), "-X", "heapsize=" + self.heapsize, "-i", os.path.join(self._lib, "main.py")],

@@ -71,7 +71,7 @@ class RelSim(SimBoard):
         if self._lib is None:
             self._lib = self._build()
         env = dict(os.environ)
-        env["MICROPYPATH"] = self._lib + ":.frozen"
+        env["MICROPYPATH"] = self.module_path()
         env["SY_SIM"] = self.folder
         script = "main.py"
         if self.record_frames:
