@@ -19,8 +19,17 @@ from sy.proto import _forget
 
 try:
     from time import ticks_diff
+    from micropython import const
 except ImportError:
     from sy.debounce import ticks_diff
+    from sy.rules import const
+
+# refusals: sentences in sy/messages.py
+_GAME_OVER = const(7)
+_NO_GAME = const(39)
+_NOT_SET_UP = const(40)
+_RESTORE_FIRST = const(41)
+_SECRET_MOVE = const(42)
 
 IDLE = 0
 SETUP = 1
@@ -284,13 +293,13 @@ class Board:
     # --- what the host says ---------------------------------------------------------------
     def _ready_game(self):
         if self.game is None or self.stage == IDLE:
-            raise RuleError("wrong_turn", "no game is set up")
+            raise RuleError("wrong_turn", _NO_GAME)
         if self.stage == SETUP:
-            raise RuleError("wrong_turn", "the pieces are not on their start stations yet")
+            raise RuleError("wrong_turn", _NOT_SET_UP)
         if self.stage == OVER:
-            raise RuleError("game_over", "the game is over")
+            raise RuleError("game_over", _GAME_OVER)
         if self.restoring:
-            raise RuleError("wrong_turn", "pieces moved while the board was off: put them back first")
+            raise RuleError("wrong_turn", _RESTORE_FIRST)
         return self.game
 
     def _surfacing(self, k):
@@ -298,7 +307,7 @@ class Board:
 
     def _check_to(self, move_no, to):
         if to and not self._surfacing(move_no):
-            raise RuleError("bad_input", "move %d is secret: the board must not learn Mister X's station" % move_no)
+            raise RuleError("bad_input", _SECRET_MOVE, move_no)
 
     def mrx_move(self, ticket, to, commit):
         g = self._ready_game()

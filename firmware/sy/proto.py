@@ -4,10 +4,25 @@ board: every failure becomes an error reply."""
 import json
 import sys
 
-from sy.rules import RuleError, TICKET_NAMES
+from sy.rules import RuleError, TICKET_NAMES, const
 
 PROTO = 1
 FIRMWARE = "0.1.0"
+
+# refusals: sentences in sy/messages.py
+_BAD_TICKET = const(43)
+_BAD_STATION = const(44)
+_BAD_COMMIT = const(45)
+_BAD_SEQ = const(46)
+_NO_CHOICE_PENDING = const(47)
+_NOT_JSON = const(48)
+_NOT_OBJECT = const(49)
+_BAD_ID = const(50)
+_UNKNOWN_COMMAND = const(51)
+_SERVICE_MODE = const(52)
+_ID_NEEDED = const(53)
+_BAD_DOUBLE = const(54)
+_LINE_TOO_LONG = const(55)
 
 
 def _forget(name):
@@ -85,16 +100,12 @@ def well_formed(raw):
     return state == 1 and depth == 0
 
 
-class ProtoError(Exception):
-    def __init__(self, code, message):
-        super().__init__(message)
-        self.code = code
-        self.message = message
+ProtoError = RuleError  # a refused command: the same code and sentence as a refused move
 
 
 def _ticket(name, what="ticket"):
     if name not in TICKET_NAMES:
-        raise ProtoError("bad_input", "%s must be taxi, bus, underground or black, not %r" % (what, name))
+        raise ProtoError("bad_input", _BAD_TICKET, what, name)
     return TICKET_NAMES.index(name)
 
 
@@ -102,7 +113,7 @@ def _station(v, what="to"):
     if v is None:
         return 0
     if not isinstance(v, int) or isinstance(v, bool) or not 1 <= v <= 199:
-        raise ProtoError("bad_input", "%s must be a station number 1..199" % what)
+        raise ProtoError("bad_input", _BAD_STATION, what)
     return v
 
 
@@ -110,7 +121,7 @@ def _commit(v):
     if v is None:
         return None
     if not isinstance(v, str) or len(v) != 64:
-        raise ProtoError("bad_input", "commit must be a SHA-256 hex digest (64 characters)")
+        raise ProtoError("bad_input", _BAD_COMMIT)
     return v
 
 
@@ -144,7 +155,8 @@ class Protocol:
 
     # --- input --------------------------------------------------------------------------------
     def too_long(self):
-        self._error(None, "too_long", "the line is longer than %d bytes" % len(self.link.buf))
+        self._error(None, "too_long", RuleError("too_long", _LINE_TOO_LONG, len(self.link.buf)).message)
+        _forget("messages")
 
     def handle(self, raw):
         rid = rare = None
@@ -154,13 +166,13 @@ class Protocol:
             except (ValueError, UnicodeError):
                 msg = None
             if msg is None:
-                raise ProtoError("bad_input", "the line is not valid JSON")
+                raise ProtoError("bad_input", _NOT_JSON)
             if not isinstance(msg, dict):
-                raise ProtoError("bad_input", "a command is a JSON object")
+                raise ProtoError("bad_input", _NOT_OBJECT)
             rid = msg.get("id")
             if rid is not None and (not isinstance(rid, int) or isinstance(rid, bool)):
                 rid = None
-                raise ProtoError("bad_input", "id must be an integer")
+                raise ProtoError("bad_input", _BAD_ID)
             cmd = msg.get("cmd")
             fn = _COMMANDS.get(cmd) if isinstance(cmd, str) else None
             rare = _RARE.get(cmd) if fn is None and isinstance(cmd, str) else None
@@ -171,17 +183,17 @@ class Protocol:
                 from sy import service  # yard calibrate / selftest: loaded only for these, dropped at svc_end
                 fn = service.command
             if fn is None:
-                raise ProtoError("bad_input", "unknown command %r" % (cmd,))
+                raise ProtoError("bad_input", _UNKNOWN_COMMAND, cmd)
             if cmd in _GAME_CMDS and self.app is not None and self.app.board is not self.board:
-                raise ProtoError("wrong_turn", "the board is in service mode: end yard calibrate/selftest first")
+                raise ProtoError("wrong_turn", _SERVICE_MODE)
             if rid is None and cmd != "ack":
-                raise ProtoError("bad_input", "every command but ack needs an integer id")
+                raise ProtoError("bad_input", _ID_NEEDED)
             out = fn(self, msg)
             if rid is not None:
                 self._reply(rid, out or {})
             if cmd == "hello":
                 mod.after_hello(self)
-        except (ProtoError, RuleError) as e:
+        except RuleError as e:
             self._error(rid, e.code, e.message)
         except MemoryError:
             self._error(rid, "no_memory", "the board ran out of memory for this command")
@@ -194,12 +206,13 @@ class Protocol:
         finally:
             if rare:
                 _forget(rare)
+            _forget("messages")  # if a sentence was made: off the heap again
 
     # --- commands -----------------------------------------------------------------------------
     def c_ack(self, msg):
         seq = msg.get("seq")
         if not isinstance(seq, int) or seq < 0 or seq > self.board.store.seq:
-            raise ProtoError("bad_input", "seq must be an event number the board sent")
+            raise ProtoError("bad_input", _BAD_SEQ)
         if seq > self.acked:
             self.acked = seq
         return None
@@ -219,7 +232,7 @@ class Protocol:
         if "double" in msg:
             d = msg["double"]
             if not isinstance(d, list) or len(d) != 2 or not isinstance(d[0], dict) or not isinstance(d[1], dict):
-                raise ProtoError("bad_input", "double must be a list of two moves")
+                raise ProtoError("bad_input", _BAD_DOUBLE)
             seq, reveal = b.mrx_double(_ticket(d[0].get("ticket")), _station(d[0].get("to")), _commit(d[0].get("commit")),
                                        _ticket(d[1].get("ticket")), _station(d[1].get("to")), _commit(d[1].get("commit")))
         else:
@@ -229,7 +242,7 @@ class Protocol:
     def c_choose(self, msg):
         t = _ticket(msg.get("ticket"))
         if t > 2 or not self.board.choose(t):
-            raise ProtoError("wrong_turn", "no piece is waiting for a ticket choice")
+            raise ProtoError("wrong_turn", _NO_CHOICE_PENDING)
         return {"seq": self.board.store.seq}
 
 

@@ -9,6 +9,12 @@ stations where Mister X may be, from public information only.
 """
 from sy import mapgraph
 
+try:
+    from micropython import const
+except ImportError:  # CPython
+    def const(x):
+        return x
+
 TAXI = 0
 BUS = 1
 UNDERGROUND = 2
@@ -32,14 +38,74 @@ RESULTS = (None, "detectives", "mrx")
 REASONS = (None, "capture", "mrx_stuck", "rounds_done", "detectives_stuck")
 _SAVE_VERSION = 1
 
+# Refusals name their sentence by its index in sy/messages.py (loaded only when one is reported)
+_NO_SUCH_PIECE = const(0)
+_NO_LINE = const(1)
+_TWO_PLAYER_COUNT = const(2)
+_DETECTIVE_COUNT = const(3)
+_BOBBY_COUNT = const(4)
+_ROUNDS_RANGE = const(5)
+_MRX_SECRET = const(6)
+_GAME_OVER = const(7)
+_DETECTIVES_TURN = const(8)
+_MRX_TICKET_KIND = const(9)
+_LOG_FULL = const(10)
+_NOT_A_STATION = const(11)
+_MRX_UNREACHABLE = const(12)
+_NOT_CONNECTED = const(13)
+_FERRY_BLACK_ONLY = const(14)
+_NO_DOUBLE_LEFT = const(15)
+_MRX_TURN = const(16)
+_ALREADY_MOVED = const(17)
+_TICKET_KIND = const(18)
+_NO_BLACK_FOR_DETECTIVES = const(19)
+_NO_TICKET_LEFT = const(20)
+_HELD_BY = const(21)
+_FERRY_MRX_ONLY = const(22)
+_MRX_NOT_STUCK = const(23)
+_SHARED_START = const(24)
+_MRX_START_HELD = const(25)
+_REVEALS_RANGE = const(26)
+_TICKET_COUNT_RANGE = const(27)
+_BOX_SHORT = const(28)
+_NO_BLACK_LEFT = const(29)
+_SUPPLY_EMPTY = const(30)
+_MRX_NEEDS_STATION = const(31)
+_BOBBY_TICKETS = const(32)
+_NEEDS_TICKET = const(33)
+_MRX_NOT_THERE = const(34)
+_MRX_NOT_POSSIBLE = const(35)
+_SAVE_DAMAGED = const(36)
+_SURFACING_NEEDS_STATION = const(37)
+_HIDDEN_STATION = const(38)
+
 
 class RuleError(Exception):
-    """A refused action: `code` from the game-record contract, `message` a sentence for a person."""
+    """A refused action: `code` from the game-record contract, `message` a sentence for a person.
 
-    def __init__(self, code, message):
-        super().__init__(message)
+    The sentence is given as it is, or (in the code the board keeps on its heap: rules, board,
+    protocol) as an index of sy/messages.py's table and its arguments; it is made when first read,
+    so the sentences stay off the board's heap until an error is reported."""
+
+    def __init__(self, code, message, *args):
+        super().__init__(code)
         self.code = code
-        self.message = message
+        self._message = message
+        self._args = args
+
+    @property
+    def message(self):
+        m = self._message
+        if isinstance(m, int):
+            try:
+                from sy.messages import TEXT
+            except MemoryError:  # the board is out of memory: the code must do
+                return self.code
+            m = TEXT[m] % self._args if self._args else TEXT[m]
+        return m
+
+    def __str__(self):
+        return self.message
 
 
 def _is_int(x):
@@ -56,39 +122,39 @@ class Game:
         g = self.graph = graph or mapgraph.load()
         n = len(detectives)
         if two_player and n != 2:
-            raise RuleError("bad_input", "the two-player game has exactly 2 detectives")
+            raise RuleError("bad_input", _TWO_PLAYER_COUNT)
         if n < 2 or n > 5:
-            raise RuleError("bad_input", "a game has 2 to 5 detectives (one player runs 2 in the two-player game)")
+            raise RuleError("bad_input", _DETECTIVE_COUNT)
         if len(bobbies) != _BOBBIES[n]:
-            raise RuleError("bad_input", "%d detectives play with %d bobbies, not %d" % (n, _BOBBIES[n], len(bobbies)))
+            raise RuleError("bad_input", _BOBBY_COUNT, n, _BOBBIES[n], len(bobbies))
         start = list(detectives) + list(bobbies)
         for s in start:
             if not g.is_station(s):
-                raise RuleError("bad_input", "%r is not a station" % (s,))
+                raise RuleError("bad_input", _NOT_A_STATION, s)
         for i in range(len(start)):
             if start[i] in start[:i]:
-                raise RuleError("bad_input", "two pieces cannot both start on station %d" % start[i])
+                raise RuleError("bad_input", _SHARED_START, start[i])
         if mrx:
             if not g.is_station(mrx):
-                raise RuleError("bad_input", "%r is not a station" % (mrx,))
+                raise RuleError("bad_input", _NOT_A_STATION, mrx)
             if mrx in start:
-                raise RuleError("bad_input", "Mister X cannot start on station %d: a piece stands there" % mrx)
+                raise RuleError("bad_input", _MRX_START_HELD, mrx)
         if not (_is_int(rounds) and 1 <= rounds <= 99):
-            raise RuleError("bad_input", "rounds must be a whole number from 1 to 99")
+            raise RuleError("bad_input", _ROUNDS_RANGE)
         for r in reveals:
             if not (_is_int(r) and 1 <= r <= 99):
-                raise RuleError("bad_input", "surfacing moves must be whole numbers from 1 to 99")
+                raise RuleError("bad_input", _REVEALS_RANGE)
         stock = tickets or (TWO_PLAYER_STOCK if two_player else DETECTIVE_TICKETS)
         mt = mrx_tickets or MRX_TICKETS
         for c in tuple(stock) + tuple(mt):
             if not (_is_int(c) and 0 <= c <= 255):
-                raise RuleError("bad_input", "ticket counts must be whole numbers from 0 to 255")
+                raise RuleError("bad_input", _TICKET_COUNT_RANGE)
         holders = 1 if two_player else n
         supply = bytearray(3)
         for t in range(3):
             left = BOX[t] - holders * stock[t]
             if left < 0:
-                raise RuleError("bad_input", "the box has only %d %s tickets" % (BOX[t], TICKET_NAMES[t]))
+                raise RuleError("bad_input", _BOX_SHORT, BOX[t], TICKET_NAMES[t])
             supply[t] = left
 
         self.n_detectives = n
@@ -144,7 +210,7 @@ class Game:
                 return k
             if name[0] == "B" and k < self.n_pieces - self.n_detectives:
                 return self.n_detectives + k
-        raise RuleError("bad_input", "there is no piece %r in this game" % (name,))
+        raise RuleError("bad_input", _NO_SUCH_PIECE, name)
 
     def holder_of(self, station):
         """Index of the piece on station, or -1."""
@@ -220,7 +286,7 @@ class Game:
     def legal_mrx(self):
         """Mister X's legal single moves now (double moves excluded); needs his station."""
         if not self.mrx:
-            raise RuleError("bad_input", "Mister X's station is secret here")
+            raise RuleError("bad_input", _MRX_SECRET)
         out = []
         self._mrx_options(self.mrx, out)
         out.sort()
@@ -246,42 +312,42 @@ class Game:
     # --- Mister X -----------------------------------------------------------------------
     def _check_mrx_turn(self):
         if self.phase == PHASE_OVER:
-            raise RuleError("game_over", "the game is over")
+            raise RuleError("game_over", _GAME_OVER)
         if self.phase != PHASE_MRX:
-            raise RuleError("wrong_turn", "it is the detectives' turn")
+            raise RuleError("wrong_turn", _DETECTIVES_TURN)
 
     def _mrx_step(self, ticket, to):
         """Validate and apply one travel-log entry. Returns the station shown, or 0."""
         if not (_is_int(ticket) and 0 <= ticket <= 3):
-            raise RuleError("bad_input", "Mister X's ticket must be taxi, bus, underground or black")
+            raise RuleError("bad_input", _MRX_TICKET_KIND)
         name = TICKET_NAMES[ticket]
         if ticket == BLACK:
             if not self.black:
-                raise RuleError("no_ticket", "Mister X has no black ticket left")
+                raise RuleError("no_ticket", _NO_BLACK_LEFT)
         elif not self.supply[ticket]:
-            raise RuleError("no_ticket", "the general supply has no %s ticket left" % name)
+            raise RuleError("no_ticket", _SUPPLY_EMPTY, name)
         if self.moves >= 255:
-            raise RuleError("bad_input", "the travel log is full")
+            raise RuleError("bad_input", _LOG_FULL)
         surfacing = (self.moves + 1) in self.reveals
         g = self.graph
         if to is not None and to != 0 and not g.is_station(to):
-            raise RuleError("bad_input", "%r is not a station" % (to,))
+            raise RuleError("bad_input", _NOT_A_STATION, to)
         if self.mrx:
             if not to:
-                raise RuleError("bad_input", "Mister X's move must name the station")
+                raise RuleError("bad_input", _MRX_NEEDS_STATION)
             self._check_mrx_link(self.mrx, to, ticket)
             if not self._free(to):
-                raise RuleError("occupied", "station %d is held by %s" % (to, self.piece_name(self.holder_of(to))))
+                raise RuleError("occupied", _HELD_BY, to, self.piece_name(self.holder_of(to)))
         elif surfacing:
             if not to:
-                raise RuleError("bad_input", "move %d is a surfacing move: it must name the station" % (self.moves + 1))
+                raise RuleError("bad_input", _SURFACING_NEEDS_STATION, self.moves + 1)
             if not self._free(to):
-                raise RuleError("occupied", "station %d is held by %s" % (to, self.piece_name(self.holder_of(to))))
+                raise RuleError("occupied", _HELD_BY, to, self.piece_name(self.holder_of(to)))
         elif to:
-            raise RuleError("bad_input", "the board must not learn Mister X's hidden station")
+            raise RuleError("bad_input", _HIDDEN_STATION)
         self._spread(ticket)
         if surfacing and not self.mrx and not self.is_candidate(to):
-            raise RuleError("not_connected", "Mister X cannot reach station %d by %s from where he may be" % (to, name))
+            raise RuleError("not_connected", _MRX_UNREACHABLE, to, name)
         # accepted: spend the ticket
         if ticket == BLACK:
             self.black -= 1
@@ -304,12 +370,12 @@ class Game:
             for t in range(4):
                 if g.connected(here, to, t):
                     return
-            raise RuleError("not_connected", "station %d is not connected to station %d" % (to, here))
+            raise RuleError("not_connected", _NOT_CONNECTED, to, here)
         if g.connected(here, to, ticket):
             return
         if g.connected(here, to, mapgraph.FERRY):
-            raise RuleError("ferry", "the ferry takes only a black ticket")
-        raise RuleError("not_connected", "no %s line joins station %d and station %d" % (TICKET_NAMES[ticket], here, to))
+            raise RuleError("ferry", _FERRY_BLACK_ONLY)
+        raise RuleError("not_connected", _NO_LINE, TICKET_NAMES[ticket], here, to)
 
     def _spread(self, ticket):
         """Replace the possible stations by those reachable with this ticket, minus held ones."""
@@ -372,7 +438,7 @@ class Game:
         """A double move: two travel-log entries in one turn. Returns the station shown, or 0."""
         self._check_mrx_turn()
         if not self.double:
-            raise RuleError("double_used", "Mister X has no double-move ticket left")
+            raise RuleError("double_used", _NO_DOUBLE_LEFT)
         snap = self._snapshot()
         try:
             shown = self._mrx_step(ticket1, to1)
@@ -401,37 +467,37 @@ class Game:
     def move(self, piece, ticket, to):
         """A detective's or bobby's move; a bobby's ticket may be None (it pays nothing)."""
         if self.phase == PHASE_OVER:
-            raise RuleError("game_over", "the game is over")
+            raise RuleError("game_over", _GAME_OVER)
         if not (_is_int(piece) and 0 <= piece < self.n_pieces):
-            raise RuleError("bad_input", "there is no piece %r in this game" % (piece,))
+            raise RuleError("bad_input", _NO_SUCH_PIECE, piece)
         if not self.graph.is_station(to):
-            raise RuleError("bad_input", "%r is not a station" % (to,))
+            raise RuleError("bad_input", _NOT_A_STATION, to)
         name = self.piece_name(piece)
         if self.phase != PHASE_DETECTIVES:
-            raise RuleError("wrong_turn", "it is Mister X's turn")
+            raise RuleError("wrong_turn", _MRX_TURN)
         if self.moved & (1 << piece):
-            raise RuleError("already_moved", "%s has already moved this round" % name)
+            raise RuleError("already_moved", _ALREADY_MOVED, name)
         bobby = self.is_bobby(piece)
         if ticket is not None and not (_is_int(ticket) and 0 <= ticket <= 3):
-            raise RuleError("bad_input", "a ticket is taxi, bus, underground or black")
+            raise RuleError("bad_input", _TICKET_KIND)
         if ticket == BLACK:
             if bobby:
-                raise RuleError("bad_input", "bobbies travel by taxi, bus or underground")
-            raise RuleError("no_ticket", "detectives have no black tickets")
+                raise RuleError("bad_input", _BOBBY_TICKETS)
+            raise RuleError("no_ticket", _NO_BLACK_FOR_DETECTIVES)
         here = self.pos[piece]
         g = self.graph
         if ticket is None:
             if not bobby:
-                raise RuleError("bad_input", "a detective's move must name its ticket")
+                raise RuleError("bad_input", _NEEDS_TICKET)
             if not (g.connected(here, to, TAXI) or g.connected(here, to, BUS) or g.connected(here, to, UNDERGROUND)):
                 self._refuse_link(here, to, None)
         elif not g.connected(here, to, ticket):
             self._refuse_link(here, to, ticket)
         if not bobby and self.tickets[piece][ticket] == 0:
-            raise RuleError("no_ticket", "%s has no %s ticket left" % (name, TICKET_NAMES[ticket]))
+            raise RuleError("no_ticket", _NO_TICKET_LEFT, name, TICKET_NAMES[ticket])
         holder = self.holder_of(to)
         if holder >= 0:
-            raise RuleError("occupied", "station %d is held by %s" % (to, self.piece_name(holder)))
+            raise RuleError("occupied", _HELD_BY, to, self.piece_name(holder))
         # accepted
         self.pos[piece] = to
         if not bobby:
@@ -453,10 +519,10 @@ class Game:
 
     def _refuse_link(self, here, to, ticket):
         if self.graph.connected(here, to, mapgraph.FERRY):
-            raise RuleError("ferry", "only Mister X may take the ferry, with a black ticket")
+            raise RuleError("ferry", _FERRY_MRX_ONLY)
         if ticket is None:
-            raise RuleError("not_connected", "station %d is not connected to station %d" % (to, here))
-        raise RuleError("not_connected", "no %s line joins station %d and station %d" % (TICKET_NAMES[ticket], here, to))
+            raise RuleError("not_connected", _NOT_CONNECTED, to, here)
+        raise RuleError("not_connected", _NO_LINE, TICKET_NAMES[ticket], here, to)
 
     def candidates_count(self):
         n = 0
@@ -492,16 +558,16 @@ class Game:
         The board commits a move before the host can answer, so the capture may come after the
         move closed the round, even the last round (which ended the game as 'rounds_done')."""
         if not (_is_int(piece) and 0 <= piece < self.n_pieces):
-            raise RuleError("bad_input", "there is no piece %r in this game" % (piece,))
+            raise RuleError("bad_input", _NO_SUCH_PIECE, piece)
         s = self.pos[piece]
         last = piece == self._lander and s == self._landed
         if self.phase == PHASE_OVER and not (last and self.reason == "rounds_done"):
-            raise RuleError("game_over", "the game is over")
+            raise RuleError("game_over", _GAME_OVER)
         if self.mrx:
             if s != self.mrx:
-                raise RuleError("bad_input", "Mister X is not on station %d" % s)
+                raise RuleError("bad_input", _MRX_NOT_THERE, s)
         elif not (self.is_candidate(s) or last):
-            raise RuleError("bad_input", "Mister X cannot be on station %d" % s)
+            raise RuleError("bad_input", _MRX_NOT_POSSIBLE, s)
         self.mrx = s
         self._end("detectives", "capture")
 
@@ -509,7 +575,7 @@ class Game:
         """The host says: Mister X, at the start of his turn, has no legal move. Ends the game."""
         self._check_mrx_turn()
         if self.mrx and self._mrx_options(self.mrx, None):
-            raise RuleError("bad_input", "Mister X still has a legal move")
+            raise RuleError("bad_input", _MRX_NOT_STUCK)
         self._end("detectives", "mrx_stuck")
 
     def _end(self, result, reason):
@@ -561,7 +627,7 @@ class Game:
         try:
             return cls._load(data, graph)
         except (IndexError, ValueError, TypeError, KeyError):
-            raise RuleError("bad_input", "the saved game is damaged")
+            raise RuleError("bad_input", _SAVE_DAMAGED)
 
     @classmethod
     def _load(cls, data, graph):

@@ -1,0 +1,64 @@
+"""The refusal sentences of the board's resident code live in sy/messages.py (off the board's heap
+until one is reported): every `_KEY = const(n)` a module raises with must name the right sentence,
+with as many %-fields as the raise gives arguments."""
+import ast
+import os
+import re
+
+import pytest
+
+from host import ROOT
+from sy.messages import TEXT
+from sy.rules import Game, RuleError
+
+MODULES = ("rules", "board", "proto")
+
+
+def _fields(text):
+    return len(re.findall(r"%[sdr]", text))
+
+
+def _consts(tree):
+    """{name: value} of the module's `_NAME = const(n)` lines."""
+    out = {}
+    for node in tree.body:
+        if (isinstance(node, ast.Assign) and isinstance(node.value, ast.Call)
+                and getattr(node.value.func, "id", "") == "const" and isinstance(node.targets[0], ast.Name)):
+            out[node.targets[0].id] = node.value.args[0].value
+    return out
+
+
+@pytest.mark.parametrize("module", MODULES)
+def test_every_refusal_names_a_sentence_with_matching_fields(module):
+    with open(os.path.join(ROOT, "firmware", "sy", module + ".py"), encoding="utf-8") as f:
+        tree = ast.parse(f.read())
+    consts = _consts(tree)
+    raises = 0
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call) and getattr(node.func, "id", "") in ("RuleError", "ProtoError"):
+            key = node.args[1]
+            assert isinstance(key, ast.Name) and key.id in consts, \
+                "%s line %d: a resident module names its sentence by a const index" % (module, node.lineno)
+            text = TEXT[consts[key.id]]
+            assert _fields(text) == len(node.args) - 2, "%s line %d: %r takes %d arguments" % (
+                module, node.lineno, text, _fields(text))
+            raises += 1
+    assert raises
+
+
+def test_the_table_has_no_unused_or_repeated_sentence():
+    used = set()
+    for module in MODULES:
+        with open(os.path.join(ROOT, "firmware", "sy", module + ".py"), encoding="utf-8") as f:
+            used |= set(_consts(ast.parse(f.read())).values())
+    assert used == set(range(len(TEXT)))
+    assert len(set(TEXT)) == len(TEXT)
+
+
+def test_a_refusal_reads_as_a_sentence():
+    g = Game([13, 26, 29, 34, 50], [], 45)
+    with pytest.raises(RuleError) as e:
+        g.move(0, 0, 14)
+    assert e.value.code == "wrong_turn"
+    assert e.value.message == "it is Mister X's turn" == str(e.value)
+    assert RuleError("bad_input", "a plain sentence").message == "a plain sentence"
