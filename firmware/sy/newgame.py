@@ -93,7 +93,7 @@ def c_setup(p, msg):
 
 
 def c_reset(p, msg):
-    if not msg.get("confirm"):
+    if msg.get("confirm") is not True:  # not any truthy value: "no", 1 and [0] do not abandon a game
         raise ProtoError("bad_input", "reset abandons the game: send confirm: true")
     b = p.board
     b.store.reset()

@@ -360,6 +360,26 @@ def test_malformed_and_oversized_lines():
     assert [e["error"] for e in errs] == ["bad_input", "too_long", "bad_input", "bad_input"], errs
 
 
+def test_refusals_read_as_sentences():
+    tb = _start()
+    r = tb.command("mrx", ticket="taxi", to=46)
+    assert r["message"] == "move 1 is secret: the board must not learn Mister X's station", r
+    tb.link.inbox.append(b"x" * 5000)
+    tb.run(2)
+    assert tb.messages()[-1]["message"].startswith("the line is longer than "), tb.messages()[-1]
+    assert "sy.messages" not in sys.modules  # the sentences are off the heap again
+
+
+def test_reset_needs_confirm_true():
+    tb = _start()
+    for confirm in ("no", 1, [0], "true"):
+        r = tb.command("reset", confirm=confirm)
+        assert not r["ok"] and r["error"] == "bad_input", r
+        assert tb.board.game is not None
+    assert tb.command("reset", confirm=True)["ok"]
+    assert tb.board.game is None
+
+
 def test_power_cut_resume_guides_restore():
     tb = _start()
     tb.command("mrx", ticket="taxi")
