@@ -10,7 +10,7 @@ from sy import london, rules
 _MPY = r"""
 import gc, time, json
 gc.collect()
-from sy import mapgraph, rules
+from sy import mapgraph, mrxmoves, rules
 gc.collect(); gc.collect()
 a = gc.mem_alloc()
 graph = mapgraph.load()
@@ -36,12 +36,12 @@ worst = 0
 for ticket, spreads in ((rules.TAXI, 0), (rules.BLACK, 3)):
     g = rules.Game([13, 26, 29, 34, 50], [], 0, graph=graph)
     for _ in range(spreads):
-        g._spread(rules.BLACK)
+        mrxmoves.spread(g, rules.BLACK)
     saved = bytes(g.cand)
     t = time.ticks_us()
     for _ in range(N):
         g.cand[:] = saved
-        g._spread(ticket)
+        mrxmoves.spread(g, ticket)
     worst = max(worst, time.ticks_diff(time.ticks_us(), t) // N)
     out["mpy_candidates_set_size_%s" % rules.TICKET_NAMES[ticket]] = g.candidates_count()
 out["mpy_candidates_us"] = worst

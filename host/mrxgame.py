@@ -15,7 +15,7 @@ import time
 
 from host.errors import UserError
 from sy import commit as commitlib
-from sy import mapgraph
+from sy import mapgraph, mrxmoves
 from sy.record import setup_game
 from sy.rules import Game, RuleError, TICKET_NAMES, BLACK
 
@@ -235,14 +235,12 @@ class SecretGame:
             return out
         for t1, s1 in [(t, s) for s, t in g.legal_mrx()]:
             trial = copy.deepcopy(g)
-            snap = trial._snapshot()
             try:
-                trial._mrx_step(t1, s1)
+                mrxmoves.step(trial, t1, s1)
             except RuleError:
                 continue
             seconds = []
             trial._mrx_options(trial.mrx, seconds)
-            trial._restore(snap)
             for s2, t2 in sorted(seconds):
                 out.append(((t1, s1), (t2, s2)))
         return out

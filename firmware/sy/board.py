@@ -29,7 +29,6 @@ _GAME_OVER = const(7)
 _NO_GAME = const(39)
 _NOT_SET_UP = const(40)
 _RESTORE_FIRST = const(41)
-_SECRET_MOVE = const(42)
 
 IDLE = 0
 SETUP = 1
@@ -51,13 +50,6 @@ def _move_line(game, piece, ticket, to):
     line = {"type": "move", "piece": game.piece_name(piece), "to": to}
     if ticket is not None:
         line["ticket"] = TICKET_NAMES[ticket]
-    return line
-
-
-def _mrx_line(ticket, to):
-    line = {"type": "mrx", "ticket": TICKET_NAMES[ticket]}
-    if to:
-        line["to"] = to
     return line
 
 
@@ -301,43 +293,6 @@ class Board:
         if self.restoring:
             raise RuleError("wrong_turn", _RESTORE_FIRST)
         return self.game
-
-    def _surfacing(self, k):
-        return k in self.game.reveals
-
-    def _check_to(self, move_no, to):
-        if to and not self._surfacing(move_no):
-            raise RuleError("bad_input", _SECRET_MOVE, move_no)
-
-    def mrx_move(self, ticket, to, commit):
-        g = self._ready_game()
-        self._check_to(g.moves + 1, to)
-        reveal = g.mrx_move(ticket, to)
-        line = _mrx_line(ticket, reveal)
-        if commit:
-            line["commit"] = commit
-        self.x_on = False
-        seq = self.commit_line(line)
-        self._after_commit()
-        return seq, reveal
-
-    def mrx_double(self, t1, to1, c1, t2, to2, c2):
-        g = self._ready_game()
-        self._check_to(g.moves + 1, to1)
-        self._check_to(g.moves + 2, to2)
-        first = g.moves + 1
-        reveal = g.mrx_double(t1, to1, t2, to2)
-        halves = []
-        for t, to, c, k in ((t1, to1, c1, first), (t2, to2, c2, first + 1)):
-            h = _mrx_line(t, to if self._surfacing(k) else 0)
-            del h["type"]
-            if c:
-                h["commit"] = c
-            halves.append(h)
-        self.x_on = False
-        seq = self.commit_line({"type": "mrx", "double": halves})
-        self._after_commit()
-        return seq, reveal
 
     def note_station(self, what, station):
         self.out.note({"note": what, "station": station})

@@ -21,7 +21,6 @@ _BAD_ID = const(50)
 _UNKNOWN_COMMAND = const(51)
 _SERVICE_MODE = const(52)
 _ID_NEEDED = const(53)
-_BAD_DOUBLE = const(54)
 _LINE_TOO_LONG = const(55)
 
 
@@ -206,7 +205,8 @@ class Protocol:
         finally:
             if rare:
                 _forget(rare)
-            _forget("messages")  # if a sentence was made: off the heap again
+            _forget("messages")  # loaded on demand by the rules (a refusal's sentence,
+            _forget("mrxmoves")  # Mister X's moves): off the heap again
 
     # --- commands -----------------------------------------------------------------------------
     def c_ack(self, msg):
@@ -227,18 +227,6 @@ class Protocol:
         gc.collect()
         return {"alloc": gc.mem_alloc(), "free": gc.mem_free(), "peak": self.app.mem_peak if self.app else 0}
 
-    def c_mrx(self, msg):
-        b = self.board
-        if "double" in msg:
-            d = msg["double"]
-            if not isinstance(d, list) or len(d) != 2 or not isinstance(d[0], dict) or not isinstance(d[1], dict):
-                raise ProtoError("bad_input", _BAD_DOUBLE)
-            seq, reveal = b.mrx_double(_ticket(d[0].get("ticket")), _station(d[0].get("to")), _commit(d[0].get("commit")),
-                                       _ticket(d[1].get("ticket")), _station(d[1].get("to")), _commit(d[1].get("commit")))
-        else:
-            seq, reveal = b.mrx_move(_ticket(msg.get("ticket")), _station(msg.get("to")), _commit(msg.get("commit")))
-        return {"seq": seq, "reveal": reveal, "round": b.game.round}
-
     def c_choose(self, msg):
         t = _ticket(msg.get("ticket"))
         if t > 2 or not self.board.choose(t):
@@ -247,12 +235,12 @@ class Protocol:
 
 
 _COMMANDS = {
-    "ack": Protocol.c_ack, "ping": Protocol.c_ping, "mrx": Protocol.c_mrx, "choose": Protocol.c_choose,
+    "ack": Protocol.c_ack, "ping": Protocol.c_ping, "choose": Protocol.c_choose,
     "mem": Protocol.c_mem,
 }
 # commands that change the game: refused while service mode has the switches and LEDs
 _GAME_CMDS = ("mrx", "choose", "setup", "reset", "reveal", "capture", "cornered", "guide")
 # rare commands: module sy.<name> has c_<cmd>(protocol, msg); it is imported for the command and
 # dropped after it, so the heap carries only the game's code during play
-_RARE = {"hello": "report", "status": "report", "record": "report", "setup": "newgame", "reset": "newgame",
+_RARE = {"mrx": "mrxturn", "hello": "status", "status": "status", "record": "report", "setup": "newgame", "reset": "newgame",
          "reveal": "verify", "capture": "declare", "cornered": "declare", "guide": "declare"}

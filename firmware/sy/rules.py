@@ -48,13 +48,8 @@ _ROUNDS_RANGE = const(5)
 _MRX_SECRET = const(6)
 _GAME_OVER = const(7)
 _DETECTIVES_TURN = const(8)
-_MRX_TICKET_KIND = const(9)
-_LOG_FULL = const(10)
 _NOT_A_STATION = const(11)
-_MRX_UNREACHABLE = const(12)
 _NOT_CONNECTED = const(13)
-_FERRY_BLACK_ONLY = const(14)
-_NO_DOUBLE_LEFT = const(15)
 _MRX_TURN = const(16)
 _ALREADY_MOVED = const(17)
 _TICKET_KIND = const(18)
@@ -68,16 +63,11 @@ _MRX_START_HELD = const(25)
 _REVEALS_RANGE = const(26)
 _TICKET_COUNT_RANGE = const(27)
 _BOX_SHORT = const(28)
-_NO_BLACK_LEFT = const(29)
-_SUPPLY_EMPTY = const(30)
-_MRX_NEEDS_STATION = const(31)
 _BOBBY_TICKETS = const(32)
 _NEEDS_TICKET = const(33)
 _MRX_NOT_THERE = const(34)
 _MRX_NOT_POSSIBLE = const(35)
 _SAVE_DAMAGED = const(36)
-_SURFACING_NEEDS_STATION = const(37)
-_HIDDEN_STATION = const(38)
 
 
 class RuleError(Exception):
@@ -316,152 +306,16 @@ class Game:
         if self.phase != PHASE_MRX:
             raise RuleError("wrong_turn", _DETECTIVES_TURN)
 
-    def _mrx_step(self, ticket, to):
-        """Validate and apply one travel-log entry. Returns the station shown, or 0."""
-        if not (_is_int(ticket) and 0 <= ticket <= 3):
-            raise RuleError("bad_input", _MRX_TICKET_KIND)
-        name = TICKET_NAMES[ticket]
-        if ticket == BLACK:
-            if not self.black:
-                raise RuleError("no_ticket", _NO_BLACK_LEFT)
-        elif not self.supply[ticket]:
-            raise RuleError("no_ticket", _SUPPLY_EMPTY, name)
-        if self.moves >= 255:
-            raise RuleError("bad_input", _LOG_FULL)
-        surfacing = (self.moves + 1) in self.reveals
-        g = self.graph
-        if to is not None and to != 0 and not g.is_station(to):
-            raise RuleError("bad_input", _NOT_A_STATION, to)
-        if self.mrx:
-            if not to:
-                raise RuleError("bad_input", _MRX_NEEDS_STATION)
-            self._check_mrx_link(self.mrx, to, ticket)
-            if not self._free(to):
-                raise RuleError("occupied", _HELD_BY, to, self.piece_name(self.holder_of(to)))
-        elif surfacing:
-            if not to:
-                raise RuleError("bad_input", _SURFACING_NEEDS_STATION, self.moves + 1)
-            if not self._free(to):
-                raise RuleError("occupied", _HELD_BY, to, self.piece_name(self.holder_of(to)))
-        elif to:
-            raise RuleError("bad_input", _HIDDEN_STATION)
-        self._spread(ticket)
-        if surfacing and not self.mrx and not self.is_candidate(to):
-            raise RuleError("not_connected", _MRX_UNREACHABLE, to, name)
-        # accepted: spend the ticket
-        if ticket == BLACK:
-            self.black -= 1
-        else:
-            self.supply[ticket] -= 1
-            self.mrx_used[ticket] += 1
-        self.moves += 1
-        if self.mrx:
-            self.mrx = to
-        self.surfaced = to if surfacing else 0
-        self.log.append([ticket, to if surfacing else 0])
-        if surfacing:
-            self._only(to)
-            return to
-        return 0
-
-    def _check_mrx_link(self, here, to, ticket):
-        g = self.graph
-        if ticket == BLACK:
-            for t in range(4):
-                if g.connected(here, to, t):
-                    return
-            raise RuleError("not_connected", _NOT_CONNECTED, to, here)
-        if g.connected(here, to, ticket):
-            return
-        if g.connected(here, to, mapgraph.FERRY):
-            raise RuleError("ferry", _FERRY_BLACK_ONLY)
-        raise RuleError("not_connected", _NO_LINE, TICKET_NAMES[ticket], here, to)
-
-    def _spread(self, ticket):
-        """Replace the possible stations by those reachable with this ticket, minus held ones."""
-        g = self.graph
-        adj = g.adj
-        old = self.cand
-        new = self._spare
-        for k in range(32):
-            new[k] = 0
-        last = 4 if ticket == BLACK else ticket + 1
-        first = 0 if ticket == BLACK else ticket
-        for k in range(32):
-            byte = old[k]
-            if not byte:
-                continue
-            for b in range(8):
-                if byte & (1 << b):
-                    s = (k << 3) | b
-                    for t in range(first, last):
-                        lo, hi = g.span(s, t)
-                        for i in range(lo, hi):
-                            d = adj[i]
-                            new[d >> 3] |= 1 << (d & 7)
-        for s in self.pos:
-            new[s >> 3] &= ~(1 << (s & 7)) & 0xFF
-        self.cand = new
-        self._spare = old
-
-    def _only(self, s):
-        cand = self.cand
-        for k in range(32):
-            cand[k] = 0
-        cand[s >> 3] = 1 << (s & 7)
-
-    def _snapshot(self):
-        return (bytes(self.cand), bytes(self.supply), bytes(self.mrx_used), self.black, self.moves,
-                self.mrx, self.surfaced, len(self.log))
-
-    def _restore(self, snap):
-        self.cand[:] = snap[0]
-        self.supply[:] = snap[1]
-        self.mrx_used[:] = snap[2]
-        self.black, self.moves, self.mrx, self.surfaced = snap[3], snap[4], snap[5], snap[6]
-        del self.log[snap[7]:]
-
     def mrx_move(self, ticket, to=0):
         """Mister X's single move. In secret mode `to` is given only on a surfacing move.
-        Returns the station he surfaces on, or 0."""
-        self._check_mrx_turn()
-        snap = self._snapshot()
-        try:
-            shown = self._mrx_step(ticket, to)
-        except RuleError:
-            self._restore(snap)
-            raise
-        self._start_detectives()
-        return shown
+        Returns the station he surfaces on, or 0 (sy/mrxmoves.py)."""
+        from sy import mrxmoves
+        return mrxmoves.single(self, ticket, to)
 
     def mrx_double(self, ticket1, to1, ticket2, to2):
         """A double move: two travel-log entries in one turn. Returns the station shown, or 0."""
-        self._check_mrx_turn()
-        if not self.double:
-            raise RuleError("double_used", _NO_DOUBLE_LEFT)
-        snap = self._snapshot()
-        try:
-            shown = self._mrx_step(ticket1, to1)
-            shown = self._mrx_step(ticket2, to2) or shown
-        except RuleError:
-            self._restore(snap)
-            raise
-        self.double -= 1
-        self._start_detectives()
-        return shown
-
-    def _start_detectives(self):
-        self.round += 1
-        self.phase = PHASE_DETECTIVES
-        self.moved = 0
-        self._landed = 0
-        for i in range(self.n_detectives):
-            if self.can_move(i):
-                break
-        else:
-            self._end("mrx", "detectives_stuck")
-            return
-        self._close_round_if_done()
+        from sy import mrxmoves
+        return mrxmoves.double(self, ticket1, to1, ticket2, to2)
 
     # --- detectives and bobbies -----------------------------------------------------------
     def move(self, piece, ticket, to):

@@ -1,0 +1,176 @@
+"""Mister X's moves: one travel-log entry at a time, checked against the rules, his tickets spent,
+and the public update of where he may be. Game.mrx_move and Game.mrx_double call these.
+
+Kept apart from rules.py because the board needs this code once a round, for the `mrx` command:
+it loads the module for that command and drops it after (docs/memory.md). The host keeps it.
+A Game knows his station (`g.mrx`) or not (secret mode, the board): see rules.py.
+step, spread, snapshot and restore are for the host's planners too (yard play's `legal double`,
+the benchmark): one entry without the turn's bookkeeping, and undoing it.
+"""
+from sy import mapgraph
+from sy.rules import RuleError, BLACK, TICKET_NAMES, PHASE_DETECTIVES, _is_int, const
+
+# refusals: sentences in sy/messages.py
+_NO_LINE = const(1)
+_MRX_TICKET_KIND = const(9)
+_LOG_FULL = const(10)
+_NOT_A_STATION = const(11)
+_MRX_UNREACHABLE = const(12)
+_NOT_CONNECTED = const(13)
+_FERRY_BLACK_ONLY = const(14)
+_NO_DOUBLE_LEFT = const(15)
+_HELD_BY = const(21)
+_NO_BLACK_LEFT = const(29)
+_SUPPLY_EMPTY = const(30)
+_MRX_NEEDS_STATION = const(31)
+_SURFACING_NEEDS_STATION = const(37)
+_HIDDEN_STATION = const(38)
+
+
+def single(g, ticket, to):
+    """Mister X's single move. In secret mode `to` is given only on a surfacing move.
+    Returns the station he surfaces on, or 0. A refused move changes nothing."""
+    g._check_mrx_turn()
+    snap = snapshot(g)
+    try:
+        shown = step(g, ticket, to)
+    except RuleError:
+        restore(g, snap)
+        raise
+    _start_detectives(g)
+    return shown
+
+
+def double(g, ticket1, to1, ticket2, to2):
+    """A double move: two travel-log entries in one turn. Returns the station shown, or 0."""
+    g._check_mrx_turn()
+    if not g.double:
+        raise RuleError("double_used", _NO_DOUBLE_LEFT)
+    snap = snapshot(g)
+    try:
+        shown = step(g, ticket1, to1)
+        shown = step(g, ticket2, to2) or shown
+    except RuleError:
+        restore(g, snap)
+        raise
+    g.double -= 1
+    _start_detectives(g)
+    return shown
+
+
+def step(g, ticket, to):
+    """Validate and apply one travel-log entry. Returns the station shown, or 0."""
+    if not (_is_int(ticket) and 0 <= ticket <= 3):
+        raise RuleError("bad_input", _MRX_TICKET_KIND)
+    name = TICKET_NAMES[ticket]
+    if ticket == BLACK:
+        if not g.black:
+            raise RuleError("no_ticket", _NO_BLACK_LEFT)
+    elif not g.supply[ticket]:
+        raise RuleError("no_ticket", _SUPPLY_EMPTY, name)
+    if g.moves >= 255:
+        raise RuleError("bad_input", _LOG_FULL)
+    surfacing = (g.moves + 1) in g.reveals
+    if to is not None and to != 0 and not g.graph.is_station(to):
+        raise RuleError("bad_input", _NOT_A_STATION, to)
+    if g.mrx:
+        if not to:
+            raise RuleError("bad_input", _MRX_NEEDS_STATION)
+        _check_link(g.graph, g.mrx, to, ticket)
+        if not g._free(to):
+            raise RuleError("occupied", _HELD_BY, to, g.piece_name(g.holder_of(to)))
+    elif surfacing:
+        if not to:
+            raise RuleError("bad_input", _SURFACING_NEEDS_STATION, g.moves + 1)
+        if not g._free(to):
+            raise RuleError("occupied", _HELD_BY, to, g.piece_name(g.holder_of(to)))
+    elif to:
+        raise RuleError("bad_input", _HIDDEN_STATION)
+    spread(g, ticket)
+    if surfacing and not g.mrx and not g.is_candidate(to):
+        raise RuleError("not_connected", _MRX_UNREACHABLE, to, name)
+    # accepted: spend the ticket
+    if ticket == BLACK:
+        g.black -= 1
+    else:
+        g.supply[ticket] -= 1
+        g.mrx_used[ticket] += 1
+    g.moves += 1
+    if g.mrx:
+        g.mrx = to
+    g.surfaced = to if surfacing else 0
+    g.log.append([ticket, to if surfacing else 0])
+    if surfacing:
+        cand = g.cand  # he is seen: only that station
+        for k in range(32):
+            cand[k] = 0
+        cand[to >> 3] = 1 << (to & 7)
+        return to
+    return 0
+
+
+def _check_link(graph, here, to, ticket):
+    if ticket == BLACK:
+        for t in range(4):
+            if graph.connected(here, to, t):
+                return
+        raise RuleError("not_connected", _NOT_CONNECTED, to, here)
+    if graph.connected(here, to, ticket):
+        return
+    if graph.connected(here, to, mapgraph.FERRY):
+        raise RuleError("ferry", _FERRY_BLACK_ONLY)
+    raise RuleError("not_connected", _NO_LINE, TICKET_NAMES[ticket], here, to)
+
+
+def spread(g, ticket):
+    """Replace the possible stations by those reachable with this ticket, minus held ones."""
+    graph = g.graph
+    adj = graph.adj
+    old = g.cand
+    new = g._spare
+    for k in range(32):
+        new[k] = 0
+    last = 4 if ticket == BLACK else ticket + 1
+    first = 0 if ticket == BLACK else ticket
+    for k in range(32):
+        byte = old[k]
+        if not byte:
+            continue
+        for b in range(8):
+            if byte & (1 << b):
+                s = (k << 3) | b
+                for t in range(first, last):
+                    lo, hi = graph.span(s, t)
+                    for i in range(lo, hi):
+                        d = adj[i]
+                        new[d >> 3] |= 1 << (d & 7)
+    for s in g.pos:
+        new[s >> 3] &= ~(1 << (s & 7)) & 0xFF
+    g.cand = new
+    g._spare = old
+
+
+def snapshot(g):
+    return (bytes(g.cand), bytes(g.supply), bytes(g.mrx_used), g.black, g.moves, g.mrx, g.surfaced, len(g.log))
+
+
+def restore(g, snap):
+    g.cand[:] = snap[0]
+    g.supply[:] = snap[1]
+    g.mrx_used[:] = snap[2]
+    g.black, g.moves, g.mrx, g.surfaced = snap[3], snap[4], snap[5], snap[6]
+    del g.log[snap[7]:]
+
+
+def _start_detectives(g):
+    g.round += 1
+    g.phase = PHASE_DETECTIVES
+    g.moved = 0
+    g._landed = 0
+    for i in range(g.n_detectives):
+        if g.can_move(i):
+            break
+    else:
+        g._end("mrx", "detectives_stuck")
+        return
+    g._close_round_if_done()
