@@ -1,0 +1,67 @@
+"""What the board tells the host about the game: its status, and the hello that opens a session
+(the status, then every event the host missed). proto.py loads this module for these commands
+and drops it after each, so its code is not on the heap during play."""
+from sy.rules import TICKET_NAMES
+from sy.proto import ProtoError, PROTO, FIRMWARE
+
+_STAGES = ("idle", "setup", "play", "over")
+_PHASES = ("mrx", "detectives", "over")
+
+
+def _names(mask):
+    return [TICKET_NAMES[t] for t in range(3) if mask & (1 << t)]
+
+
+def status(b):
+    g = b.game
+    st = {"stage": _STAGES[b.stage], "restoring": b.restoring, "seq": b.store.seq}
+    if g is None:
+        return st
+    n = g.n_pieces
+    name = g.piece_name
+    st["phase"] = _PHASES[g.phase]
+    st["round"] = g.round
+    st["moves"] = g.moves
+    st["next_reveal"] = g.next_reveal()
+    st["surfaced"] = g.surfaced
+    st["mrx_piece"] = b.x_on
+    st["pieces"] = {name(i): g.pos[i] for i in range(n)}
+    st["to_move"] = [name(i) for i in range(n) if b.tomove & (1 << i)]
+    st["tickets"] = {name(i): list(g.tickets[i]) for i in range(g.n_detectives)}
+    st["mrx_tickets"] = {"black": g.black, "double": g.double, "supply": list(g.supply)}
+    st["log"] = [TICKET_NAMES[e[0]] for e in g.log]
+    st["result"] = g.result
+    st["reason"] = g.reason
+    st["missing"] = [name(b.missing[i]) for i in range(b.n_missing)]
+    st["extra"] = [b.extra[i] for i in range(b.n_extra)]
+    st["lifted"] = name(b.lifted) if b.lifted >= 0 else None
+    st["pending"] = {"station": b.pend_to, "tickets": _names(b.pend_mask)} if b.pend_to else None
+    return st
+
+
+def c_status(p, msg):
+    return status(p.board)
+
+
+def c_hello(p, msg):
+    v = msg.get("proto")
+    if v != PROTO:
+        raise ProtoError("version", "the board speaks protocol %d, the host %r" % (PROTO, v))
+    acked = msg.get("acked", 0)
+    if not isinstance(acked, int) or acked < 0:
+        raise ProtoError("bad_input", "acked must be a whole number")
+    p.acked = acked
+    p.hello_seen = True
+    b = p.board
+    st = status(b)
+    st["proto"] = PROTO
+    st["firmware"] = FIRMWARE
+    st["board"] = p.board_name
+    st["map"] = b.game.graph.name if b.game else "london"
+    return st
+
+
+def after_hello(p):
+    """Resend every event the host has not acknowledged (after the hello reply)."""
+    for seq, text in p.board.store.lines(p.acked + 1):
+        p.event(seq, text)
