@@ -5,6 +5,7 @@ unix port a pty. Ctrl-C (0x03) raises KeyboardInterrupt so main.py ends and the 
 mpremote (on the board MicroPython's own keyboard interrupt usually gets there first).
 Lines longer than the buffer are discarded up to their newline and reported as too long.
 """
+import json
 import select
 
 MAX_LINE = 1024
@@ -62,3 +63,11 @@ class Link:
     def send(self, text):
         self.tx.write(text)
         self.tx.write("\n")
+
+    def send_json(self, obj):
+        """One line of JSON, written as it is made: a long reply (status, hello) never needs one
+        big block of heap. If making it fails half-way, the line is ended so the next one is whole."""
+        try:
+            json.dump(obj, self.tx)
+        finally:
+            self.tx.write("\n")

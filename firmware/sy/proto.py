@@ -140,17 +140,17 @@ class Protocol:
 
     def note(self, obj):
         try:
-            self.link.send(json.dumps(obj))
+            self.link.send_json(obj)
         except Exception:
             pass
 
     def _reply(self, rid, obj):
         obj["id"] = rid
         obj["ok"] = True
-        self.link.send(json.dumps(obj))
+        self.link.send_json(obj)
 
     def _error(self, rid, code, message):
-        self.link.send(json.dumps({"id": rid, "ok": False, "error": code, "message": message}))
+        self.link.send_json({"id": rid, "ok": False, "error": code, "message": message})
 
     # --- input --------------------------------------------------------------------------------
     def too_long(self):

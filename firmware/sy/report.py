@@ -20,11 +20,11 @@ def c_record(p, msg):
         if not everything and kind not in ("setup", "mrx", "move"):
             continue
         if prev is not None:
-            p.link.send(json.dumps({"id": rid, "line": prev}))
+            p.link.send_json({"id": rid, "line": prev})
             n += 1
         prev = obj
     if prev is not None:
-        p.link.send(json.dumps({"id": rid, "line": prev}))
+        p.link.send_json({"id": rid, "line": prev})
         n += 1
     return {"lines": n}
 

@@ -35,6 +35,9 @@ class QueueLink:
         if len(self.outbox) > 24:  # keep the heap flat over a long game
             del self.outbox[0]
 
+    def send_json(self, obj):
+        self.send(json.dumps(obj))
+
 
 def _rmtree(path):
     import os
