@@ -5,7 +5,7 @@ File-backed (for host/simboard.py, which drives a firmware process from outside)
                simulator; scan() re-reads it in place (seek + readinto: no allocation).
   leds file:   u32 frame seq, u32 scan cycle, 3*count wire bytes, u32 frame seq again (a reader
                retries when the two seqs differ).
-Memory-backed (for in-process tests and the benchmark): MemInputs, MemStrip.
+Memory-backed stand-ins for in-process tests and the benchmark are in sy/testkit.py.
 """
 
 
@@ -50,31 +50,3 @@ class FileStrip:
         f = self.f
         f.seek(0)
         f.write(w)
-
-
-class MemInputs:
-    def __init__(self, nbytes):
-        self.bits = bytearray(nbytes)
-
-    def scan(self, bitmap):
-        bits = self.bits
-        for i in range(len(bits)):
-            bitmap[i] = bits[i]
-
-    def set(self, bit, closed):
-        if closed:
-            self.bits[bit >> 3] |= 0x80 >> (bit & 7)
-        else:
-            self.bits[bit >> 3] &= ~(0x80 >> (bit & 7)) & 0xFF
-
-
-class MemStrip:
-    def __init__(self, count):
-        self.buf = bytearray(3 * count)
-        self.seq = 0
-        self.cycle = 0
-        self.last_cycle = 0
-
-    def write(self):
-        self.seq += 1
-        self.last_cycle = self.cycle

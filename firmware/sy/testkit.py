@@ -5,9 +5,36 @@ import json
 
 from sy import boardconfig
 from sy.app import App
-from sy.simhw import MemInputs, MemStrip
 from sy.leds import Leds
 from sy.store import Store
+
+
+class MemInputs:
+    def __init__(self, nbytes):
+        self.bits = bytearray(nbytes)
+
+    def scan(self, bitmap):
+        bits = self.bits
+        for i in range(len(bits)):
+            bitmap[i] = bits[i]
+
+    def set(self, bit, closed):
+        if closed:
+            self.bits[bit >> 3] |= 0x80 >> (bit & 7)
+        else:
+            self.bits[bit >> 3] &= ~(0x80 >> (bit & 7)) & 0xFF
+
+
+class MemStrip:
+    def __init__(self, count):
+        self.buf = bytearray(3 * count)
+        self.seq = 0
+        self.cycle = 0
+        self.last_cycle = 0
+
+    def write(self):
+        self.seq += 1
+        self.last_cycle = self.cycle
 
 
 class QueueLink:

@@ -12,9 +12,8 @@ if sys.implementation.name != "micropython":
 
 from sy.debounce import Debouncer
 from sy.leds import Leds
-from sy.simhw import MemStrip
 from sy.store import Store
-from sy.testkit import TestBoard, play_game
+from sy.testkit import MemStrip, TestBoard, play_game
 from sy import commit as commitlib
 
 TMP = "/tmp/sy-fwtest"
