@@ -13,7 +13,9 @@ lost_moves (an event the host had received that the board's journal no longer ho
 differently), corrupt_saves (a flash the firmware's own loader could not read back whole),
 resumed_games (games with at least one cut that finished, verified, board and host agreeing),
 lost_events / duplicate_events (events never handed to the host, or handed twice),
-disagreements (host and board differ at the end).
+disagreements (host and board differ at the end), stuck_over_games (with tolerate_stuck_over: games
+ended because the board resumed a finished game as still being played; otherwise such a game
+fails with that message).
 """
 import json
 import random
@@ -57,6 +59,9 @@ class ChaosGame:
         self.game_seconds = 150
         self.lost = set()
         self.avoid_trim_cut = False  # True: never time a cut onto the boot's journal trim (a known bug)
+        # True: a board that resumed a finished game as stage "play" (a known firmware bug) ends the
+        # game, counted as stuck_over_games, instead of failing it
+        self.tolerate_stuck_over = False
 
     # --- chaos ----------------------------------------------------------------------------
     def _gone(self):
@@ -277,6 +282,18 @@ class ChaosGame:
             t = self.truth
             if st["stage"] == "over":
                 break
+            if st.get("phase") == "over":
+                # the board's game is over but the board still says stage "play" (a cut between the
+                # two saves of the game's last commit, firmware/sy/board.py): no command moves it
+                # on, and the detectives' turn below would wait for a move no one has to make
+                why = "the board resumed a finished game (%s, %s) as stage %r after a power cut" % (
+                    st.get("result"), st.get("reason"), st["stage"])
+                if self.tolerate_stuck_over:
+                    self._bump("stuck_over_games")
+                    self._bump("games")
+                    return {"ok": False, "result": st.get("result"), "round": st.get("round"),
+                            "events": len(self.events), "stuck_over": why}
+                raise AssertionError(why)
             if st["stage"] == "setup":
                 self.fix_pieces({"pieces": {t.piece_name(i): t.pos[i] for i in range(t.n_pieces)}})
                 self.maybe_cut()
@@ -311,6 +328,9 @@ class ChaosGame:
                 continue
             # the detectives' turn: one piece, by hand
             mask = t.to_move()
+            if not mask:
+                raise AssertionError("the board waits for the detectives (%s), the host's game has no piece to move "
+                                     "(phase %d, result %s)" % (st.get("to_move"), t.phase, t.result))
             p = 0
             while not mask & (1 << p):
                 p += 1
@@ -500,12 +520,12 @@ def flash_leaks(fl, truth, salts, all_salts=None):
 
 
 def run_games(n_games, mode, cuts_target=None, seed=1, heap="112k", rate=None, log=None, record_frames=False,
-              keep=None, strace=True, repl_round=0, config=None, avoid_trim_cut=False):
+              keep=None, strace=True, repl_round=0, config=None, avoid_trim_cut=False, tolerate_stuck_over=False):
     """Play n_games whole games with `mode` chaos; returns the stats dict. With cuts_target the
     cut rate is set so that about that many cuts fall over the games (~130 actions a game)."""
     stats = {"games": 0, "finished_games": 0, "resumed_games": 0, "lost_moves": 0, "corrupt_saves": 0,
              "cuts_during_save": 0, "lost_events": 0, "duplicate_events": 0, "disagreements": 0,
-             "secret_leaks": 0, "problems": [], "power_cuts": 0, "link_cuts": 0}
+             "secret_leaks": 0, "problems": [], "power_cuts": 0, "link_cuts": 0, "stuck_over_games": 0}
     if rate is None:
         rate = 0.0 if not cuts_target else min(0.9, cuts_target / (n_games * 120.0))
     rng = random.Random(seed)
@@ -531,6 +551,7 @@ def run_games(n_games, mode, cuts_target=None, seed=1, heap="112k", rate=None, l
         game.arm()
         game.repl_round = repl_round
         game.avoid_trim_cut = avoid_trim_cut
+        game.tolerate_stuck_over = tolerate_stuck_over
         sim.start()
         try:
             capture_round = rng.choice([0, 0, 6, 12])
@@ -553,6 +574,10 @@ def run_games(n_games, mode, cuts_target=None, seed=1, heap="112k", rate=None, l
                                                              traceback.format_exc(limit=-4) if log else ""))
             stats["games"] += 1
         finally:
+            if game.killer is not None:  # a cut armed after the game's last action: not onto the next game
+                game.killer.cancel()
+                game.killer.join()
+                game.killer = None
             stats["problems"].extend(game.problems)
             game.link.close()
             sim.stop()
