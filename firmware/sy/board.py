@@ -85,13 +85,22 @@ class Board:
         self.now = 0
         self.dirty = True
         self.verified = None
+        self.snap = bytearray(192)  # the game's snapshot is made here (Game.save_into), not allocated
 
     # --- persistence ----------------------------------------------------------------------
     def header(self):
         return {"v": 1, "stage": self.stage, "x_on": 1 if self.x_on else 0}
 
     def save(self):
-        self.store.save(self.header(), self.game.save() if self.game else b"")
+        g = self.game
+        data = b""
+        if g is not None:
+            n = g.save_size()
+            if len(self.snap) < n:  # a long game: the buffer grows once, by a move's worth and more
+                self.snap = bytearray(n + 64)
+            g.save_into(self.snap)
+            data = memoryview(self.snap)[:n]
+        self.store.save(self.header(), data)
 
     def commit_line(self, line):
         """Journal one event line, snapshot the game, tell the host. Returns the seq."""

@@ -440,40 +440,50 @@ class Game:
     # --- saving -------------------------------------------------------------------------
     def save(self):
         """A compact snapshot of the game (never holds a station the Game was not told)."""
-        out = bytearray()
-        name = self.graph.name.encode()
-        out.append(_SAVE_VERSION)
-        out.append(len(name))
-        out.extend(name)
-        out.append(self.n_detectives)
-        out.append(self.n_pieces)
-        out.append(1 if self.two_player else 0)
-        out.append(self.rounds)
-        out.append(len(self.reveals))
-        out.extend(self.reveals)
-        out.extend(self.pos)
+        buf = bytearray(self.save_size())
+        self.save_into(buf)
+        return bytes(buf)
+
+    def save_size(self):
+        return (58 + len(self.graph.name) + len(self.reveals) + self.n_pieces
+                + 3 * (1 if self.two_player else self.n_detectives) + 2 * len(self.log))
+
+    def save_into(self, buf):
+        """Write the snapshot into buf (a bytearray of save_size() bytes or more, made once by
+        the board, so a save allocates nothing). Returns its length."""
+        name = self.graph.name
+        buf[0] = _SAVE_VERSION
+        buf[1] = len(name)
+        k = 2
+        for c in name:
+            buf[k] = ord(c)
+            k += 1
+        for v in (self.n_detectives, self.n_pieces, 1 if self.two_player else 0, self.rounds, len(self.reveals)):
+            buf[k] = v
+            k += 1
+        for part in (self.reveals, self.pos):
+            buf[k:k + len(part)] = part
+            k += len(part)
         for i in range(1 if self.two_player else self.n_detectives):
-            out.extend(self.tickets[i])
-        out.extend(self.supply)
-        out.extend(self.mrx_used)
-        out.append(self.black)
-        out.append(self.double)
-        out.append(self.round)
-        out.append(self.moves)
-        out.append(self.phase)
-        out.append(self.moved)
-        out.append(RESULTS.index(self.result))
-        out.append(REASONS.index(self.reason))
-        out.append(self.mrx)
-        out.append(self.surfaced)
-        out.append(self._landed)
-        out.append(self._lander)
-        out.extend(self.cand)
-        out.append(len(self.log))
+            buf[k:k + 3] = self.tickets[i]
+            k += 3
+        buf[k:k + 3] = self.supply
+        buf[k + 3:k + 6] = self.mrx_used
+        k += 6
+        for v in (self.black, self.double, self.round, self.moves, self.phase, self.moved,
+                  RESULTS.index(self.result), REASONS.index(self.reason), self.mrx, self.surfaced,
+                  self._landed, self._lander):
+            buf[k] = v
+            k += 1
+        buf[k:k + 32] = self.cand
+        k += 32
+        buf[k] = len(self.log)
+        k += 1
         for t, s in self.log:
-            out.append(t)
-            out.append(s)
-        return bytes(out)
+            buf[k] = t
+            buf[k + 1] = s
+            k += 2
+        return k
 
     @classmethod
     def load(cls, data, graph=None):

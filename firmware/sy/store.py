@@ -69,17 +69,22 @@ class Store:
 
     # --- snapshot -----------------------------------------------------------------------
     def save(self, header, game_bytes):
+        """game_bytes: any buffer (the board passes a view of its snapshot buffer). Written in
+        pieces with a running checksum, so no copy of the whole state is made."""
         header["jlen"] = self.jlen
         header["seq"] = self.seq
         h = json.dumps(header).encode()
-        body = bytearray(h)
-        body.append(10)
-        body.extend(game_bytes or b"")
+        crc = crc32(b"\n", crc32(h))
+        if game_bytes:
+            crc = crc32(game_bytes, crc)
         f = open(self.tmp, "wb")
         try:
             f.write(_MAGIC)
-            f.write(b"%08x\n" % (crc32(body) & 0xFFFFFFFF))
-            f.write(body)
+            f.write(b"%08x\n" % (crc & 0xFFFFFFFF))
+            f.write(h)
+            f.write(b"\n")
+            if game_bytes:
+                f.write(game_bytes)
         finally:
             f.close()
         if _exists(self.state):
