@@ -60,14 +60,22 @@ def double(g, ticket1, to1, ticket2, to2):
 
 def step(g, ticket, to):
     """Validate and apply one travel-log entry. Returns the station shown, or 0."""
+    surfacing = _check(g, ticket, to)
+    spread(g, ticket)
+    if surfacing and not g.mrx and not g.is_candidate(to):
+        raise RuleError("not_connected", _MRX_UNREACHABLE, to, TICKET_NAMES[ticket])
+    return _apply(g, ticket, to, surfacing)
+
+
+def _check(g, ticket, to):
+    """Refuse an entry the rules forbid whatever the possible stations; True if it surfaces."""
     if not (_is_int(ticket) and 0 <= ticket <= 3):
         raise RuleError("bad_input", _MRX_TICKET_KIND)
-    name = TICKET_NAMES[ticket]
     if ticket == BLACK:
         if not g.black:
             raise RuleError("no_ticket", _NO_BLACK_LEFT)
     elif not g.supply[ticket]:
-        raise RuleError("no_ticket", _SUPPLY_EMPTY, name)
+        raise RuleError("no_ticket", _SUPPLY_EMPTY, TICKET_NAMES[ticket])
     if g.moves >= 255:
         raise RuleError("bad_input", _LOG_FULL)
     surfacing = (g.moves + 1) in g.reveals
@@ -77,19 +85,18 @@ def step(g, ticket, to):
         if not to:
             raise RuleError("bad_input", _MRX_NEEDS_STATION)
         _check_link(g.graph, g.mrx, to, ticket)
-        if not g._free(to):
-            raise RuleError("occupied", _HELD_BY, to, g.piece_name(g.holder_of(to)))
     elif surfacing:
         if not to:
             raise RuleError("bad_input", _SURFACING_NEEDS_STATION, g.moves + 1)
-        if not g._free(to):
-            raise RuleError("occupied", _HELD_BY, to, g.piece_name(g.holder_of(to)))
     elif to:
         raise RuleError("bad_input", _HIDDEN_STATION)
-    spread(g, ticket)
-    if surfacing and not g.mrx and not g.is_candidate(to):
-        raise RuleError("not_connected", _MRX_UNREACHABLE, to, name)
-    # accepted: spend the ticket
+    if to and not g._free(to):
+        raise RuleError("occupied", _HELD_BY, to, g.piece_name(g.holder_of(to)))
+    return surfacing
+
+
+def _apply(g, ticket, to, surfacing):
+    """Spend the ticket and write the entry; the station shown, or 0."""
     if ticket == BLACK:
         g.black -= 1
     else:
@@ -100,13 +107,13 @@ def step(g, ticket, to):
         g.mrx = to
     g.surfaced = to if surfacing else 0
     g.log.append([ticket, to if surfacing else 0])
-    if surfacing:
-        cand = g.cand  # he is seen: only that station
-        for k in range(32):
-            cand[k] = 0
-        cand[to >> 3] = 1 << (to & 7)
-        return to
-    return 0
+    if not surfacing:
+        return 0
+    cand = g.cand  # he is seen: only that station
+    for k in range(32):
+        cand[k] = 0
+    cand[to >> 3] = 1 << (to & 7)
+    return to
 
 
 def _check_link(graph, here, to, ticket):
