@@ -1,6 +1,127 @@
 import os
+import signal
 import sys
+import time
+
+import pytest
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 # tests/mpy.py and the plain-function test folders are importable as top-level modules
 sys.path.insert(0, HERE)
+
+# --- stray MicroPython processes -------------------------------------------------------------
+# SimBoard starts the firmware in a session of its own (start_new_session), so a test that never
+# stops its board, or kills a `yard sim`/`yard play` child with SIGKILL (PtyHost.kill), leaves the
+# firmware running: reparented to init, outside every process group the test knows. Every process
+# this pytest run starts inherits a marker in its environment; after each test the micropython
+# processes carrying this run's marker (or descending from this pytest process) are listed, new
+# ones are put down to the test that was running, and at the end of the session every one still
+# alive is killed and reported. Processes of other people (other runs, other shells) carry another
+# marker or none, and are left alone.
+MARKER = "SY_PYTEST_RUN"
+_RUN = "%d-%d" % (os.getpid(), time.time_ns())
+os.environ[MARKER] = _RUN
+_STRAYS = {}  # (pid, start time) -> (command line, test that left it)
+_REPORT = []
+
+
+def _read(path):
+    try:
+        with open(path, "rb") as f:
+            return f.read()
+    except OSError:
+        return b""
+
+
+def _stat(pid):
+    """(ppid, start time in clock ticks, state) of a process, or None."""
+    raw = _read("/proc/%d/stat" % pid)
+    if not raw:
+        return None
+    fields = raw[raw.rfind(b")") + 2:].split()  # after "pid (comm) "
+    return int(fields[1]), int(fields[19]), fields[0].decode()
+
+
+def _ours(pid):
+    """pid is a descendant of this pytest process, or carries this run's marker."""
+    if (MARKER + "=" + _RUN).encode() in _read("/proc/%d/environ" % pid).split(b"\0"):
+        return True
+    me = os.getpid()
+    seen = 0
+    while pid > 1 and seen < 64:
+        st = _stat(pid)
+        if st is None:
+            return False
+        pid = st[0]
+        if pid == me:
+            return True
+        seen += 1
+    return False
+
+
+def _micropythons():
+    """{(pid, start): command line} of the live micropython processes this run started (the
+    MicroPython unix port, whether a binary or a Python entry point named micropython)."""
+    out = {}
+    if not os.path.isdir("/proc"):
+        return out
+    for name in os.listdir("/proc"):
+        if not name.isdigit():
+            continue
+        pid = int(name)
+        cmd = _read("/proc/%d/cmdline" % pid).split(b"\0")
+        comm = _read("/proc/%d/comm" % pid).strip()
+        if comm != b"micropython" and not any(os.path.basename(a) == b"micropython" for a in cmd[:2]):
+            continue
+        st = _stat(pid)
+        if st is None or st[2] == "Z" or not _ours(pid):
+            continue
+        out[(pid, st[1])] = b" ".join(a for a in cmd if a).decode("utf-8", "replace")[:200]
+    return out
+
+
+@pytest.fixture(autouse=True)
+def _note_stray_micropython(request):
+    """After each test: micropython processes of this run that were not there before it (a
+    module- or session-scoped board may still legitimately run: it is only killed at the end)."""
+    before = set(_micropythons())
+    yield
+    for key, cmd in _micropythons().items():
+        if key not in before and key not in _STRAYS:
+            _STRAYS[key] = (cmd, request.node.nodeid)
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _kill_stray_micropython():
+    """At the end of the session: kill every micropython process this run left running."""
+    yield
+    left = _micropythons()
+    for (pid, start), cmd in sorted(left.items()):
+        st = _stat(pid)
+        if st is None or st[1] != start:
+            continue  # gone meanwhile (or the pid was reused)
+        try:
+            os.kill(pid, signal.SIGKILL)
+        except OSError:
+            continue
+        test = _STRAYS.get((pid, start), (cmd, "a module- or session-scoped fixture"))[1]
+        _REPORT.append("killed stray micropython pid %d (left by %s): %s" % (pid, test, cmd))
+    # reap those that are this process's own children (the others are init's)
+    end = time.monotonic() + 2
+    for pid, _start in left:
+        while time.monotonic() < end:
+            try:
+                if os.waitpid(pid, os.WNOHANG)[0]:
+                    break
+            except ChildProcessError:
+                break
+            if _stat(pid) is None:
+                break
+            time.sleep(0.01)
+
+
+def pytest_terminal_summary(terminalreporter):
+    if _REPORT:
+        terminalreporter.section("stray micropython processes")
+        for line in _REPORT:
+            terminalreporter.write_line(line)
