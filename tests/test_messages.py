@@ -11,7 +11,7 @@ from host import ROOT
 from sy.messages import TEXT
 from sy.rules import Game, RuleError
 
-MODULES = ("rules", "mrxmoves", "board", "proto", "mrxturn")
+MODULES = ("rules", "gamestart", "mrxmoves", "board", "proto", "mrxturn")
 
 
 def _fields(text):

@@ -61,6 +61,8 @@ class App:
             resume.resume(self.board)
         finally:
             _forget("resume")
+            _forget("gamestart")  # the saved game read back
+            _forget("messages")  # a damaged save is reported
         self.board.render(now)
         self.last_frame = now
 

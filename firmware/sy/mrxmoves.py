@@ -1,17 +1,22 @@
 """Mister X's moves: one travel-log entry at a time, checked against the rules, his tickets spent,
-and the public update of where he may be. Game.mrx_move and Game.mrx_double call these.
+and the public update of where he may be; and his end when the host declares it (captured,
+cornered). Game.mrx_move, mrx_double, legal_mrx, capture and mrx_cornered call these.
 
-Kept apart from rules.py because the board needs this code once a round, for the `mrx` command:
-it loads the module for that command and drops it after (docs/memory.md). The host keeps it.
+Kept apart from rules.py because the board needs this code once a round, for the `mrx` command
+(and for `capture` and `cornered`): it loads the module then and drops it after (docs/memory.md).
 A Game knows his station (`g.mrx`) or not (secret mode, the board): see rules.py.
 step, spread, snapshot and restore are for the host's planners too (yard play's `legal double`,
 the benchmark): one entry without the turn's bookkeeping, and undoing it.
 """
 from sy import mapgraph
-from sy.rules import RuleError, BLACK, TICKET_NAMES, PHASE_DETECTIVES, _is_int, const
+from sy.rules import RuleError, BLACK, TICKET_NAMES, PHASE_MRX, PHASE_DETECTIVES, PHASE_OVER, _is_int, const
 
 # refusals: sentences in sy/messages.py
+_NO_SUCH_PIECE = const(0)
 _NO_LINE = const(1)
+_MRX_SECRET = const(6)
+_GAME_OVER = const(7)
+_DETECTIVES_TURN = const(8)
 _MRX_TICKET_KIND = const(9)
 _LOG_FULL = const(10)
 _NOT_A_STATION = const(11)
@@ -20,17 +25,37 @@ _NOT_CONNECTED = const(13)
 _FERRY_BLACK_ONLY = const(14)
 _NO_DOUBLE_LEFT = const(15)
 _HELD_BY = const(21)
+_MRX_NOT_STUCK = const(23)
 _NO_BLACK_LEFT = const(29)
 _SUPPLY_EMPTY = const(30)
 _MRX_NEEDS_STATION = const(31)
+_MRX_NOT_THERE = const(34)
+_MRX_NOT_POSSIBLE = const(35)
 _SURFACING_NEEDS_STATION = const(37)
 _HIDDEN_STATION = const(38)
+
+
+def legal(g):
+    """Mister X's legal single moves now (double moves excluded), sorted; needs his station."""
+    if not g.mrx:
+        raise RuleError("bad_input", _MRX_SECRET)
+    out = []
+    g._mrx_options(g.mrx, out)
+    out.sort()
+    return out
+
+
+def _check_turn(g):
+    if g.phase == PHASE_OVER:
+        raise RuleError("game_over", _GAME_OVER)
+    if g.phase != PHASE_MRX:
+        raise RuleError("wrong_turn", _DETECTIVES_TURN)
 
 
 def single(g, ticket, to):
     """Mister X's single move. In secret mode `to` is given only on a surfacing move.
     Returns the station he surfaces on, or 0. A refused move changes nothing."""
-    g._check_mrx_turn()
+    _check_turn(g)
     snap = snapshot(g)
     try:
         shown = step(g, ticket, to)
@@ -43,7 +68,7 @@ def single(g, ticket, to):
 
 def double(g, ticket1, to1, ticket2, to2):
     """A double move: two travel-log entries in one turn. Returns the station shown, or 0."""
-    g._check_mrx_turn()
+    _check_turn(g)
     if not g.double:
         raise RuleError("double_used", _NO_DOUBLE_LEFT)
     snap = snapshot(g)
@@ -181,3 +206,31 @@ def _start_detectives(g):
         g._end("mrx", "detectives_stuck")
         return
     g._close_round_if_done()
+
+
+def capture(g, piece):
+    """The host says: this piece stands on Mister X. Ends the game.
+
+    The board commits a move before the host can answer, so the capture may come after the
+    move closed the round, even the last round (which ended the game as 'rounds_done')."""
+    if not (_is_int(piece) and 0 <= piece < g.n_pieces):
+        raise RuleError("bad_input", _NO_SUCH_PIECE, piece)
+    s = g.pos[piece]
+    last = piece == g._lander and s == g._landed
+    if g.phase == PHASE_OVER and not (last and g.reason == "rounds_done"):
+        raise RuleError("game_over", _GAME_OVER)
+    if g.mrx:
+        if s != g.mrx:
+            raise RuleError("bad_input", _MRX_NOT_THERE, s)
+    elif not (g.is_candidate(s) or last):
+        raise RuleError("bad_input", _MRX_NOT_POSSIBLE, s)
+    g.mrx = s
+    g._end("detectives", "capture")
+
+
+def cornered(g):
+    """The host says: Mister X, at the start of his turn, has no legal move. Ends the game."""
+    _check_turn(g)
+    if g.mrx and g._mrx_options(g.mrx, None):
+        raise RuleError("bad_input", _MRX_NOT_STUCK)
+    g._end("detectives", "mrx_stuck")

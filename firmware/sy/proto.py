@@ -205,8 +205,8 @@ class Protocol:
         finally:
             if rare:
                 _forget(rare)
-            _forget("messages")  # loaded on demand by the rules (a refusal's sentence,
-            _forget("mrxmoves")  # Mister X's moves): off the heap again
+            for name in _RULES_ON_DEMAND:
+                _forget(name)
 
     # --- commands -----------------------------------------------------------------------------
     def c_ack(self, msg):
@@ -242,5 +242,8 @@ _COMMANDS = {
 _GAME_CMDS = ("mrx", "choose", "setup", "reset", "reveal", "capture", "cornered", "guide")
 # rare commands: module sy.<name> has c_<cmd>(protocol, msg); it is imported for the command and
 # dropped after it, so the heap carries only the game's code during play
+# modules the rules load when they need them (a refusal's sentence, a new or saved game, Mister
+# X's moves): off the heap again after every command
+_RULES_ON_DEMAND = ("messages", "gamestart", "mrxmoves")
 _RARE = {"mrx": "mrxturn", "hello": "status", "status": "status", "record": "report", "setup": "newgame", "reset": "newgame",
          "reveal": "verify", "capture": "declare", "cornered": "declare", "guide": "declare"}

@@ -41,13 +41,7 @@ _SAVE_VERSION = 1
 # Refusals name their sentence by its index in sy/messages.py (loaded only when one is reported)
 _NO_SUCH_PIECE = const(0)
 _NO_LINE = const(1)
-_TWO_PLAYER_COUNT = const(2)
-_DETECTIVE_COUNT = const(3)
-_BOBBY_COUNT = const(4)
-_ROUNDS_RANGE = const(5)
-_MRX_SECRET = const(6)
 _GAME_OVER = const(7)
-_DETECTIVES_TURN = const(8)
 _NOT_A_STATION = const(11)
 _NOT_CONNECTED = const(13)
 _MRX_TURN = const(16)
@@ -57,17 +51,8 @@ _NO_BLACK_FOR_DETECTIVES = const(19)
 _NO_TICKET_LEFT = const(20)
 _HELD_BY = const(21)
 _FERRY_MRX_ONLY = const(22)
-_MRX_NOT_STUCK = const(23)
-_SHARED_START = const(24)
-_MRX_START_HELD = const(25)
-_REVEALS_RANGE = const(26)
-_TICKET_COUNT_RANGE = const(27)
-_BOX_SHORT = const(28)
 _BOBBY_TICKETS = const(32)
 _NEEDS_TICKET = const(33)
-_MRX_NOT_THERE = const(34)
-_MRX_NOT_POSSIBLE = const(35)
-_SAVE_DAMAGED = const(36)
 
 
 class RuleError(Exception):
@@ -109,44 +94,13 @@ def ticket_name(t):
 class Game:
     def __init__(self, detectives, bobbies=(), mrx=0, two_player=False, tickets=None,
                  mrx_tickets=None, rounds=ROUNDS, reveals=REVEALS, graph=None):
+        """A new game; RuleError bad_input if the setup breaks the rules (sy/gamestart.py)."""
+        from sy import gamestart
         g = self.graph = graph or mapgraph.load()
         n = len(detectives)
-        if two_player and n != 2:
-            raise RuleError("bad_input", _TWO_PLAYER_COUNT)
-        if n < 2 or n > 5:
-            raise RuleError("bad_input", _DETECTIVE_COUNT)
-        if len(bobbies) != _BOBBIES[n]:
-            raise RuleError("bad_input", _BOBBY_COUNT, n, _BOBBIES[n], len(bobbies))
-        start = list(detectives) + list(bobbies)
-        for s in start:
-            if not g.is_station(s):
-                raise RuleError("bad_input", _NOT_A_STATION, s)
-        for i in range(len(start)):
-            if start[i] in start[:i]:
-                raise RuleError("bad_input", _SHARED_START, start[i])
-        if mrx:
-            if not g.is_station(mrx):
-                raise RuleError("bad_input", _NOT_A_STATION, mrx)
-            if mrx in start:
-                raise RuleError("bad_input", _MRX_START_HELD, mrx)
-        if not (_is_int(rounds) and 1 <= rounds <= 99):
-            raise RuleError("bad_input", _ROUNDS_RANGE)
-        for r in reveals:
-            if not (_is_int(r) and 1 <= r <= 99):
-                raise RuleError("bad_input", _REVEALS_RANGE)
         stock = tickets or (TWO_PLAYER_STOCK if two_player else DETECTIVE_TICKETS)
         mt = mrx_tickets or MRX_TICKETS
-        for c in tuple(stock) + tuple(mt):
-            if not (_is_int(c) and 0 <= c <= 255):
-                raise RuleError("bad_input", _TICKET_COUNT_RANGE)
-        holders = 1 if two_player else n
-        supply = bytearray(3)
-        for t in range(3):
-            left = BOX[t] - holders * stock[t]
-            if left < 0:
-                raise RuleError("bad_input", _BOX_SHORT, BOX[t], TICKET_NAMES[t])
-            supply[t] = left
-
+        start, supply = gamestart.check(g, detectives, bobbies, mrx, two_player, stock, mt, rounds, reveals)
         self.n_detectives = n
         self.n_pieces = len(start)
         self.two_player = bool(two_player)
@@ -275,13 +229,8 @@ class Game:
 
     def legal_mrx(self):
         """Mister X's legal single moves now (double moves excluded); needs his station."""
-        if not self.mrx:
-            raise RuleError("bad_input", _MRX_SECRET)
-        out = []
-        self._mrx_options(self.mrx, out)
-        out.sort()
-        return out
-
+        from sy import mrxmoves
+        return mrxmoves.legal(self)
     def is_candidate(self, s):
         return bool(self.cand[s >> 3] & (1 << (s & 7)))
 
@@ -300,12 +249,6 @@ class Game:
         return self.tickets[piece][t]
 
     # --- Mister X -----------------------------------------------------------------------
-    def _check_mrx_turn(self):
-        if self.phase == PHASE_OVER:
-            raise RuleError("game_over", _GAME_OVER)
-        if self.phase != PHASE_MRX:
-            raise RuleError("wrong_turn", _DETECTIVES_TURN)
-
     def mrx_move(self, ticket, to=0):
         """Mister X's single move. In secret mode `to` is given only on a surfacing move.
         Returns the station he surfaces on, or 0 (sy/mrxmoves.py)."""
@@ -407,31 +350,13 @@ class Game:
 
     # --- what the host declares in secret mode ------------------------------------------
     def capture(self, piece):
-        """The host says: this piece stands on Mister X. Ends the game.
-
-        The board commits a move before the host can answer, so the capture may come after the
-        move closed the round, even the last round (which ended the game as 'rounds_done')."""
-        if not (_is_int(piece) and 0 <= piece < self.n_pieces):
-            raise RuleError("bad_input", _NO_SUCH_PIECE, piece)
-        s = self.pos[piece]
-        last = piece == self._lander and s == self._landed
-        if self.phase == PHASE_OVER and not (last and self.reason == "rounds_done"):
-            raise RuleError("game_over", _GAME_OVER)
-        if self.mrx:
-            if s != self.mrx:
-                raise RuleError("bad_input", _MRX_NOT_THERE, s)
-        elif not (self.is_candidate(s) or last):
-            raise RuleError("bad_input", _MRX_NOT_POSSIBLE, s)
-        self.mrx = s
-        self._end("detectives", "capture")
-
+        """The host says: this piece stands on Mister X. Ends the game (sy/mrxmoves.py)."""
+        from sy import mrxmoves
+        mrxmoves.capture(self, piece)
     def mrx_cornered(self):
         """The host says: Mister X, at the start of his turn, has no legal move. Ends the game."""
-        self._check_mrx_turn()
-        if self.mrx and self._mrx_options(self.mrx, None):
-            raise RuleError("bad_input", _MRX_NOT_STUCK)
-        self._end("detectives", "mrx_stuck")
-
+        from sy import mrxmoves
+        mrxmoves.cornered(self)
     def _end(self, result, reason):
         self.phase = PHASE_OVER
         self.result = result
@@ -488,49 +413,5 @@ class Game:
     @classmethod
     def load(cls, data, graph=None):
         """The Game saved by save(); RuleError bad_input if the data is not a valid snapshot."""
-        try:
-            return cls._load(data, graph)
-        except (IndexError, ValueError, TypeError, KeyError):
-            raise RuleError("bad_input", _SAVE_DAMAGED)
-
-    @classmethod
-    def _load(cls, data, graph):
-        if data[0] != _SAVE_VERSION:
-            raise ValueError
-        k = 1
-        n = data[k]
-        name = bytes(data[k + 1:k + 1 + n]).decode()
-        k += 1 + n
-        graph = graph or mapgraph.load(name)
-        if graph.name != name:
-            raise ValueError
-        n_det, n_pieces, two, rounds, n_rev = data[k:k + 5]
-        k += 5
-        reveals = bytes(data[k:k + n_rev])
-        k += n_rev
-        pos = data[k:k + n_pieces]
-        k += n_pieces
-        g = cls(list(pos[:n_det]), list(pos[n_det:n_pieces]), 0, bool(two), None, None, rounds,
-                reveals, graph)
-        holders = 1 if two else n_det
-        tickets = [bytearray(data[k + 3 * i:k + 3 * i + 3]) for i in range(holders)]
-        k += 3 * holders
-        g.tickets = [tickets[0], tickets[0]] if two else tickets
-        g.supply = bytearray(data[k:k + 3])
-        g.mrx_used = bytearray(data[k + 3:k + 6])
-        k += 6
-        (g.black, g.double, g.round, g.moves, g.phase, g.moved, res, rea, g.mrx, g.surfaced,
-         g._landed, g._lander) = data[k:k + 12]
-        k += 12
-        g.result = RESULTS[res]
-        g.reason = REASONS[rea]
-        g.cand = bytearray(data[k:k + 32])
-        k += 32
-        if len(g.cand) != 32 or g.phase > PHASE_OVER:
-            raise ValueError
-        n_log = data[k]
-        k += 1
-        g.log = [[data[k + 2 * i], data[k + 2 * i + 1]] for i in range(n_log)]
-        if len(data) != k + 2 * n_log:
-            raise ValueError
-        return g
+        from sy import gamestart
+        return gamestart.load(cls, data, graph)
