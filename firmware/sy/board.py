@@ -89,7 +89,10 @@ class Board:
 
     # --- persistence ----------------------------------------------------------------------
     def header(self):
-        return {"v": 1, "stage": self.stage, "x_on": 1 if self.x_on else 0}
+        stage = self.stage
+        if stage == PLAY and self.game.phase == PHASE_OVER:
+            stage = OVER  # the commit that ends the game is saved once, already over
+        return {"v": 1, "stage": stage, "x_on": 1 if self.x_on else 0}
 
     def save(self):
         g = self.game
@@ -284,8 +287,7 @@ class Board:
     def _after_commit(self):
         g = self.game
         if g.phase == PHASE_OVER and self.stage != OVER:
-            self.stage = OVER
-            self.save()
+            self.stage = OVER  # saved so already by commit_line (header)
             self.out.note({"note": "game_over", "result": g.result, "reason": g.reason})
         elif g.phase == PHASE_MRX:
             self.out.note({"note": "mrx_turn", "round": g.round + 1})

@@ -7,7 +7,7 @@ import sys
 from sy.rules import RuleError, TICKET_NAMES, const
 
 PROTO = 1
-FIRMWARE = "0.1.0"
+FIRMWARE = "0.1.1"
 
 # refusals: sentences in sy/messages.py
 _BAD_TICKET = const(43)

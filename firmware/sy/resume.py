@@ -19,6 +19,8 @@ def resume(b):
     if b.stage and data:
         from sy.rules import Game
         b.game = Game.load(data, b.graph)
+        if b.stage == 2 and b.game.phase == 2:
+            b.stage = 3  # an ended game saved as in play (firmware before 0.1.1 saved its end twice)
     else:
         b.stage = 0
     # nothing is committed until the switches agree with the saved positions

@@ -397,6 +397,34 @@ def test_power_cut_resume_guides_restore():
     assert not tb.board.restoring and tb.board.game.pos[1] == 26
 
 
+def test_the_end_of_a_game_is_saved_once_already_over():
+    tb = _start()
+    tb.command("mrx", ticket="taxi")
+    # the round's last move ends the game: journal line and snapshot say "over" in one save
+    tb.board.game.rounds = 1
+    saves = []
+    orig = tb.board.store.save
+    tb.board.store.save = lambda header, data: (saves.append(dict(header)), orig(header, data))
+    finish = [(i, tb.board.game.legal(i)[0][0]) for i in range(5)]
+    for i, to in finish:
+        tb.lift(tb.board.game.pos[i])
+        tb.place(to)
+    assert tb.board.game.phase == 2 and tb.board.stage == 3
+    assert [h["stage"] for h in saves] == [2, 2, 2, 2, 3]
+    tb.reboot()
+    assert tb.board.stage == 3
+
+
+def test_an_ended_game_saved_as_in_play_resumes_over():
+    """Firmware 0.1.0 saved a game's end twice, first still in play: a power cut between the two
+    left a finished game that resumed as being played, for good."""
+    tb = _start()
+    tb.board.game._end("detectives", "mrx_stuck")
+    tb.board.store.save({"v": 1, "stage": 2, "x_on": 0}, tb.board.game.save())
+    tb.reboot()
+    assert tb.board.stage == 3 and tb.command("status")["stage"] == "over"
+
+
 def test_resend_after_reconnect():
     tb = _start()
     tb.command("mrx", ticket="taxi")
