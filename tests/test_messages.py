@@ -35,7 +35,9 @@ def test_every_refusal_names_a_sentence_with_matching_fields(module):
     consts = _consts(tree)
     raises = 0
     for node in ast.walk(tree):
-        if isinstance(node, ast.Call) and getattr(node.func, "id", "") in ("RuleError", "ProtoError"):
+        called = node.func.attr if isinstance(getattr(node, "func", None), ast.Attribute) else getattr(
+            getattr(node, "func", None), "id", "")
+        if isinstance(node, ast.Call) and called in ("RuleError", "ProtoError"):
             key = node.args[1]
             assert isinstance(key, ast.Name) and key.id in consts, \
                 "%s line %d: a resident module names its sentence by a const index" % (module, node.lineno)
@@ -62,3 +64,13 @@ def test_a_refusal_reads_as_a_sentence():
     assert e.value.code == "wrong_turn"
     assert e.value.message == "it is Mister X's turn" == str(e.value)
     assert RuleError("bad_input", "a plain sentence").message == "a plain sentence"
+
+
+def test_constants_folded_into_mrxmoves_are_the_rules():
+    from sy import mapgraph, mrxmoves, rules
+    with open(os.path.join(ROOT, "firmware", "sy", "mrxmoves.py"), encoding="utf-8") as f:
+        consts = _consts(ast.parse(f.read()))
+    assert consts["_BLACK"] == rules.BLACK and consts["_FERRY"] == mapgraph.FERRY
+    assert (consts["_PHASE_MRX"], consts["_PHASE_DETECTIVES"], consts["_PHASE_OVER"]) == (
+        rules.PHASE_MRX, rules.PHASE_DETECTIVES, rules.PHASE_OVER)
+    assert mrxmoves  # imported: it runs under CPython with these names

@@ -1,12 +1,11 @@
 """How a Game begins: a new game's setup checked against the rules (rules.md: 2 to 5 detectives,
 their bobbies, ticket stocks the box can hold, rounds, surfacing moves), or a saved game read back.
 
-rules.Game calls these. Kept apart because the board needs them only at a setup and at boot: it
+Game (rules.py) calls these. Kept apart because the board needs them only at a setup and at boot: it
 loads the module then and drops it after (docs/memory.md).
 """
-from sy import mapgraph
-from sy.rules import (RuleError, BOX, TICKET_NAMES, RESULTS, REASONS, PHASE_OVER, _BOBBIES,
-                      _SAVE_VERSION, _is_int, const)
+from sy import mapgraph, rules
+from sy.rules import const
 
 # refusals: sentences in sy/messages.py
 _TWO_PLAYER_COUNT = const(2)
@@ -26,37 +25,37 @@ def check(g, detectives, bobbies, mrx, two_player, stock, mt, rounds, reveals):
     """Refuse a setup the rules forbid; (start stations, the general supply) of an allowed one."""
     n = len(detectives)
     if two_player and n != 2:
-        raise RuleError("bad_input", _TWO_PLAYER_COUNT)
+        raise rules.RuleError("bad_input", _TWO_PLAYER_COUNT)
     if n < 2 or n > 5:
-        raise RuleError("bad_input", _DETECTIVE_COUNT)
-    if len(bobbies) != _BOBBIES[n]:
-        raise RuleError("bad_input", _BOBBY_COUNT, n, _BOBBIES[n], len(bobbies))
+        raise rules.RuleError("bad_input", _DETECTIVE_COUNT)
+    if len(bobbies) != rules._BOBBIES[n]:
+        raise rules.RuleError("bad_input", _BOBBY_COUNT, n, rules._BOBBIES[n], len(bobbies))
     start = list(detectives) + list(bobbies)
     for s in start:
         if not g.is_station(s):
-            raise RuleError("bad_input", _NOT_A_STATION, s)
+            raise rules.RuleError("bad_input", _NOT_A_STATION, s)
     for i in range(len(start)):
         if start[i] in start[:i]:
-            raise RuleError("bad_input", _SHARED_START, start[i])
+            raise rules.RuleError("bad_input", _SHARED_START, start[i])
     if mrx:
         if not g.is_station(mrx):
-            raise RuleError("bad_input", _NOT_A_STATION, mrx)
+            raise rules.RuleError("bad_input", _NOT_A_STATION, mrx)
         if mrx in start:
-            raise RuleError("bad_input", _MRX_START_HELD, mrx)
-    if not (_is_int(rounds) and 1 <= rounds <= 99):
-        raise RuleError("bad_input", _ROUNDS_RANGE)
+            raise rules.RuleError("bad_input", _MRX_START_HELD, mrx)
+    if not (rules._is_int(rounds) and 1 <= rounds <= 99):
+        raise rules.RuleError("bad_input", _ROUNDS_RANGE)
     for r in reveals:
-        if not (_is_int(r) and 1 <= r <= 99):
-            raise RuleError("bad_input", _REVEALS_RANGE)
+        if not (rules._is_int(r) and 1 <= r <= 99):
+            raise rules.RuleError("bad_input", _REVEALS_RANGE)
     for c in tuple(stock) + tuple(mt):
-        if not (_is_int(c) and 0 <= c <= 255):
-            raise RuleError("bad_input", _TICKET_COUNT_RANGE)
+        if not (rules._is_int(c) and 0 <= c <= 255):
+            raise rules.RuleError("bad_input", _TICKET_COUNT_RANGE)
     holders = 1 if two_player else n
     supply = bytearray(3)
     for t in range(3):
-        left = BOX[t] - holders * stock[t]
+        left = rules.BOX[t] - holders * stock[t]
         if left < 0:
-            raise RuleError("bad_input", _BOX_SHORT, BOX[t], TICKET_NAMES[t])
+            raise rules.RuleError("bad_input", _BOX_SHORT, rules.BOX[t], rules.TICKET_NAMES[t])
         supply[t] = left
     return start, supply
 
@@ -66,11 +65,11 @@ def load(cls, data, graph):
     try:
         return _load(cls, data, graph)
     except (IndexError, ValueError, TypeError, KeyError):
-        raise RuleError("bad_input", _SAVE_DAMAGED)
+        raise rules.RuleError("bad_input", _SAVE_DAMAGED)
 
 
 def _load(cls, data, graph):
-    if data[0] != _SAVE_VERSION:
+    if data[0] != rules._SAVE_VERSION:
         raise ValueError
     k = 1
     n = data[k]
@@ -97,11 +96,11 @@ def _load(cls, data, graph):
     (g.black, g.double, g.round, g.moves, g.phase, g.moved, res, rea, g.mrx, g.surfaced,
      g._landed, g._lander) = data[k:k + 12]
     k += 12
-    g.result = RESULTS[res]
-    g.reason = REASONS[rea]
+    g.result = rules.RESULTS[res]
+    g.reason = rules.REASONS[rea]
     g.cand = bytearray(data[k:k + 32])
     k += 32
-    if len(g.cand) != 32 or g.phase > PHASE_OVER:
+    if len(g.cand) != 32 or g.phase > rules.PHASE_OVER:
         raise ValueError
     n_log = data[k]
     k += 1

@@ -8,8 +8,16 @@ A Game knows his station (`g.mrx`) or not (secret mode, the board): see rules.py
 step, spread, snapshot and restore are for the host's planners too (yard play's `legal double`,
 the benchmark): one entry without the turn's bookkeeping, and undoing it.
 """
-from sy import mapgraph
-from sy.rules import RuleError, BLACK, TICKET_NAMES, PHASE_MRX, PHASE_DETECTIVES, PHASE_OVER, _is_int, const
+from sy import rules
+from sy.rules import const
+
+# the rules' constants, folded in at compile time (a module's names cost heap on the board while it
+# is loaded); tests/test_messages.py checks them against rules and mapgraph
+_BLACK = const(3)
+_FERRY = const(3)
+_PHASE_MRX = const(0)
+_PHASE_DETECTIVES = const(1)
+_PHASE_OVER = const(2)
 
 # refusals: sentences in sy/messages.py
 _NO_SUCH_PIECE = const(0)
@@ -38,7 +46,7 @@ _HIDDEN_STATION = const(38)
 def legal(g):
     """Mister X's legal single moves now (double moves excluded), sorted; needs his station."""
     if not g.mrx:
-        raise RuleError("bad_input", _MRX_SECRET)
+        raise rules.RuleError("bad_input", _MRX_SECRET)
     out = []
     g._mrx_options(g.mrx, out)
     out.sort()
@@ -46,10 +54,10 @@ def legal(g):
 
 
 def _check_turn(g):
-    if g.phase == PHASE_OVER:
-        raise RuleError("game_over", _GAME_OVER)
-    if g.phase != PHASE_MRX:
-        raise RuleError("wrong_turn", _DETECTIVES_TURN)
+    if g.phase == _PHASE_OVER:
+        raise rules.RuleError("game_over", _GAME_OVER)
+    if g.phase != _PHASE_MRX:
+        raise rules.RuleError("wrong_turn", _DETECTIVES_TURN)
 
 
 def single(g, ticket, to):
@@ -59,7 +67,7 @@ def single(g, ticket, to):
     snap = snapshot(g)
     try:
         shown = step(g, ticket, to)
-    except RuleError:
+    except rules.RuleError:
         restore(g, snap)
         raise
     _start_detectives(g)
@@ -70,12 +78,12 @@ def double(g, ticket1, to1, ticket2, to2):
     """A double move: two travel-log entries in one turn. Returns the station shown, or 0."""
     _check_turn(g)
     if not g.double:
-        raise RuleError("double_used", _NO_DOUBLE_LEFT)
+        raise rules.RuleError("double_used", _NO_DOUBLE_LEFT)
     snap = snapshot(g)
     try:
         shown = step(g, ticket1, to1)
         shown = step(g, ticket2, to2) or shown
-    except RuleError:
+    except rules.RuleError:
         restore(g, snap)
         raise
     g.double -= 1
@@ -88,41 +96,41 @@ def step(g, ticket, to):
     surfacing = _check(g, ticket, to)
     spread(g, ticket)
     if surfacing and not g.mrx and not g.is_candidate(to):
-        raise RuleError("not_connected", _MRX_UNREACHABLE, to, TICKET_NAMES[ticket])
+        raise rules.RuleError("not_connected", _MRX_UNREACHABLE, to, rules.TICKET_NAMES[ticket])
     return _apply(g, ticket, to, surfacing)
 
 
 def _check(g, ticket, to):
     """Refuse an entry the rules forbid whatever the possible stations; True if it surfaces."""
-    if not (_is_int(ticket) and 0 <= ticket <= 3):
-        raise RuleError("bad_input", _MRX_TICKET_KIND)
-    if ticket == BLACK:
+    if not (rules._is_int(ticket) and 0 <= ticket <= 3):
+        raise rules.RuleError("bad_input", _MRX_TICKET_KIND)
+    if ticket == _BLACK:
         if not g.black:
-            raise RuleError("no_ticket", _NO_BLACK_LEFT)
+            raise rules.RuleError("no_ticket", _NO_BLACK_LEFT)
     elif not g.supply[ticket]:
-        raise RuleError("no_ticket", _SUPPLY_EMPTY, TICKET_NAMES[ticket])
+        raise rules.RuleError("no_ticket", _SUPPLY_EMPTY, rules.TICKET_NAMES[ticket])
     if g.moves >= 255:
-        raise RuleError("bad_input", _LOG_FULL)
+        raise rules.RuleError("bad_input", _LOG_FULL)
     surfacing = (g.moves + 1) in g.reveals
     if to is not None and to != 0 and not g.graph.is_station(to):
-        raise RuleError("bad_input", _NOT_A_STATION, to)
+        raise rules.RuleError("bad_input", _NOT_A_STATION, to)
     if g.mrx:
         if not to:
-            raise RuleError("bad_input", _MRX_NEEDS_STATION)
+            raise rules.RuleError("bad_input", _MRX_NEEDS_STATION)
         _check_link(g.graph, g.mrx, to, ticket)
     elif surfacing:
         if not to:
-            raise RuleError("bad_input", _SURFACING_NEEDS_STATION, g.moves + 1)
+            raise rules.RuleError("bad_input", _SURFACING_NEEDS_STATION, g.moves + 1)
     elif to:
-        raise RuleError("bad_input", _HIDDEN_STATION)
+        raise rules.RuleError("bad_input", _HIDDEN_STATION)
     if to and not g._free(to):
-        raise RuleError("occupied", _HELD_BY, to, g.piece_name(g.holder_of(to)))
+        raise rules.RuleError("occupied", _HELD_BY, to, g.piece_name(g.holder_of(to)))
     return surfacing
 
 
 def _apply(g, ticket, to, surfacing):
     """Spend the ticket and write the entry; the station shown, or 0."""
-    if ticket == BLACK:
+    if ticket == _BLACK:
         g.black -= 1
     else:
         g.supply[ticket] -= 1
@@ -142,16 +150,16 @@ def _apply(g, ticket, to, surfacing):
 
 
 def _check_link(graph, here, to, ticket):
-    if ticket == BLACK:
+    if ticket == _BLACK:
         for t in range(4):
             if graph.connected(here, to, t):
                 return
-        raise RuleError("not_connected", _NOT_CONNECTED, to, here)
+        raise rules.RuleError("not_connected", _NOT_CONNECTED, to, here)
     if graph.connected(here, to, ticket):
         return
-    if graph.connected(here, to, mapgraph.FERRY):
-        raise RuleError("ferry", _FERRY_BLACK_ONLY)
-    raise RuleError("not_connected", _NO_LINE, TICKET_NAMES[ticket], here, to)
+    if graph.connected(here, to, _FERRY):
+        raise rules.RuleError("ferry", _FERRY_BLACK_ONLY)
+    raise rules.RuleError("not_connected", _NO_LINE, rules.TICKET_NAMES[ticket], here, to)
 
 
 def spread(g, ticket):
@@ -162,8 +170,8 @@ def spread(g, ticket):
     new = g._spare
     for k in range(32):
         new[k] = 0
-    last = 4 if ticket == BLACK else ticket + 1
-    first = 0 if ticket == BLACK else ticket
+    last = 4 if ticket == _BLACK else ticket + 1
+    first = 0 if ticket == _BLACK else ticket
     for k in range(32):
         byte = old[k]
         if not byte:
@@ -196,7 +204,7 @@ def restore(g, snap):
 
 def _start_detectives(g):
     g.round += 1
-    g.phase = PHASE_DETECTIVES
+    g.phase = _PHASE_DETECTIVES
     g.moved = 0
     g._landed = 0
     for i in range(g.n_detectives):
@@ -213,17 +221,17 @@ def capture(g, piece):
 
     The board commits a move before the host can answer, so the capture may come after the
     move closed the round, even the last round (which ended the game as 'rounds_done')."""
-    if not (_is_int(piece) and 0 <= piece < g.n_pieces):
-        raise RuleError("bad_input", _NO_SUCH_PIECE, piece)
+    if not (rules._is_int(piece) and 0 <= piece < g.n_pieces):
+        raise rules.RuleError("bad_input", _NO_SUCH_PIECE, piece)
     s = g.pos[piece]
     last = piece == g._lander and s == g._landed
-    if g.phase == PHASE_OVER and not (last and g.reason == "rounds_done"):
-        raise RuleError("game_over", _GAME_OVER)
+    if g.phase == _PHASE_OVER and not (last and g.reason == "rounds_done"):
+        raise rules.RuleError("game_over", _GAME_OVER)
     if g.mrx:
         if s != g.mrx:
-            raise RuleError("bad_input", _MRX_NOT_THERE, s)
+            raise rules.RuleError("bad_input", _MRX_NOT_THERE, s)
     elif not (g.is_candidate(s) or last):
-        raise RuleError("bad_input", _MRX_NOT_POSSIBLE, s)
+        raise rules.RuleError("bad_input", _MRX_NOT_POSSIBLE, s)
     g.mrx = s
     g._end("detectives", "capture")
 
@@ -232,5 +240,5 @@ def cornered(g):
     """The host says: Mister X, at the start of his turn, has no legal move. Ends the game."""
     _check_turn(g)
     if g.mrx and g._mrx_options(g.mrx, None):
-        raise RuleError("bad_input", _MRX_NOT_STUCK)
+        raise rules.RuleError("bad_input", _MRX_NOT_STUCK)
     g._end("detectives", "mrx_stuck")
