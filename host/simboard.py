@@ -36,7 +36,7 @@ _ORDERS = {"RGB": (0, 1, 2), "RBG": (0, 2, 1), "GRB": (1, 0, 2), "GBR": (2, 0, 1
 class SimBoard:
     def __init__(self, folder=None, heapsize="112k", config=None, debounce_ms=None, source=False):
         """folder: where the sim files live (a temp folder by default, removed by stop()).
-        heapsize: -X heapsize of the firmware process (a full game needs about 72k on the 64-bit
+        heapsize: -X heapsize of the firmware process (a full game needs about 67k on the 64-bit
         unix port, where the bytecode lives in the heap: `yard bench firmware`).
         config: board.json overrides (dict). source=True runs firmware/*.py instead of .mpy
         (slower start, needs a larger heap)."""
