@@ -290,14 +290,14 @@ class Game:
                 self._refuse_link(here, to, None)
         elif not g.connected(here, to, ticket):
             self._refuse_link(here, to, ticket)
-        if not bobby and self.tickets[piece][ticket] == 0:
+        if ticket is not None and not bobby and self.tickets[piece][ticket] == 0:
             raise RuleError("no_ticket", _NO_TICKET_LEFT, name, TICKET_NAMES[ticket])
         holder = self.holder_of(to)
         if holder >= 0:
             raise RuleError("occupied", _HELD_BY, to, self.piece_name(holder))
         # accepted
         self.pos[piece] = to
-        if not bobby:
+        if ticket is not None and not bobby:  # (a detective's ticket is never None here)
             self.tickets[piece][ticket] -= 1
             self.supply[ticket] += 1
         self.moved |= 1 << piece
