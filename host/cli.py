@@ -5,6 +5,7 @@ Benchmarks are registered in host/bench.py.
 """
 import argparse
 import importlib
+import signal
 import sys
 
 from host.errors import UserError, BoardError
@@ -34,8 +35,16 @@ def build_parser():
     return parser
 
 
+def _exit_on(signum, _frame):
+    raise SystemExit(128 + signum)
+
+
 def main(argv=None):
     args = build_parser().parse_args(argv)
+    # a closed terminal (SIGHUP) or a kill (SIGTERM) ends yard through its `finally` blocks, so a
+    # simulated board's firmware process (in its own session) is stopped, not left running
+    for sig in (signal.SIGTERM, signal.SIGHUP):
+        signal.signal(sig, _exit_on)
     try:
         return importlib.import_module(args._module).run(args) or 0
     except (UserError, BoardError) as e:

@@ -69,10 +69,17 @@ class PtyHost:
     def send(self, text):
         os.write(self.master, (text + "\n").encode())
 
-    def kill(self):
+    def kill(self, hard=False):
+        """SIGTERM first, as a user's kill or closed terminal: yard stops what it started (a
+        simulated board's firmware runs in its own session); SIGKILL if it does not end, or at
+        once with hard=True (a crash)."""
         if self.proc.poll() is None:
-            os.killpg(self.proc.pid, signal.SIGKILL)
-            self.proc.wait()
+            os.killpg(self.proc.pid, signal.SIGKILL if hard else signal.SIGTERM)
+            try:
+                self.proc.wait(10)
+            except subprocess.TimeoutExpired:
+                os.killpg(self.proc.pid, signal.SIGKILL)
+                self.proc.wait()
 
     def close(self):
         self.kill()
@@ -216,7 +223,7 @@ def test_resume_after_killing_the_host(env):
             assert play_until(host, sim, env, rng, stop=lambda sg, k: k == 1 and sg.game.round >= 5) == "stopped"
             path = secret_log(env)
             move_one_detective(sim, path, rng)
-            host.kill()
+            host.kill(hard=True)
             # the detectives carry on while the host is gone
             sg = SecretGame.load(path)
             g = sg.game

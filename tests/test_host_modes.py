@@ -11,6 +11,7 @@ import os
 import random
 import re
 import shutil
+import signal
 import time
 import urllib.request
 
@@ -192,6 +193,51 @@ def test_yard_sim_serves_the_browser_view(env):
         host.send("quit")
         host.expect([r"Game abandoned"], timeout=20)
         assert host.proc.wait(20) == 0
+    finally:
+        host.close()
+
+
+def _firmware_children(pid):
+    """pids of the micropython processes that process pid started."""
+    out = []
+    for d in os.listdir("/proc"):
+        if not d.isdigit():
+            continue
+        try:
+            with open("/proc/%s/stat" % d) as f:
+                ppid = int(f.read().rsplit(")", 1)[1].split()[1])
+            with open("/proc/%s/cmdline" % d, "rb") as f:
+                cmd = f.read()
+        except (OSError, ValueError, IndexError):
+            continue
+        if ppid == pid and b"micropython" in cmd:
+            out.append(int(d))
+    return out
+
+
+def _gone(pid):
+    try:
+        with open("/proc/%d/stat" % pid) as f:
+            return f.read().rsplit(")", 1)[1].split()[0] == "Z"  # a zombie nobody reaps is gone too
+    except OSError:
+        return True
+
+
+@pytest.mark.parametrize("sig", ["SIGTERM", "SIGHUP"])
+def test_yard_sim_killed_stops_its_firmware(env, sig):
+    """A closed terminal or a kill ends `yard sim` through its clean-up: the simulated board's
+    firmware (in a session of its own, so the signal does not reach it) does not run on."""
+    host = PtyHost(["sim", "--players", "2", "--seed", "3", "--cards", "random", "--no-web"], env)
+    try:
+        host.expect([r"mister x> "], timeout=60)
+        fw = _firmware_children(host.proc.pid)
+        assert len(fw) == 1, fw
+        os.kill(host.proc.pid, getattr(signal, sig))
+        assert host.proc.wait(20) == 128 + getattr(signal, sig)
+        end = time.monotonic() + 10
+        while not _gone(fw[0]):
+            assert time.monotonic() < end, "the firmware process %d runs on after yard ended" % fw[0]
+            time.sleep(0.1)
     finally:
         host.close()
 
