@@ -67,6 +67,8 @@ class SimBoard:
         # the firmware's pty and the host's pty, relayed
         self._fw_master, self._fw_slave = os.openpty()
         self._host_master, self._host_slave = os.openpty()
+        for fd in (self._fw_master, self._host_master):
+            os.set_blocking(fd, False)  # the relay's writes wait in select, never in write
         tty.setraw(self._fw_slave)
         tty.setraw(self._host_slave)
         self.port = os.ttyname(self._host_slave)
@@ -126,15 +128,29 @@ class SimBoard:
                 if fd == fw:
                     self.console += data
                     del self.console[:-65536]
-                    os.write(host, data)
+                    self._pass_on(host, data)
                 else:
-                    os.write(fw, data)
+                    self._pass_on(fw, data)
+
+    def _pass_on(self, fd, data):
+        """Write data to fd, waiting while the reader is slow (at most 2 s, and never past stop()):
+        the relay never blocks for good, so stop() can end it before closing the descriptors."""
+        end = time.monotonic() + 2
+        while data and not self._stop and time.monotonic() < end:
+            try:
+                _, w, _ = select.select([], [fd], [], 0.1)
+                if w:
+                    data = data[os.write(fd, data):]
+            except BlockingIOError:
+                continue
+            except (OSError, ValueError):
+                return  # the other side is gone (closed pty): the bytes are lost, as on a cable
 
     def power_cut(self):
         """kill -9 the firmware: no chance to flush or save anything."""
         if self.proc and self.proc.poll() is None:
             self.proc.send_signal(signal.SIGKILL)
-            self.proc.wait()
+            self.proc.wait(10)
         termios.tcflush(self._fw_slave, termios.TCIOFLUSH)  # bytes in flight die with the board
 
     def restart(self):
@@ -148,7 +164,7 @@ class SimBoard:
         self.power_cut()
         self._stop = True
         if self._relay:
-            self._relay.join(1)
+            self._relay.join(5)  # it ends within 0.1 s of _stop, or 2 s if it was writing
             self._relay = None
         for fd in (self._fw_master, self._fw_slave, self._host_master, self._host_slave, self._in_fd):
             try:
