@@ -121,7 +121,7 @@ class BoardLink:
             left = end - time.monotonic()
             if left <= 0:
                 raise BoardTimeout(repr(cmd), limit)
-            self._pump(min(left, 0.05))
+            self._pump(min(left, 0.05), first=True)
         reply = self._replies.pop(rid)
         if not reply.get("ok"):
             code = reply.get("error", "unknown")
@@ -181,7 +181,7 @@ class BoardLink:
             left = end - time.monotonic()
             if left <= 0:
                 raise BoardTimeout("with a %s event" % (kind or "any"), self.timeout if timeout is None else timeout)
-            self._pump(min(left, 0.05))
+            self._pump(min(left, 0.05), first=True)
 
     def wait_note(self, name, timeout=None):
         end = time.monotonic() + (self.timeout if timeout is None else timeout)
@@ -193,7 +193,7 @@ class BoardLink:
             left = end - time.monotonic()
             if left <= 0:
                 raise BoardTimeout("with a %s note" % name, self.timeout if timeout is None else timeout)
-            self._pump(min(left, 0.05))
+            self._pump(min(left, 0.05), first=True)
 
     # --- bytes --------------------------------------------------------------------------------
     def _write(self, data):
@@ -205,7 +205,9 @@ class BoardLink:
         except (serial.SerialException, OSError) as e:
             raise LinkClosed("closed", "writing to the board failed: %s" % e)
 
-    def _pump(self, wait):
+    def _pump(self, wait, first=False):
+        """Read and handle lines for `wait` seconds; with first=True, return as soon as a line has
+        been handled (the callers that wait for a reply, an event or a note check after each)."""
         if self.ser is None:
             raise LinkClosed("closed", "the link to the board is not open")
         end = time.monotonic() + wait
@@ -216,9 +218,13 @@ class BoardLink:
                 raise LinkClosed("closed", "reading from the board failed: %s" % e)
             if data:
                 self._partial += data
+                handled = False
                 while b"\n" in self._partial:
                     line, self._partial = self._partial.split(b"\n", 1)
                     self._line(line.strip(b"\r"))
+                    handled = True
+                if handled and first:
+                    return
                 continue
             if time.monotonic() >= end:
                 return

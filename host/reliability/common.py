@@ -120,9 +120,9 @@ class RelSim(SimBoard):
 
 
 class FastLink(BoardLink):
-    """BoardLink that returns from a read as soon as a line came in (BoardLink._pump always waits
-    its full slice: >= 50 ms per request), fails at once when `abort()` says the link is gone
-    (a killed board, a cut cable: the way a USB port vanishes), and records what it writes."""
+    """BoardLink that returns from every read as soon as a line came in (BoardLink does so only
+    where it waits for something), fails at once when `abort()` says the link is gone (a killed
+    board, a cut cable: the way a USB port vanishes), and records what it writes."""
 
     def __init__(self, port, abort=None, **kw):
         super().__init__(port, **kw)
@@ -139,7 +139,7 @@ class FastLink(BoardLink):
         self.sent.extend(data)
         return super()._write(data)
 
-    def _pump(self, wait):
+    def _pump(self, wait, first=True):
         if self.ser is None:
             raise LinkClosed("closed", "the link to the board is not open")
         end = time.monotonic() + wait
