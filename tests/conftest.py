@@ -11,8 +11,9 @@ sys.path.insert(0, HERE)
 
 # --- stray MicroPython processes -------------------------------------------------------------
 # SimBoard starts the firmware in a session of its own (start_new_session), so a test that never
-# stops its board, or kills a `yard sim`/`yard play` child with SIGKILL (PtyHost.kill), leaves the
-# firmware running: reparented to init, outside every process group the test knows. Every process
+# stops its board, or kills a `yard sim`/`yard play` child with SIGKILL
+# (PtyTerminal.kill(hard=True)), leaves the firmware running: reparented to init, outside every
+# process group the test knows. Every process
 # this pytest run starts inherits a marker in its environment; after each test the micropython
 # processes carrying this run's marker (or descending from this pytest process) are listed, new
 # ones are put down to the test that was running, and at the end of the session every one still

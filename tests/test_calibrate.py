@@ -8,89 +8,27 @@ the simulated board. The map the wizard writes into the board's board.json must 
 built."""
 import json
 import os
-import pty
 import re
-import select
 import shutil
-import signal
-import subprocess
-import sys
 import time
 
 import pytest
 
 from host import ROOT
 from host.simboard import SimBoard
+from pty_terminal import PtyTerminal
 from sy import boardconfig
 
 pytestmark = pytest.mark.skipif(not shutil.which("micropython") or not shutil.which("mpy-cross"),
                                 reason="needs the MicroPython unix port and mpy-cross")
 
 
-class PtyWizard:
-    """`python -m host ARGS` with a pty as its terminal (the maker's keyboard and screen)."""
-
-    def __init__(self, args, cwd):
-        self.master, slave = pty.openpty()
-        env = dict(os.environ)
-        env["PYTHONUNBUFFERED"] = "1"
-        env["PYTHONPATH"] = ROOT + os.pathsep + os.path.join(ROOT, "firmware")
-        self.proc = subprocess.Popen([sys.executable, "-m", "host", *args], stdin=slave, stdout=slave, stderr=slave,
-                                     env=env, cwd=cwd, close_fds=True, start_new_session=True)
-        os.close(slave)
-        self.buf = ""
-        self.seen = ""
-
-    def expect(self, patterns, timeout=30):
-        end = time.monotonic() + timeout
-        while True:
-            for k, p in enumerate(patterns):
-                m = re.search(p, self.buf)
-                if m:
-                    self.seen += self.buf[:m.end()]
-                    self.buf = self.buf[m.end():]
-                    return k, m
-            left = end - time.monotonic()
-            if left <= 0 or self.proc.poll() is not None and not self._read(0.2):
-                raise AssertionError("no %r in the wizard's output; it said:\n%s" % (
-                    patterns, (self.seen + self.buf)[-3000:]))
-            self._read(min(left, 0.2))
-
-    def _read(self, wait):
-        r, _, _ = select.select([self.master], [], [], wait)
-        if not r:
-            return False
-        try:
-            data = os.read(self.master, 65536)
-        except OSError:
-            return False
-        self.buf += data.decode("utf-8", "replace").replace("\r", "")
-        return bool(data)
-
-    def send(self, text):
-        os.write(self.master, (text + "\n").encode())
-
-    def finish(self, timeout=60):
-        end = time.monotonic() + timeout
-        while self.proc.poll() is None and time.monotonic() < end:
-            self._read(0.2)
-        while self._read(0.1):
-            pass
-        self.seen += self.buf
-        self.buf = ""
-        return self.proc.returncode
-
-    def interrupt(self):
-        os.killpg(self.proc.pid, signal.SIGINT)
-
-    def kill(self):
-        if self.proc.poll() is None:
-            os.killpg(self.proc.pid, signal.SIGKILL)
-            self.proc.wait()
-
-    def close(self):
-        self.kill()
-        os.close(self.master)
+def PtyWizard(args, cwd):
+    """`yard ARGS` in a pty, as the maker runs it (from the folder cwd)."""
+    env = dict(os.environ)
+    env["PYTHONUNBUFFERED"] = "1"
+    env["PYTHONPATH"] = ROOT + os.pathsep + os.path.join(ROOT, "firmware")
+    return PtyTerminal(args, env, cwd, name="wizard", timeout=30)
 
 
 def generated_map():
@@ -204,7 +142,7 @@ def test_calibrate_writes_the_board_as_built(built, tmp_path):
         # crash half-way through the LEDs: the progress file keeps every answer
         assert not maker.answer_led(wiz, stop_after=80)
         wiz.expect([r"LED +81/199"])
-        wiz.kill()
+        wiz.kill(hard=True)
         assert os.path.exists(str(tmp_path / "yard-calibrate.progress.json"))
         wiz.close()
         wiz = PtyWizard(["calibrate", "--port", sim.port, "--config", gen_path], str(tmp_path))

@@ -6,12 +6,8 @@ on the simulated board (lift, place, a ticket button when two transports fit).
 """
 import json
 import os
-import pty
 import random
-import re
-import select
 import shutil
-import signal
 import subprocess
 import sys
 import time
@@ -22,6 +18,7 @@ from host import ROOT
 from host.boardlink import BoardLink
 from host.mrxgame import SecretGame
 from host.simboard import SimBoard
+from pty_terminal import PtyTerminal
 from sy.rules import TICKET_NAMES, PHASE_DETECTIVES
 
 pytestmark = pytest.mark.skipif(not shutil.which("micropython") or not shutil.which("mpy-cross"),
@@ -30,60 +27,9 @@ HEAP = "192k"
 WORDS = ("taxi", "bus", "ug", "black")
 
 
-class PtyHost:
-    """`python -m host ARGS` with a pty as its terminal."""
-
-    def __init__(self, args, env):
-        self.master, slave = pty.openpty()
-        self.proc = subprocess.Popen([sys.executable, "-m", "host", *args], stdin=slave, stdout=slave, stderr=slave,
-                                     env=env, cwd=ROOT, close_fds=True, start_new_session=True)
-        os.close(slave)
-        self.buf = ""
-        self.seen = ""
-
-    def expect(self, patterns, timeout=60):
-        end = time.monotonic() + timeout
-        while True:
-            for k, p in enumerate(patterns):
-                m = re.search(p, self.buf)
-                if m:
-                    self.seen += self.buf[:m.end()]
-                    self.buf = self.buf[m.end():]
-                    return k, m
-            left = end - time.monotonic()
-            if left <= 0 or self.proc.poll() is not None and not self._read(0.2):
-                raise AssertionError("no %r in the host's output; it said:\n%s" % (patterns, (self.seen + self.buf)[-3000:]))
-            self._read(min(left, 0.2))
-
-    def _read(self, wait):
-        r, _, _ = select.select([self.master], [], [], wait)
-        if not r:
-            return False
-        try:
-            data = os.read(self.master, 65536)
-        except OSError:
-            return False
-        self.buf += data.decode("utf-8", "replace").replace("\r", "")
-        return bool(data)
-
-    def send(self, text):
-        os.write(self.master, (text + "\n").encode())
-
-    def kill(self, hard=False):
-        """SIGTERM first, as a user's kill or closed terminal: yard stops what it started (a
-        simulated board's firmware runs in its own session); SIGKILL if it does not end, or at
-        once with hard=True (a crash)."""
-        if self.proc.poll() is None:
-            os.killpg(self.proc.pid, signal.SIGKILL if hard else signal.SIGTERM)
-            try:
-                self.proc.wait(10)
-            except subprocess.TimeoutExpired:
-                os.killpg(self.proc.pid, signal.SIGKILL)
-                self.proc.wait()
-
-    def close(self):
-        self.kill()
-        os.close(self.master)
+def PtyHost(args, env):
+    """`yard ARGS` in a pty, as the players run it."""
+    return PtyTerminal(args, env)
 
 
 @pytest.fixture
