@@ -36,6 +36,16 @@ class Quit(Exception):
     """The maker typed q (or the input ended): the progress is saved, the wizard stops."""
 
 
+def stopped(e, svc, progress_path, say):
+    """A wizard (calibrate, selftest) stopped by q (Quit) or Ctrl-C (KeyboardInterrupt): its answers
+    are saved, the board leaves service mode. Returns the exit code: 1 for q, 130 for Ctrl-C."""
+    ctrl_c = isinstance(e, KeyboardInterrupt)
+    say("\n%s. Progress saved in %s: run the same command again to continue." % (
+        "Interrupted" if ctrl_c else "Stopped", progress_path))
+    svc.close()
+    return 130 if ctrl_c else 1
+
+
 def closed_bits(hexstr):
     """Chain bits set in a hex bitmap from svc_raw (bit k = 0x80 >> (k & 7) of byte k >> 3)."""
     data = bytes.fromhex(hexstr)
@@ -515,14 +525,8 @@ def calibrate(port, config=None, progress_path="yard-calibrate.progress.json", r
         index, warn_l = cal.led_map()
         bits, warn_r = cal.bit_map()
         svc.off()
-    except Quit:
-        say("\nStopped. Progress saved in %s: run the same command again to continue." % progress_path)
-        svc.close()
-        return 1
-    except KeyboardInterrupt:
-        say("\nInterrupted. Progress saved in %s: run the same command again to continue." % progress_path)
-        svc.close()
-        return 130
+    except (Quit, KeyboardInterrupt) as e:
+        return stopped(e, svc, progress_path, say)
     svc.close()
     d = prog.data
     moved_l = sum(1 for s in range(STATIONS) if index[s] != defaults["index"][s])

@@ -14,7 +14,8 @@ Progress is saved after every step (and during the sweep): Ctrl-C or q, then run
 """
 import time
 
-from host.calibrate import STATIONS, GREEN, Progress, Quit, Service, _out_factory, chain_pos, parse_stations
+from host.calibrate import (STATIONS, GREEN, Progress, Quit, Service, _out_factory, chain_pos, parse_stations,
+                            stopped)
 from host.ports import add_port_argument, resolve
 
 COLOURS = (("red", [255, 0, 0]), ("green", [0, 255, 0]), ("blue", [0, 0, 255]), ("white", [255, 255, 255]))
@@ -306,14 +307,8 @@ def selftest(port, progress_path="yard-selftest.progress.json", restart=False, r
         st.sweep()
         st.colours()
         st.chase()
-    except Quit:
-        say("\nStopped. Progress saved in %s: run the same command again to continue." % progress_path)
-        svc.close()
-        return 1
-    except KeyboardInterrupt:
-        say("\nInterrupted. Progress saved in %s: run the same command again to continue." % progress_path)
-        svc.close()
-        return 130
+    except (Quit, KeyboardInterrupt) as e:
+        return stopped(e, svc, progress_path, say)
     svc.close()
     head = "SELF-TEST REPORT  board on %s (%s, firmware %s), %s" % (
         port, svc.hello.get("board"), svc.hello.get("firmware"), time.strftime("%Y-%m-%d %H:%M"))

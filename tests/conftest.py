@@ -13,12 +13,11 @@ sys.path.insert(0, HERE)
 # SimBoard starts the firmware in a session of its own (start_new_session), so a test that never
 # stops its board, or kills a `yard sim`/`yard play` child with SIGKILL
 # (PtyTerminal.kill(hard=True)), leaves the firmware running: reparented to init, outside every
-# process group the test knows. Every process
-# this pytest run starts inherits a marker in its environment; after each test the micropython
-# processes carrying this run's marker (or descending from this pytest process) are listed, new
-# ones are put down to the test that was running, and at the end of the session every one still
-# alive is killed and reported. Processes of other people (other runs, other shells) carry another
-# marker or none, and are left alone.
+# process group the test knows. Every process this pytest run starts inherits a marker in its
+# environment; after each test the micropython processes carrying this run's marker (or
+# descending from this pytest process) are listed, new ones are put down to the test that was
+# running, and at the end of the session every one still alive is killed and reported. Processes
+# of other people (other runs, other shells) carry another marker or none, and are left alone.
 MARKER = "SY_PYTEST_RUN"
 _RUN = "%d-%d" % (os.getpid(), time.time_ns())
 os.environ[MARKER] = _RUN
