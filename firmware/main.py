@@ -6,7 +6,6 @@ Ctrl-C ends the loop so the REPL (and mpremote) can take over: main() starts the
 board_app is the running App.
 """
 import gc
-import sys
 
 board_app = None
 
@@ -20,8 +19,7 @@ def main():
     gc.collect()
     import sy.start
     app = sy.start.build()
-    sys.modules.pop("sy.start", None)
-    delattr(sy, "start")
+    sy.forget("start")
     gc.collect()
     if app is None:
         return

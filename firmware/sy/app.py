@@ -9,7 +9,8 @@ import time
 
 from sy.debounce import Debouncer, ticks_diff
 from sy.board import Board
-from sy.proto import Protocol, _forget
+from sy import forget
+from sy.proto import Protocol, forget_rules_modules
 from sy.link import Link
 
 try:
@@ -60,9 +61,8 @@ class App:
         try:
             resume.resume(self.board)
         finally:
-            _forget("resume")
-            _forget("gamestart")  # the saved game read back
-            _forget("messages")  # a damaged save is reported
+            forget("resume")
+            forget_rules_modules()  # the saved game read back, a damaged save reported
         self.board.render(now)
         self.last_frame = now
 

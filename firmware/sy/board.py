@@ -15,7 +15,7 @@ state, never allocated.
 import json
 
 from sy.rules import Game, RuleError, TICKET_NAMES, PHASE_MRX, PHASE_DETECTIVES, PHASE_OVER
-from sy.proto import _forget
+from sy import forget
 
 try:
     from time import ticks_diff
@@ -259,7 +259,7 @@ class Board:
                 try:
                     code, msg = report.why(self, p, to)
                 finally:
-                    _forget("report")
+                    forget("report")
             self.out.note({"note": "illegal", "piece": g.piece_name(p), "station": to, "error": code,
                            "message": msg})
             return

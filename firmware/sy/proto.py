@@ -4,6 +4,7 @@ board: every failure becomes an error reply."""
 import json
 import sys
 
+from sy import forget
 from sy.rules import RuleError, TICKET_NAMES, const
 
 PROTO = 1
@@ -24,16 +25,15 @@ _ID_NEEDED = const(53)
 _LINE_TOO_LONG = const(55)
 
 
-def _forget(name):
-    """Drop a module used for one rare command, so the GC can take its code back."""
-    import sy
-    sys.modules.pop("sy." + name, None)
-    if hasattr(sy, name):
-        delattr(sy, name)
-
-
 # JSON byte classes (ASCII): 1 white space, 2 in a number or literal, 4 may follow a backslash
 _CLASS = b'\x00\x00\x00\x00\x00\x00\x00\x00\x00\x01\x01\x00\x00\x01\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x01\x00\x04\x00\x00\x00\x00\x00\x00\x00\x00\x02\x00\x02\x02\x04\x02\x02\x02\x02\x02\x02\x02\x02\x02\x02\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x02\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x04\x00\x00\x00\x00\x02\x04\x00\x00\x02\x06\x00\x00\x00\x00\x00\x02\x00\x06\x00\x00\x00\x06\x02\x06\x06\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00'
+
+
+def forget_rules_modules():
+    """Drop the modules the rules load when they need them (a refusal's sentence, a new or saved
+    game, Mister X's moves): after every command, and after the boot's resume."""
+    for name in ("messages", "gamestart", "mrxmoves"):
+        forget(name)
 
 
 def well_formed(raw):
@@ -155,7 +155,7 @@ class Protocol:
     # --- input --------------------------------------------------------------------------------
     def too_long(self):
         self._error(None, "too_long", RuleError("too_long", _LINE_TOO_LONG, len(self.link.buf)).message)
-        _forget("messages")
+        forget_rules_modules()
 
     def handle(self, raw):
         rid = rare = None
@@ -204,9 +204,8 @@ class Protocol:
                 sys.print_exception(e)
         finally:
             if rare:
-                _forget(rare)
-            for name in _RULES_ON_DEMAND:
-                _forget(name)
+                forget(rare)
+            forget_rules_modules()
 
     # --- commands -----------------------------------------------------------------------------
     def c_ack(self, msg):
@@ -242,8 +241,5 @@ _COMMANDS = {
 _GAME_CMDS = ("mrx", "choose", "setup", "reset", "reveal", "capture", "cornered", "guide")
 # rare commands: module sy.<name> has c_<cmd>(protocol, msg); it is imported for the command and
 # dropped after it, so the heap carries only the game's code during play
-# modules the rules load when they need them (a refusal's sentence, a new or saved game, Mister
-# X's moves): off the heap again after every command
-_RULES_ON_DEMAND = ("messages", "gamestart", "mrxmoves")
 _RARE = {"mrx": "mrxturn", "hello": "status", "status": "status", "record": "report", "setup": "newgame", "reset": "newgame",
          "reveal": "verify", "capture": "declare", "cornered": "declare", "guide": "declare"}

@@ -23,7 +23,8 @@ Service mode ends by itself after IDLE_MS without a command (a wizard that died)
 """
 from binascii import hexlify
 
-from sy.proto import ProtoError as SvcError, _forget
+from sy import forget
+from sy.proto import ProtoError as SvcError
 
 try:
     from time import ticks_diff
@@ -185,7 +186,7 @@ def command(proto, msg):
         return begin(app, msg)
     if cmd == "svc_end":
         was = leave(app)
-        _forget("service")  # the game does not carry this module
+        forget("service")  # the game does not carry this module
         return {"was_active": was}
     svc = _active(app)
     if svc is None:

@@ -12,13 +12,7 @@ import gc
 import os
 import sys
 
-
-def _drop(name):
-    """Forget a module used only at boot, so the GC can take its code back."""
-    import sy
-    sys.modules.pop("sy." + name, None)
-    if hasattr(sy, name):
-        delattr(sy, name)
+from sy import forget
 
 
 def _hardware(folder, sim):
@@ -31,8 +25,8 @@ def _hardware(folder, sim):
         return None
     inputs, leds = hw.simulated(cfg, folder) if sim else hw.real(cfg)
     small = hw.compact(cfg)
-    _drop("boardconfig")
-    _drop("hw")
+    forget("boardconfig")
+    forget("hw")
     return inputs, leds, small
 
 

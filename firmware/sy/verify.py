@@ -9,7 +9,8 @@ drops it after each chunk.
 import json
 
 from sy.rules import TICKET_NAMES
-from sy.proto import ProtoError, _forget
+from sy import forget
+from sy.proto import ProtoError
 
 
 def _pair(v, what):
@@ -85,7 +86,7 @@ def c_reveal(p, msg):
     try:
         ok, message = check(b.store, b.game.graph, got[0], got[1])
     finally:
-        _forget("commit")
+        forget("commit")
     b.verified = ok
     seq = b.commit_line({"type": "verified", "ok": ok, "message": message})
     return {"seq": seq, "verified": ok, "message": message, "received": len(got[1])}
