@@ -95,6 +95,15 @@ def test_fault_scenarios_cover_the_issue():
 
 
 # --- bugs found, each shown on its own -----------------------------------------------------------
+def _ready_two_player(link, sim):
+    """Set up the two-player game (D1 13, D2 26, bobbies 29 and 34), put the pieces down, wait
+    until the board says ready."""
+    link.request("setup", detectives=[13, 26], bobbies=[29, 34])
+    for s in (13, 26, 29, 34):
+        sim.place(s, settle=False)
+    link.wait_event("ready")
+
+
 def _open(link, sim, seconds=20):
     end = time.monotonic() + seconds
     while True:
@@ -117,10 +126,7 @@ def test_power_cut_during_boot_trim_keeps_the_journal(trim_cut):
     link = FastLink(sim.port, timeout=3, abort=lambda: not sim.alive())
     try:
         _open(link, sim)
-        link.request("setup", detectives=[13, 26], bobbies=[29, 34])
-        for s in (13, 26, 29, 34):
-            sim.place(s, settle=False)
-        link.wait_event("ready")
+        _ready_two_player(link, sim)
         link.request("mrx", ticket="taxi")
         had = link.request("status")["seq"]
         assert [s for s, _e in link.handed] == list(range(1, had + 1))
@@ -176,10 +182,7 @@ def test_power_cut_in_the_save_of_the_last_commit(rename):
 
     try:
         _open(link, sim)
-        link.request("setup", detectives=[13, 26], bobbies=[29, 34])
-        for s in (13, 26, 29, 34):
-            sim.place(s, settle=False)
-        link.wait_event("ready")
+        _ready_two_player(link, sim)
         link.close()
         sim.power_cut()
         sim.strace_kill = ("rename", rename)  # counted from boot: the next save is the commit's
