@@ -78,33 +78,43 @@ class SimBoard:
 
     # --- process ------------------------------------------------------------------------------
     def _build(self):
+        """The folder MICROPYPATH names for the firmware's modules: the compiled ones in lib/sy/
+        (as on a board), or firmware/ itself with source=True."""
         if self.source:
             return FIRMWARE
         lib = os.path.join(self.folder, "lib")
         if not os.path.isdir(lib):
             compile_tree(os.path.join(FIRMWARE, "sy"), os.path.join(lib, "sy"))
-            # main.py runs from here: the script's folder comes first on sys.path, and next to
-            # firmware/main.py the sources would be compiled on the board's heap
-            shutil.copy(os.path.join(FIRMWARE, "main.py"), os.path.join(lib, "main.py"))
+            shutil.copy(os.path.join(FIRMWARE, "main.py"), os.path.join(self.folder, "main.py"))
         return lib
 
+    def script(self):
+        """The file the firmware process runs. The unix port puts the real path of its folder
+        first on sys.path, so it is the sim folder, where no `sy` is, and the modules are found
+        through MICROPYPATH's relative `lib`: a module's __file__ (a name kept on the heap for
+        good) is then 'lib/sy/rules.mpy' as on a board, not this machine's temporary path."""
+        return os.path.join(FIRMWARE if self.source else self.folder, "main.py")
+
     def module_path(self):
-        """MICROPYPATH of the firmware process. The compiled firmware is found as lib/ below the
-        process's folder, as on a board, so a module's __file__ (a name kept on the heap) is
-        'lib/sy/rules.mpy' and not this machine's temporary path."""
+        """MICROPYPATH of the firmware process (relative to its folder, its working directory)."""
         rel = os.path.relpath(self._lib, self.folder)
         return (self._lib if rel.startswith("..") else rel) + ":.frozen"
+
+    def command(self):
+        return [tool("micropython"), "-X", "heapsize=" + self.heapsize, "-i", self.script()]
+
+    def environment(self):
+        env = dict(os.environ)
+        env["MICROPYPATH"] = self.module_path()
+        env["SY_SIM"] = self.folder
+        return env
 
     def start(self):
         if self._lib is None:
             self._lib = self._build()
-        env = dict(os.environ)
-        env["MICROPYPATH"] = self.module_path()
-        env["SY_SIM"] = self.folder
         self.proc = subprocess.Popen(
-            [tool("micropython"), "-X", "heapsize=" + self.heapsize, "-i", os.path.join(self._lib, "main.py")],
-            stdin=self._fw_slave, stdout=self._fw_slave, stderr=self._fw_slave, env=env, cwd=self.folder,
-            close_fds=True, start_new_session=True)
+            self.command(), stdin=self._fw_slave, stdout=self._fw_slave, stderr=self._fw_slave,
+            env=self.environment(), cwd=self.folder, close_fds=True, start_new_session=True)
         if self._relay is None:
             self._stop = False
             self._relay = threading.Thread(target=self._run_relay, daemon=True)

@@ -58,26 +58,26 @@ class RelSim(SimBoard):
     def _build(self):
         lib = super()._build()
         if self.record_frames and not os.path.exists(os.path.join(lib, "sy_boardmain.py")):
-            shutil.copy(os.path.join(lib, "main.py"), os.path.join(lib, "sy_boardmain.py"))
-            with open(os.path.join(lib, "relmain.py"), "w") as f:
+            shutil.copy(super().script(), os.path.join(lib, "sy_boardmain.py"))
+            with open(os.path.join(self.folder, "relmain.py"), "w") as f:
                 f.write(_WRAPPER)
         return lib
 
-    def start(self):
-        """Start the firmware (through the frame-recording wrapper if asked). With
-        `strace_kill = (syscall, n)` it runs under strace, which kills it (SIGKILL) on entering
-        its n-th `syscall` on a flash file: a power cut timed to land inside a save."""
-        import threading
-        if self._lib is None:
-            self._lib = self._build()
-        env = dict(os.environ)
-        env["MICROPYPATH"] = self.module_path()
-        env["SY_SIM"] = self.folder
-        script = "main.py"
+    def script(self):
+        """main.py, or the frame-recording wrapper that imports it."""
+        return os.path.join(self.folder, "relmain.py") if self.record_frames else super().script()
+
+    def environment(self):
+        env = super().environment()
         if self.record_frames:
             env["SY_FRAMELOG"] = self.frame_log
-            script = "relmain.py"
-        cmd = [tool("micropython"), "-X", "heapsize=" + self.heapsize, "-i", os.path.join(self._lib, script)]
+        return env
+
+    def command(self):
+        """With `strace_kill = (syscall, n)` the firmware runs under strace, which kills it
+        (SIGKILL) on entering its n-th `syscall` on a flash file: a power cut timed to land
+        inside a save."""
+        cmd = super().command()
         if self.strace_kill:
             sc, n = self.strace_kill
             flash = os.path.join(self.folder, "flash")
@@ -86,13 +86,7 @@ class RelSim(SimBoard):
                 paths += ["-P", os.path.join(flash, name)]
             cmd = ["strace", "-f", "-qq", "-o", "/dev/null"] + paths + [
                 "-e", "trace=" + sc, "-e", "inject=%s:signal=KILL:when=%d" % (sc, n)] + cmd
-        self.proc = subprocess.Popen(cmd, stdin=self._fw_slave, stdout=self._fw_slave, stderr=self._fw_slave,
-                                     env=env, cwd=self.folder, close_fds=True, start_new_session=True)
-        if self._relay is None:
-            self._stop = False
-            self._relay = threading.Thread(target=self._run_relay, daemon=True)
-            self._relay.start()
-        return self
+        return cmd
 
     def power_cut(self):
         """kill -9 the firmware (and strace, if it runs under it: the whole process group)."""
