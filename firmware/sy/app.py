@@ -5,23 +5,17 @@ under the unix port with simulated hardware, and in-process in tests and the ben
 Steady state allocates nothing: the bitmap, the debouncer's ring and the frame are made once.
 """
 import gc
-import time
 
-from sy.debounce import Debouncer, ticks_diff
+from sy.debounce import Debouncer
 from sy.board import Board
 from sy import forget
 from sy.proto import Protocol, forget_rules_modules
 from sy.link import Link
 
 try:
-    ticks_ms = time.ticks_ms
-    sleep_ms = time.sleep_ms
-except AttributeError:  # CPython
-    def ticks_ms():
-        return int(time.monotonic() * 1000) & 0x3FFFFFFF
-
-    def sleep_ms(ms):
-        time.sleep(ms / 1000)
+    from time import ticks_ms, ticks_diff, sleep_ms
+except ImportError:  # CPython
+    from sy.compat import ticks_ms, ticks_diff, sleep_ms
 
 FRAME_MS = 40
 _MEM = hasattr(gc, "mem_alloc")  # animation frame period when nothing changes

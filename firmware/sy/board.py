@@ -20,9 +20,8 @@ from sy import forget
 try:
     from time import ticks_diff
     from micropython import const
-except ImportError:
-    from sy.debounce import ticks_diff
-    from sy.rules import const
+except ImportError:  # CPython
+    from sy.compat import ticks_diff, const
 
 # refusals: sentences in sy/messages.py
 _GAME_OVER = const(7)
@@ -51,6 +50,15 @@ def _move_line(game, piece, ticket, to):
     if ticket is not None:
         line["ticket"] = TICKET_NAMES[ticket]
     return line
+
+
+def ticket_mask_names(mask):
+    """The names of the tickets in mask (bit t: ticket t)."""
+    out = []
+    for t in range(3):
+        if mask & (1 << t):
+            out.append(TICKET_NAMES[t])
+    return out
 
 
 class Board:
@@ -134,7 +142,7 @@ class Board:
                 self.x_on = False
             elif self.n_missing == 0:
                 self.x_on = True  # nobody is in hand: this is Mister X's own piece
-                self.note_station("mrx_piece", station)
+                self.out.note({"note": "mrx_piece", "station": station})
         self.evaluate()
 
     def _may(self, p):
@@ -233,11 +241,10 @@ class Board:
                 n += 1
         self.n_dest = n
         if not quiet:
-            self.out.note({"note": "lifted", "piece": g.piece_name(p), "station": g.pos[p],
-                           "legal": [[self.dest[i], self._mask_names(self.dest_mask[i])] for i in range(n)]})
-
-    def _mask_names(self, mask):
-        return [TICKET_NAMES[t] for t in range(3) if mask & (1 << t)]
+            legal = []  # (loops, not comprehensions: on the board each of those is one more function)
+            for i in range(n):
+                legal.append([self.dest[i], ticket_mask_names(self.dest_mask[i])])
+            self.out.note({"note": "lifted", "piece": g.piece_name(p), "station": g.pos[p], "legal": legal})
 
     def _place(self, p, to):
         g = self.game
@@ -271,7 +278,7 @@ class Board:
             self.pend_to = to
             self.pend_mask = mask
             self.out.note({"note": "choose", "piece": g.piece_name(p), "station": to,
-                           "tickets": self._mask_names(mask)})
+                           "tickets": ticket_mask_names(mask)})
 
     def _commit_move(self, p, ticket, to):
         g = self.game
@@ -304,9 +311,6 @@ class Board:
         if self.restoring:
             raise RuleError("wrong_turn", _RESTORE_FIRST)
         return self.game
-
-    def note_station(self, what, station):
-        self.out.note({"note": what, "station": station})
 
     # --- drawing --------------------------------------------------------------------------
     def render(self, now):

@@ -6,12 +6,6 @@ once, as (bit << 1) | new_state. No allocation in update().
 """
 from array import array
 
-try:
-    from time import ticks_diff
-except ImportError:
-    def ticks_diff(a, b):
-        return ((a - b + 0x20000000) & 0x3FFFFFFF) - 0x20000000
-
 _RING = 64
 
 
@@ -21,7 +15,9 @@ class Debouncer:
         self.ms = ms
         self.last = bytearray(nbytes)    # raw bits of the previous scan
         self.stable = bytearray(nbytes)  # debounced bits
-        self.stamp = array("i", bytearray(32 * nbytes))  # when each bit last changed raw
+        # when each bit last changed raw: the low 16 bits of the ms ticks, enough to time a window
+        # of tens of ms (a scan every few ms), in half the heap of full ticks
+        self.stamp = array("H", bytearray(16 * nbytes))
         self.ring = array("H", bytearray(2 * _RING))
         self.head = 0  # next write
         self.tail = 0  # next read
@@ -49,14 +45,14 @@ class Debouncer:
                 base = i << 3
                 for k in range(8):
                     if d & (0x80 >> k):
-                        stamp[base + k] = now
+                        stamp[base + k] = now & 0xFFFF
             p = r ^ stable[i]
             if p:
                 base = i << 3
                 for k in range(8):
                     m = 0x80 >> k
                     if p & m:
-                        if ticks_diff(now, stamp[base + k]) >= self.ms:
+                        if (now - stamp[base + k]) & 0xFFFF >= self.ms:
                             stable[i] ^= m
                             self._push(((base + k) << 1) | (1 if r & m else 0))
                             queued = True

@@ -4,12 +4,6 @@ show() scales the frame into the strip's wire buffer: brightness first, then, if
 current would pass the limit, everything further down by one common factor. A lit channel never
 scales to 0, so no information is dropped. No allocation after __init__.
 """
-try:
-    from micropython import const
-except ImportError:
-    def const(x):
-        return x
-
 _ORDERS = {"RGB": (0, 1, 2), "RBG": (0, 2, 1), "GRB": (1, 0, 2), "GBR": (2, 0, 1),
            "BRG": (1, 2, 0), "BGR": (2, 1, 0)}  # wire position of R, G, B
 
@@ -27,7 +21,8 @@ class Leds:
             self.station_led[2 * s + 1] = i >> 8
         pos = _ORDERS[order]
         self.pr, self.pg, self.pb = pos
-        self.set_brightness(brightness)
+        v = int(brightness * 256)
+        self.bright = 1 if v < 1 else (256 if v > 256 else v)  # of 256
         # channel-sum (0..255 per channel) the limit allows, minus the strip's idle draw, with a margin
         # for the "never 0" rounding (at most +1 per channel)
         self.budget = int((current_limit_ma - idle_ma_per_led * count) * 255 / ma_per_channel) - 3 * count
@@ -38,10 +33,6 @@ class Leds:
         self.scale = 0
         self.est_ma = 0
         self.shown = 0  # frames written
-
-    def set_brightness(self, b):
-        v = int(b * 256)
-        self.bright = 1 if v < 1 else (256 if v > 256 else v)
 
     def clear(self):
         f = self.frame
@@ -55,12 +46,6 @@ class Leds:
         f[k] = r
         f[k + 1] = g
         f[k + 2] = b
-
-    def get(self, station):
-        """(r, g, b) of a station in the logical frame (allocates: for tests and tools)."""
-        sl = self.station_led
-        k = 3 * (sl[2 * station] | (sl[2 * station + 1] << 8))
-        return self.frame[k], self.frame[k + 1], self.frame[k + 2]
 
     def show(self):
         f = self.frame

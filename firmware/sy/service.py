@@ -29,7 +29,7 @@ from sy.proto import ProtoError as SvcError
 try:
     from time import ticks_diff
 except ImportError:
-    from sy.debounce import ticks_diff
+    from sy.compat import ticks_diff
 
 IDLE_MS = 120000
 _SETUP = 1

@@ -178,7 +178,11 @@ class TestBoard:
         return out
 
     def colour(self, station):
-        return self.leds.get(station)
+        """(r, g, b) of a station in the LEDs' logical frame."""
+        sl = self.leds.station_led
+        k = 3 * (sl[2 * station] | (sl[2 * station + 1] << 8))
+        f = self.leds.frame
+        return f[k], f[k + 1], f[k + 2]
 
 
 class Dealer:

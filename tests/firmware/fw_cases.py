@@ -82,7 +82,7 @@ def test_leds_wire_order_and_brightness():
     L.put(1, 200, 100, 10)
     L.show()
     assert (strip.buf[0], strip.buf[1], strip.buf[2]) == (50, 100, 5)  # G, R, B at half brightness
-    assert L.get(1) == (200, 100, 10)
+    assert tuple(L.frame[0:3]) == (200, 100, 10)  # the logical frame keeps full scale (station 1 = LED 0)
 
 
 def test_current_budget_scales_and_keeps_every_light():

@@ -1,0 +1,23 @@
+"""What MicroPython has and CPython lacks, for the board's code when the host runs it.
+
+The board never loads this module: its modules try MicroPython's own names first and import these
+only when that fails. Kept apart because on the board every function, even one in a branch that
+never runs, is loaded onto the heap with its module (docs/memory.md).
+"""
+import time
+
+
+def const(x):
+    return x
+
+
+def ticks_ms():
+    return int(time.monotonic() * 1000) & 0x3FFFFFFF
+
+
+def ticks_diff(a, b):
+    return ((a - b + 0x20000000) & 0x3FFFFFFF) - 0x20000000
+
+
+def sleep_ms(ms):
+    time.sleep(ms / 1000)
