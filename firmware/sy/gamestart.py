@@ -1,10 +1,11 @@
 """How a Game begins: a new game's setup checked against the rules (rules.md: 2 to 5 detectives,
-their bobbies, ticket stocks the box can hold, rounds, surfacing moves), or a saved game read back.
+their bobbies, ticket stocks the box can hold, rounds, surfacing moves).
 
-Game (rules.py) calls these. Kept apart because the board needs them only at a setup and at boot: it
-loads the module then and drops it after (docs/memory.md).
+Game (rules.py) calls this. Kept apart because the board needs it only at a setup (and when a
+saved game is read back, sy/savedgame.py): it loads the module then and drops it after
+(docs/memory.md).
 """
-from sy import mapgraph, rules
+from sy import rules
 from sy.rules import const
 
 # refusals: sentences in sy/messages.py
@@ -18,11 +19,19 @@ _MRX_START_HELD = const(25)
 _REVEALS_RANGE = const(26)
 _TICKET_COUNT_RANGE = const(27)
 _BOX_SHORT = const(28)
-_SAVE_DAMAGED = const(36)
 
 
 def check(g, detectives, bobbies, mrx, two_player, stock, mt, rounds, reveals):
-    """Refuse a setup the rules forbid; (start stations, the general supply) of an allowed one."""
+    """Refuse a setup the rules forbid; (start stations, the general supply) of an allowed one.
+
+    In two parts: a function's code is one block of heap, and the board loads this module when
+    its heap is fullest (docs/memory.md)."""
+    return _pieces(g, detectives, bobbies, mrx, two_player), _supply(len(detectives), two_player, stock, mt,
+                                                                      rounds, reveals)
+
+
+def _pieces(g, detectives, bobbies, mrx, two_player):
+    """The start stations (detectives, then bobbies) if the rules allow them."""
     n = len(detectives)
     if two_player and n != 2:
         raise rules.RuleError("bad_input", _TWO_PLAYER_COUNT)
@@ -42,6 +51,11 @@ def check(g, detectives, bobbies, mrx, two_player, stock, mt, rounds, reveals):
             raise rules.RuleError("bad_input", _NOT_A_STATION, mrx)
         if mrx in start:
             raise rules.RuleError("bad_input", _MRX_START_HELD, mrx)
+    return start
+
+
+def _supply(n, two_player, stock, mt, rounds, reveals):
+    """The tickets left in the general supply if the counts are allowed."""
     if not (rules._is_int(rounds) and 1 <= rounds <= 99):
         raise rules.RuleError("bad_input", _ROUNDS_RANGE)
     for r in reveals:
@@ -57,54 +71,4 @@ def check(g, detectives, bobbies, mrx, two_player, stock, mt, rounds, reveals):
         if left < 0:
             raise rules.RuleError("bad_input", _BOX_SHORT, rules.BOX[t], rules.TICKET_NAMES[t])
         supply[t] = left
-    return start, supply
-
-
-def load(cls, data, graph):
-    """The Game (of class cls) saved by Game.save(); RuleError bad_input if data is damaged."""
-    try:
-        return _load(cls, data, graph)
-    except (IndexError, ValueError, TypeError, KeyError):
-        raise rules.RuleError("bad_input", _SAVE_DAMAGED)
-
-
-def _load(cls, data, graph):
-    if data[0] != rules._SAVE_VERSION:
-        raise ValueError
-    k = 1
-    n = data[k]
-    name = bytes(data[k + 1:k + 1 + n]).decode()
-    k += 1 + n
-    graph = graph or mapgraph.load(name)
-    if graph.name != name:
-        raise ValueError
-    n_det, n_pieces, two, rounds, n_rev = data[k:k + 5]
-    k += 5
-    reveals = bytes(data[k:k + n_rev])
-    k += n_rev
-    pos = data[k:k + n_pieces]
-    k += n_pieces
-    g = cls(list(pos[:n_det]), list(pos[n_det:n_pieces]), 0, bool(two), None, None, rounds,
-            reveals, graph)
-    holders = 1 if two else n_det
-    tickets = [bytearray(data[k + 3 * i:k + 3 * i + 3]) for i in range(holders)]
-    k += 3 * holders
-    g.tickets = [tickets[0], tickets[0]] if two else tickets
-    g.supply = bytearray(data[k:k + 3])
-    g.mrx_used = bytearray(data[k + 3:k + 6])
-    k += 6
-    (g.black, g.double, g.round, g.moves, g.phase, g.moved, res, rea, g.mrx, g.surfaced,
-     g._landed, g._lander) = data[k:k + 12]
-    k += 12
-    g.result = rules.RESULTS[res]
-    g.reason = rules.REASONS[rea]
-    g.cand = bytearray(data[k:k + 32])
-    k += 32
-    if len(g.cand) != 32 or g.phase > rules.PHASE_OVER:
-        raise ValueError
-    n_log = data[k]
-    k += 1
-    g.log = [[data[k + 2 * i], data[k + 2 * i + 1]] for i in range(n_log)]
-    if len(data) != k + 2 * n_log:
-        raise ValueError
-    return g
+    return supply

@@ -1,10 +1,10 @@
 """Mister X's moves: one travel-log entry at a time, checked against the rules, his tickets spent,
-and the public update of where he may be; and his end when the host declares it (captured,
-cornered). Game.mrx_move, mrx_double, legal_mrx, capture and mrx_cornered call these.
+and the public update of where he may be. Game.mrx_move and mrx_double call these.
 
-Kept apart from rules.py because the board needs this code once a round, for the `mrx` command
-(and for `capture` and `cornered`): it loads the module then and drops it after (docs/memory.md).
-A Game knows his station (`g.mrx`) or not (secret mode, the board): see rules.py.
+Kept apart from rules.py because the board needs this code once a round, for the `mrx` command:
+it loads the module then and drops it after (docs/memory.md). A Game knows his station (`g.mrx`)
+or not (secret mode, the board): see rules.py. What only a known station needs (his legal moves,
+a move's link from his station) and his end (capture, cornered) are in sy/mrxknown.py.
 step, spread, snapshot and restore are for the host's planners too (yard play's `legal double`,
 the benchmark): one entry without the turn's bookkeeping, and undoing it.
 """
@@ -14,43 +14,24 @@ from sy.rules import const
 # the rules' constants, folded in at compile time (a module's names cost heap on the board while it
 # is loaded); tests/test_messages.py checks them against rules and mapgraph
 _BLACK = const(3)
-_FERRY = const(3)
 _PHASE_MRX = const(0)
 _PHASE_DETECTIVES = const(1)
 _PHASE_OVER = const(2)
 
 # refusals: sentences in sy/messages.py
-_NO_SUCH_PIECE = const(0)
-_NO_LINE = const(1)
-_MRX_SECRET = const(6)
 _GAME_OVER = const(7)
 _DETECTIVES_TURN = const(8)
 _MRX_TICKET_KIND = const(9)
 _LOG_FULL = const(10)
 _NOT_A_STATION = const(11)
 _MRX_UNREACHABLE = const(12)
-_NOT_CONNECTED = const(13)
-_FERRY_BLACK_ONLY = const(14)
 _NO_DOUBLE_LEFT = const(15)
 _HELD_BY = const(21)
-_MRX_NOT_STUCK = const(23)
 _NO_BLACK_LEFT = const(29)
 _SUPPLY_EMPTY = const(30)
 _MRX_NEEDS_STATION = const(31)
-_MRX_NOT_THERE = const(34)
-_MRX_NOT_POSSIBLE = const(35)
 _SURFACING_NEEDS_STATION = const(37)
 _HIDDEN_STATION = const(38)
-
-
-def legal(g):
-    """Mister X's legal single moves now (double moves excluded), sorted; needs his station."""
-    if not g.mrx:
-        raise rules.RuleError("bad_input", _MRX_SECRET)
-    out = []
-    g._mrx_options(g.mrx, out)
-    out.sort()
-    return out
 
 
 def _check_turn(g):
@@ -117,7 +98,8 @@ def _check(g, ticket, to):
     if g.mrx:
         if not to:
             raise rules.RuleError("bad_input", _MRX_NEEDS_STATION)
-        _check_link(g.graph, g.mrx, to, ticket)
+        from sy import mrxknown  # (the host: the board never knows his station)
+        mrxknown.check_link(g.graph, g.mrx, to, ticket)
     elif surfacing:
         if not to:
             raise rules.RuleError("bad_input", _SURFACING_NEEDS_STATION, g.moves + 1)
@@ -139,7 +121,7 @@ def _apply(g, ticket, to, surfacing):
     if g.mrx:
         g.mrx = to
     g.surfaced = to if surfacing else 0
-    g.log.append([ticket, to if surfacing else 0])
+    g.log.append((ticket, to if surfacing else 0))  # a tuple: half a 2-list's heap
     if not surfacing:
         return 0
     cand = g.cand  # he is seen: only that station
@@ -149,27 +131,12 @@ def _apply(g, ticket, to, surfacing):
     return to
 
 
-def _check_link(graph, here, to, ticket):
-    if ticket == _BLACK:
-        for t in range(4):
-            if graph.connected(here, to, t):
-                return
-        raise rules.RuleError("not_connected", _NOT_CONNECTED, to, here)
-    if graph.connected(here, to, ticket):
-        return
-    if graph.connected(here, to, _FERRY):
-        raise rules.RuleError("ferry", _FERRY_BLACK_ONLY)
-    raise rules.RuleError("not_connected", _NO_LINE, rules.TICKET_NAMES[ticket], here, to)
-
-
 def spread(g, ticket):
     """Replace the possible stations by those reachable with this ticket, minus held ones."""
     graph = g.graph
     adj = graph.adj
     old = g.cand
-    new = g._spare
-    for k in range(32):
-        new[k] = 0
+    new = bytearray(32)  # for this call only: g.cand stays the same object (no heap kept per move)
     last = 4 if ticket == _BLACK else ticket + 1
     first = 0 if ticket == _BLACK else ticket
     for k in range(32):
@@ -186,8 +153,8 @@ def spread(g, ticket):
                         new[d >> 3] |= 1 << (d & 7)
     for s in g.pos:
         new[s >> 3] &= ~(1 << (s & 7)) & 0xFF
-    g.cand = new
-    g._spare = old
+    for k in range(32):
+        old[k] = new[k]
 
 
 def snapshot(g):
@@ -206,7 +173,7 @@ def _start_detectives(g):
     g.round += 1
     g.phase = _PHASE_DETECTIVES
     g.moved = 0
-    g._landed = 0
+    g._landing = 0
     for i in range(g.n_detectives):
         if g.can_move(i):
             break
@@ -214,31 +181,3 @@ def _start_detectives(g):
         g._end("mrx", "detectives_stuck")
         return
     g._close_round_if_done()
-
-
-def capture(g, piece):
-    """The host says: this piece stands on Mister X. Ends the game.
-
-    The board commits a move before the host can answer, so the capture may come after the
-    move closed the round, even the last round (which ended the game as 'rounds_done')."""
-    if not (rules._is_int(piece) and 0 <= piece < g.n_pieces):
-        raise rules.RuleError("bad_input", _NO_SUCH_PIECE, piece)
-    s = g.pos[piece]
-    last = piece == g._lander and s == g._landed
-    if g.phase == _PHASE_OVER and not (last and g.reason == "rounds_done"):
-        raise rules.RuleError("game_over", _GAME_OVER)
-    if g.mrx:
-        if s != g.mrx:
-            raise rules.RuleError("bad_input", _MRX_NOT_THERE, s)
-    elif not (g.is_candidate(s) or last):
-        raise rules.RuleError("bad_input", _MRX_NOT_POSSIBLE, s)
-    g.mrx = s
-    g._end("detectives", "capture")
-
-
-def cornered(g):
-    """The host says: Mister X, at the start of his turn, has no legal move. Ends the game."""
-    _check_turn(g)
-    if g.mrx and g._mrx_options(g.mrx, None):
-        raise rules.RuleError("bad_input", _MRX_NOT_STUCK)
-    g._end("detectives", "mrx_stuck")

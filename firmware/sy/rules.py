@@ -11,9 +11,10 @@ from sy import mapgraph
 
 try:
     from micropython import const
+    _BOARD = True
 except ImportError:  # CPython
-    def const(x):
-        return x
+    from sy.compat import const
+    _BOARD = False
 
 TAXI = 0
 BUS = 1
@@ -87,10 +88,6 @@ def _is_int(x):
     return isinstance(x, int) and not isinstance(x, bool)
 
 
-def ticket_name(t):
-    return TICKET_NAMES[t]
-
-
 class Game:
     def __init__(self, detectives, bobbies=(), mrx=0, two_player=False, tickets=None,
                  mrx_tickets=None, rounds=ROUNDS, reveals=REVEALS, graph=None):
@@ -101,6 +98,10 @@ class Game:
         stock = tickets or (TWO_PLAYER_STOCK if two_player else DETECTIVE_TICKETS)
         mt = mrx_tickets or MRX_TICKETS
         start, supply = gamestart.check(g, detectives, bobbies, mrx, two_player, stock, mt, rounds, reveals)
+        if _BOARD:  # its code makes room for the game's own objects (docs/memory.md)
+            del gamestart
+            from sy import forget
+            forget("gamestart")
         self.n_detectives = n
         self.n_pieces = len(start)
         self.two_player = bool(two_player)
@@ -111,7 +112,9 @@ class Game:
             shared = bytearray(stock)
             self.tickets = [shared, shared]
         else:
-            self.tickets = [bytearray(stock) for _ in range(n)]
+            self.tickets = []
+            for _ in range(n):
+                self.tickets.append(bytearray(stock))
         self.supply = supply
         self.mrx_used = bytearray(3)
         self.black = mt[0]
@@ -125,10 +128,8 @@ class Game:
         self.mrx = mrx or 0
         self.surfaced = 0
         self.log = []
-        self._landed = 0  # the last detective move since Mister X's (secret-mode capture check)
-        self._lander = 0
+        self._landing = 0  # the last detective move since Mister X's, piece << 8 | station (capture check)
         self.cand = bytearray(32)
-        self._spare = bytearray(32)
         cards = g.x_cards
         if mrx and mrx not in cards:
             cards = range(1, g.stations + 1)  # a custom start: the detectives know nothing
@@ -229,24 +230,26 @@ class Game:
 
     def legal_mrx(self):
         """Mister X's legal single moves now (double moves excluded); needs his station."""
-        from sy import mrxmoves
-        return mrxmoves.legal(self)
+        from sy import mrxknown
+        return mrxknown.legal(self)
+
     def is_candidate(self, s):
         return bool(self.cand[s >> 3] & (1 << (s & 7)))
 
     def candidates(self):
         """Sorted stations where Mister X may be, from public information only."""
         cand = self.cand
-        return [s for s in range(1, self.graph.stations + 1) if cand[s >> 3] & (1 << (s & 7))]
+        out = []
+        for s in range(1, self.graph.stations + 1):
+            if cand[s >> 3] & (1 << (s & 7)):
+                out.append(s)
+        return out
 
     def next_reveal(self):
         for r in self.reveals:
             if r > self.moves:
                 return r
         return 0
-
-    def ticket_left(self, piece, t):
-        return self.tickets[piece][t]
 
     # --- Mister X -----------------------------------------------------------------------
     def mrx_move(self, ticket, to=0):
@@ -301,8 +304,7 @@ class Game:
             self.tickets[piece][ticket] -= 1
             self.supply[ticket] += 1
         self.moved |= 1 << piece
-        self._landed = to
-        self._lander = piece
+        self._landing = piece << 8 | to
         if self.mrx:
             if to == self.mrx:
                 self._end("detectives", "capture")
@@ -350,13 +352,14 @@ class Game:
 
     # --- what the host declares in secret mode ------------------------------------------
     def capture(self, piece):
-        """The host says: this piece stands on Mister X. Ends the game (sy/mrxmoves.py)."""
-        from sy import mrxmoves
-        mrxmoves.capture(self, piece)
+        """The host says: this piece stands on Mister X. Ends the game (sy/mrxknown.py)."""
+        from sy import mrxknown
+        mrxknown.capture(self, piece)
     def mrx_cornered(self):
         """The host says: Mister X, at the start of his turn, has no legal move. Ends the game."""
-        from sy import mrxmoves
-        mrxmoves.cornered(self)
+        from sy import mrxknown
+        mrxknown.cornered(self)
+
     def _end(self, result, reason):
         self.phase = PHASE_OVER
         self.result = result
@@ -397,7 +400,7 @@ class Game:
         k += 6
         for v in (self.black, self.double, self.round, self.moves, self.phase, self.moved,
                   RESULTS.index(self.result), REASONS.index(self.reason), self.mrx, self.surfaced,
-                  self._landed, self._lander):
+                  self._landing & 0xFF, self._landing >> 8):
             buf[k] = v
             k += 1
         buf[k:k + 32] = self.cand
@@ -413,5 +416,5 @@ class Game:
     @classmethod
     def load(cls, data, graph=None):
         """The Game saved by save(); RuleError bad_input if the data is not a valid snapshot."""
-        from sy import gamestart
-        return gamestart.load(cls, data, graph)
+        from sy import savedgame
+        return savedgame.load(cls, data, graph)

@@ -1,0 +1,67 @@
+"""A saved game read back: the snapshot Game.save_into wrote (after every commit on the board),
+checked as far as a damaged file can be told from a good one.
+
+Game.load (rules.py) calls this. Kept apart because the board needs it only at boot, to resume:
+it loads the module then and drops it after, and a new game's setup does not carry it
+(docs/memory.md).
+"""
+from sy import mapgraph, rules
+from sy.rules import const
+
+_SAVE_DAMAGED = const(36)  # a refusal: its sentence in sy/messages.py
+
+
+def load(cls, data, graph):
+    """The Game (of class cls) saved by Game.save(); RuleError bad_input if data is damaged."""
+    try:
+        return _load(cls, data, graph)
+    except (IndexError, ValueError, TypeError, KeyError):
+        raise rules.RuleError("bad_input", _SAVE_DAMAGED)
+
+
+def _load(cls, data, graph):
+    if data[0] != rules._SAVE_VERSION:
+        raise ValueError
+    k = 1
+    n = data[k]
+    name = bytes(data[k + 1:k + 1 + n]).decode()
+    k += 1 + n
+    graph = graph or mapgraph.load(name)
+    if graph.name != name:
+        raise ValueError
+    n_det, n_pieces, two, rounds, n_rev = data[k:k + 5]
+    k += 5
+    reveals = bytes(data[k:k + n_rev])
+    k += n_rev
+    pos = data[k:k + n_pieces]
+    k += n_pieces
+    g = cls(list(pos[:n_det]), list(pos[n_det:n_pieces]), 0, bool(two), None, None, rounds,
+            reveals, graph)
+    holders = 1 if two else n_det
+    tickets = []  # (loops, not comprehensions: each of those is one more function on the heap)
+    for i in range(holders):
+        tickets.append(bytearray(data[k:k + 3]))
+        k += 3
+    g.tickets = [tickets[0], tickets[0]] if two else tickets
+    g.supply = bytearray(data[k:k + 3])
+    g.mrx_used = bytearray(data[k + 3:k + 6])
+    k += 6
+    (g.black, g.double, g.round, g.moves, g.phase, g.moved, res, rea, g.mrx, g.surfaced,
+     landed, lander) = data[k:k + 12]
+    g._landing = lander << 8 | landed
+    k += 12
+    g.result = rules.RESULTS[res]
+    g.reason = rules.REASONS[rea]
+    g.cand = bytearray(data[k:k + 32])
+    k += 32
+    if len(g.cand) != 32 or g.phase > rules.PHASE_OVER:
+        raise ValueError
+    n_log = data[k]
+    k += 1
+    g.log = []
+    for _ in range(n_log):
+        g.log.append((data[k], data[k + 1]))
+        k += 2
+    if len(data) != k:
+        raise ValueError
+    return g
