@@ -13,7 +13,12 @@ def _ints(obj, key, need):
     v = obj.get(key)
     if v is None and not need:
         return []
-    if not isinstance(v, list) or [x for x in v if not isinstance(x, int) or isinstance(x, bool)]:
+    ok = isinstance(v, list)
+    if ok:
+        for x in v:
+            if not isinstance(x, int) or isinstance(x, bool):
+                ok = False
+    if not ok:
         raise RuleError("bad_input", "setup.%s must be a list of whole numbers" % key)
     return v
 
@@ -82,14 +87,9 @@ def c_setup(p, msg):
     b = p.board
     if b.stage in (_SETUP, _PLAY) and not msg.get("replace"):
         raise ProtoError("wrong_turn", "a game is in progress; send replace: true to abandon it")
-    game = {}
-    for k in ("detectives", "bobbies", "two_player", "tickets", "mrx_tickets", "rounds", "reveals", "map",
-              "mrx", "commit"):
-        if k in msg:
-            game[k] = msg[k]
-    _commit(game.get("commit"))
+    _commit(msg.get("commit"))
     p.acked = 0
-    return {"seq": new_game(b, game)}
+    return {"seq": new_game(b, msg)}  # reads only the setup's own keys
 
 
 def c_reset(p, msg):

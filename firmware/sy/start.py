@@ -14,6 +14,20 @@ import sys
 
 from sy import forget
 
+# Modules a game loads for one command and drops after (proto.py's _RARE, the rules' own). Each is
+# loaded once here, before the game's code: MicroPython keeps the names a module brings (its
+# functions, attributes, strings) for good, and loaded first in the middle of a game those would
+# stay behind between the holes the module leaves. Here they sit together at the bottom of the
+# heap (docs/memory.md).
+_NAMES_OF = ("newgame", "gamestart", "mrxturn", "mrxmoves", "mrxknown", "declare", "status")
+
+
+def _intern_names():
+    for name in _NAMES_OF:
+        __import__("sy." + name)
+        forget(name)
+        gc.collect()
+
 
 def _hardware(folder, sim):
     from sy import boardconfig, hw
@@ -39,6 +53,7 @@ def build():
     if got is None:
         return None
     inputs, leds, small = got
+    _intern_names()
     from sy.app import App
     from sy.store import Store
     from sy.link import Link

@@ -3,16 +3,15 @@
 and drops it after each, so its code is not on the heap during play."""
 from sy.rules import TICKET_NAMES
 from sy.proto import ProtoError, PROTO, FIRMWARE
+from sy.board import ticket_mask_names
 
 _STAGES = ("idle", "setup", "play", "over")
 _PHASES = ("mrx", "detectives", "over")
 
 
-def _names(mask):
-    return [TICKET_NAMES[t] for t in range(3) if mask & (1 << t)]
-
-
 def status(b):
+    """The game as the host sees it. Loops, not comprehensions: on the board each of those is
+    one more function on the heap, and this runs when the heap is fullest (at the game's end)."""
     g = b.game
     st = {"stage": _STAGES[b.stage], "restoring": b.restoring, "seq": b.store.seq}
     if g is None:
@@ -25,17 +24,27 @@ def status(b):
     st["next_reveal"] = g.next_reveal()
     st["surfaced"] = g.surfaced
     st["mrx_piece"] = b.x_on
-    st["pieces"] = {name(i): g.pos[i] for i in range(n)}
-    st["to_move"] = [name(i) for i in range(n) if b.tomove & (1 << i)]
-    st["tickets"] = {name(i): list(g.tickets[i]) for i in range(g.n_detectives)}
+    pieces = st["pieces"] = {}
+    to_move = st["to_move"] = []
+    tickets = st["tickets"] = {}
+    for i in range(n):
+        pieces[name(i)] = g.pos[i]
+        if b.tomove & (1 << i):
+            to_move.append(name(i))
+        if i < g.n_detectives:
+            tickets[name(i)] = list(g.tickets[i])
     st["mrx_tickets"] = {"black": g.black, "double": g.double, "supply": list(g.supply)}
-    st["log"] = [TICKET_NAMES[e[0]] for e in g.log]
+    log = st["log"] = []
+    for t, _s in g.log:
+        log.append(TICKET_NAMES[t])
     st["result"] = g.result
     st["reason"] = g.reason
-    st["missing"] = [name(b.missing[i]) for i in range(b.n_missing)]
-    st["extra"] = [b.extra[i] for i in range(b.n_extra)]
+    missing = st["missing"] = []
+    for i in range(b.n_missing):
+        missing.append(name(b.missing[i]))
+    st["extra"] = list(b.extra[:b.n_extra])
     st["lifted"] = name(b.lifted) if b.lifted >= 0 else None
-    st["pending"] = {"station": b.pend_to, "tickets": _names(b.pend_mask)} if b.pend_to else None
+    st["pending"] = {"station": b.pend_to, "tickets": ticket_mask_names(b.pend_mask)} if b.pend_to else None
     return st
 
 
