@@ -17,6 +17,26 @@ import serial
 from host.errors import BoardError
 
 PROTO = 1
+# Mister X's moves per reveal line: the board checks each line as it comes (sy/verify.py), and a
+# short line is a small object on its heap, at the end of a game when the heap is fullest.
+REVEAL_CHUNK = 2
+
+
+def reveal_requests(start, moves, chunk=REVEAL_CHUNK):
+    """The reveal command's arguments, line by line: his start [salt, station], then his moves
+    [[salt, station], ...] `chunk` at a time, `more` on every line but the last."""
+    moves = list(moves)
+    offset = 0
+    while True:
+        args = {"offset": offset, "moves": moves[offset:offset + chunk]}
+        if offset == 0:
+            args["start"] = start
+        if offset + chunk < len(moves):
+            args["more"] = True
+        yield args
+        offset += chunk
+        if offset >= len(moves):
+            return
 
 
 class LinkError(BoardError):
@@ -141,22 +161,12 @@ class BoardLink:
         finally:
             self._streams.pop(rid, None)
 
-    def reveal(self, start, moves, chunk=8, timeout=None):
+    def reveal(self, start, moves, chunk=REVEAL_CHUNK, timeout=None):
         """After the game: reveal Mister X's start [salt, station] and moves [[salt, station], ...]
-        in chunks that fit the board's line limit. Returns the final reply (verified, message)."""
-        moves = list(moves)
-        offset = 0
-        while True:
-            part = moves[offset:offset + chunk]
-            args = {"offset": offset, "moves": part}
-            if offset == 0:
-                args["start"] = start
-            if offset + chunk < len(moves):
-                args["more"] = True
+        a few per line (reveal_requests). Returns the final reply (verified, message)."""
+        for args in reveal_requests(start, moves, chunk):
             reply = self.request("reveal", timeout=timeout, **args)
-            offset += chunk
-            if offset >= len(moves):
-                return reply
+        return reply
 
     # --- events -------------------------------------------------------------------------------
     def poll(self, timeout=0.0):

@@ -12,7 +12,7 @@ repeats a capture or a cornered Mister X. Events up to the journal's end are the
 """
 import time
 
-from host.boardlink import BoardLink, BoardCommandError, LinkError, LinkClosed, BoardTimeout
+from host.boardlink import BoardLink, BoardCommandError, LinkError, LinkClosed, BoardTimeout, reveal_requests
 from host.errors import BoardError
 from host.mrxgame import public_line
 from host.ports import open_serial
@@ -182,12 +182,18 @@ class BoardSide:
                 raise BoardError("the board refused to end the game: %s" % e.message)
 
     def reveal(self, rev):
+        """Hand the salts to the board, a few moves per line; (verified, the board's sentence).
+        A line the board got but whose reply the link lost is sent again after the reconnect;
+        the board then names the offset it expects, and the reveal starts over once."""
         start = rev["start"]
-        try:
-            reply = self._call("reveal", start=[start[1], start[0]], moves=[[salt, s] for s, salt in rev["moves"]])
-        except BoardCommandError as e:
-            return False, e.message
-        return bool(reply.get("verified")), reply.get("message", "")
+        for attempt in (1, 2):
+            try:
+                for args in reveal_requests([start[1], start[0]], [[salt, s] for s, salt in rev["moves"]]):
+                    reply = self._call("reveal", **args)
+                return bool(reply.get("verified")), reply.get("message", "")
+            except BoardCommandError as e:
+                if attempt == 2 or not e.message.startswith("the next chunk starts"):
+                    return False, e.message
 
     def events(self, timeout):
         """New board events not yet in the secret log (dicts)."""

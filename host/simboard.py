@@ -36,7 +36,7 @@ _ORDERS = {"RGB": (0, 1, 2), "RBG": (0, 2, 1), "GRB": (1, 0, 2), "GBR": (2, 0, 1
 class SimBoard:
     def __init__(self, folder=None, heapsize="112k", config=None, debounce_ms=None, source=False):
         """folder: where the sim files live (a temp folder by default, removed by stop()).
-        heapsize: -X heapsize of the firmware process (a full game needs about 67k on the 64-bit
+        heapsize: -X heapsize of the firmware process (a full game needs about 62k on the 64-bit
         unix port, where the bytecode lives in the heap: `yard bench firmware`).
         config: board.json overrides (dict). source=True runs firmware/*.py instead of .mpy
         (slower start, needs a larger heap)."""
@@ -298,7 +298,7 @@ def play_game(sim, link, detectives=(13, 26, 29, 34, 50), bobbies=(), mrx=45, se
     black ticket in round 2, double moves in rounds 5 and 12, the ticket buttons (and the host's
     choose command, alternately) for ambiguous placements. on_step(kind, info) is called at key
     moments (tests check LED frames there). commit=True sends salted commitments with setup and
-    every move and reveals them after the game (the status then has `verified`).
+    every move and reveals them after the game (the status then has `verified`, and `salts`).
     Returns the board's final status."""
     import random
     from sy import commit as commitlib
@@ -395,4 +395,5 @@ def play_game(sim, link, detectives=(13, 26, 29, 34, 50), bobbies=(), mrx=45, se
         st["verified"] = link.reveal(salts[0], salts[1:], timeout=timeout)["verified"]
     st["truth_log"] = [[TICKETS[t], s] for t, s in truth.log]
     st["truth_start"] = mrx
+    st["salts"] = salts  # [[salt, station], ...]: start, then every move (commit=True)
     return st

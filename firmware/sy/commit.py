@@ -54,11 +54,12 @@ def matches(station, salt, commit):
     return commitment(station, salt) == commit
 
 
-def check_route(graph, start, log, reveals):
+def check_route(graph, start, log, reveals, first=1):
     """Check Mister X's revealed route against the map and the public log.
 
     start: his start station; log: [[ticket, shown], ...] as the board kept it (shown = the
-    surfacing station or 0); reveals: [station, ...] one per log entry. Returns None if the
+    surfacing station or 0); reveals: [station, ...] one per log entry; first: the number of the
+    first entry, for the sentences (the board checks one entry at a time). Returns None if the
     route is possible, else a sentence. (Occupancy needs the detectives' history: a full replay
     of the record checks that, see host/verify.py.)"""
     if len(reveals) != len(log):
@@ -68,15 +69,15 @@ def check_route(graph, start, log, reveals):
         ticket, shown = log[i][0], log[i][1]
         to = reveals[i]
         if not graph.is_station(to):
-            return "move %d: %r is not a station" % (i + 1, to)
+            return "move %d: %r is not a station" % (first + i, to)
         ok = False
         for t in (range(4) if ticket == 3 else (ticket,)):
             if graph.connected(here, to, t):
                 ok = True
                 break
         if not ok:
-            return "move %d: station %d cannot be reached from %d with that ticket" % (i + 1, to, here)
+            return "move %d: station %d cannot be reached from %d with that ticket" % (first + i, to, here)
         if shown and shown != to:
-            return "move %d: he surfaced on %d but reveals %d" % (i + 1, shown, to)
+            return "move %d: he surfaced on %d but reveals %d" % (first + i, shown, to)
         here = to
     return None

@@ -1,10 +1,12 @@
 """After the game: check Mister X's revealed travel log against what the board was told.
 
 The host sent a commitment (sy/commit.py) with setup and with every Mister X move; at the end it
-reveals [salt, station] for the start and for every move in travel-log order. The board checks
-each commitment, that surfacing moves match the stations shown, and that the route follows the
-tickets (sy.commit.check_route). proto.py loads this module for the reveal command only and
-drops it after each chunk.
+reveals [salt, station] for the start and for every move in travel-log order, in chunks that fit
+a line. The board checks each commitment, that surfacing moves match the stations shown, and that
+the route follows the tickets (sy.commit.check_route). Each chunk is checked as it comes, against
+the journal read line by line, so the board never holds the whole reveal or the whole log: only
+how far the check got, his station there and the first problem found (docs/memory.md).
+proto.py loads this module for the reveal command only and drops it after each chunk.
 """
 import json
 
@@ -16,57 +18,66 @@ from sy.proto import ProtoError
 def _pair(v, what):
     if not isinstance(v, list) or len(v) != 2 or not isinstance(v[0], str) or not isinstance(v[1], int) \
             or isinstance(v[1], bool):
-        raise ValueError("%s must be [salt, station]" % what)
+        raise ValueError("the revealed moves are malformed (%s must be [salt, station])" % what)
     return v[0], v[1]
 
 
-def _log(store):
-    """(setup commit, [[ticket, shown], ...], [commit or None, ...]) from the journal."""
-    start = None
-    log = []
-    commits = []
+def _entries(store):
+    """Yield (commit, ticket, shown) for the setup (ticket None) and for every travel-log entry,
+    in order, from the journal."""
     for _seq, text in store.lines(1):
+        if '"setup"' not in text and '"mrx"' not in text:
+            continue  # detectives' moves and notes: not parsed
         obj = json.loads(text)
         kind = obj.get("type")
         if kind == "setup":
-            start = obj.get("commit")
+            yield obj.get("commit"), None, 0
         elif kind == "mrx":
             for h in obj.get("double") or (obj,):
-                log.append([TICKET_NAMES.index(h["ticket"]), h.get("to", 0)])
-                commits.append(h.get("commit"))
-    return start, log, commits
+                yield h.get("commit"), TICKET_NAMES.index(h["ticket"]), h.get("to", 0)
 
 
-def check(store, graph, start, moves):
-    """(ok, sentence)."""
-    from sy import commit as commitlib  # only for the last chunk of a reveal
+def _entry(commitlib, graph, here, k, commit, ticket, shown, pair):
+    """His station after travel-log entry k (0-based) revealed as pair, coming from `here`;
+    ValueError with the sentence if it breaks its commitment or the map."""
+    salt, s = _pair(pair, "move %d" % (k + 1))
+    if commit and not commitlib.matches(s, salt, commit):
+        raise ValueError("move %d does not match its commitment" % (k + 1))
+    if not commit and not shown:
+        raise ValueError("move %d was secret but came without a commitment" % (k + 1))
+    problem = commitlib.check_route(graph, here, [[ticket, shown]], [s], k + 1)
+    if problem:
+        raise ValueError(problem)
+    return s
+
+
+def check_chunk(store, graph, state, start, moves):
+    """Check the revealed moves[i] as travel-log entry state[0] + i (and start, with the first
+    chunk). state = [entries checked, his station, problem or None, entries logged], updated."""
+    from sy import commit as commitlib
+    first = state[0]
+    k = -1  # the travel-log entry of the journal line at hand (-1: the setup)
     try:
-        start_commit, log, commits = _log(store)
-        if not isinstance(moves, list) or len(moves) != len(log):
-            return False, "the board logged %d moves of Mister X; %s were revealed" % (
-                len(log), len(moves) if isinstance(moves, list) else "none")
-        salt, here = _pair(start, "start")
-        if start_commit and not commitlib.matches(here, salt, start_commit):
-            return False, "the start station does not match its commitment"
-        stations = []
-        for k in range(len(log)):
-            salt, s = _pair(moves[k], "move %d" % (k + 1))
-            if commits[k] and not commitlib.matches(s, salt, commits[k]):
-                return False, "move %d does not match its commitment" % (k + 1)
-            if not commits[k] and not log[k][1]:
-                return False, "move %d was secret but came without a commitment" % (k + 1)
-            stations.append(s)
-        problem = commitlib.check_route(graph, here, log, stations)
-        if problem:
-            return False, problem
-        return True, "Mister X's %d moves match the commitments and the map" % len(log)
-    except (ValueError, KeyError, TypeError) as e:
-        return False, "the revealed moves are malformed (%s)" % e
+        for commit, ticket, shown in _entries(store):
+            if ticket is None:
+                if first == 0:
+                    salt, state[1] = _pair(start, "start")
+                    if commit and not commitlib.matches(state[1], salt, commit):
+                        raise ValueError("the start station does not match its commitment")
+                continue
+            k += 1
+            if first <= k < first + len(moves):
+                state[1] = _entry(commitlib, graph, state[1], k, commit, ticket, shown, moves[k - first])
+        state[3] = k + 1
+    except ValueError as e:
+        state[2] = str(e)
+    except (KeyError, TypeError) as e:
+        state[2] = "the revealed moves are malformed (%s)" % e
 
 
 def c_reveal(p, msg):
     """Mister X's route after the game, in chunks that fit a line: offset 0 carries start,
-    every chunk but the last says more: true; the last one is checked as a whole."""
+    every chunk but the last says more: true; the verdict comes with the last one."""
     b = p.board
     if b.game is None or b.game.result is None:
         raise ProtoError("wrong_turn", "Mister X's moves are revealed only after the game")
@@ -75,18 +86,25 @@ def c_reveal(p, msg):
     if not isinstance(moves, list):
         raise ProtoError("bad_input", "moves must be a list of [salt, station]")
     if offset == 0:
-        p.revealed = [msg.get("start"), []]
-    got = p.revealed
-    if got is None or offset != len(got[1]):
-        raise ProtoError("bad_input", "the next chunk starts at offset %d" % (len(got[1]) if got else 0))
-    got[1].extend(moves)
+        p.revealed = [0, 0, None, 0]  # entries checked, his station, the first problem, entries logged
+    state = p.revealed
+    if state is None or offset != state[0]:
+        raise ProtoError("bad_input", "the next chunk starts at offset %d" % (state[0] if state else 0))
+    if state[2] is None:
+        try:
+            check_chunk(b.store, b.game.graph, state, msg.get("start"), moves)
+        finally:
+            forget("commit")
+    state[0] += len(moves)
     if msg.get("more"):
-        return {"received": len(got[1])}
+        return {"received": state[0]}
     p.revealed = None
-    try:
-        ok, message = check(b.store, b.game.graph, got[0], got[1])
-    finally:
-        forget("commit")
+    message = state[2]
+    if message is None and state[0] != state[3]:
+        message = "the board logged %d moves of Mister X; %d were revealed" % (state[3], state[0])
+    ok = message is None
+    if ok:
+        message = "Mister X's %d moves match the commitments and the map" % state[3]
     b.verified = ok
     seq = b.commit_line({"type": "verified", "ok": ok, "message": message})
-    return {"seq": seq, "verified": ok, "message": message, "received": len(got[1])}
+    return {"seq": seq, "verified": ok, "message": message, "received": state[0]}

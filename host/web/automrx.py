@@ -9,7 +9,7 @@ import tempfile
 import threading
 import time
 
-from host.boardlink import BoardLink, LinkError
+from host.boardlink import BoardLink, LinkError, reveal_requests
 from host.mrxgame import SecretGame, draw_setup, public_line
 from sy.rules import TICKET_NAMES, PHASE_MRX
 
@@ -84,7 +84,14 @@ class AutoMrX:
             if g.result == "detectives" and g.reason == "capture" and not ev.get("capture"):
                 self.link.request("capture", piece=ev["piece"])
         if g.result is not None and kind in ("move", "capture", "cornered"):
-            self.link.request("reveal", **self.secret.reveal())
+            self._reveal()
+
+    def _reveal(self):
+        """The salts to the board after the game, as [salt, station] pairs, a few per line."""
+        rev = self.secret.reveal()  # [station, salt] pairs
+        start = rev["start"]
+        for args in reveal_requests([start[1], start[0]], [[salt, s] for s, salt in rev["moves"]]):
+            self.link.request("reveal", **args)
 
     def _maybe_move(self):
         g = self.secret.game
@@ -99,7 +106,7 @@ class AutoMrX:
         if not legal:
             self.secret.cornered()
             self.link.request("cornered")
-            self.link.request("reveal", **self.secret.reveal())
+            self._reveal()
             return
         if self.moves:
             ticket, to = self.moves.pop(0)
