@@ -19,16 +19,22 @@ def tool(name):
 
 
 # How the board's code is compiled, everywhere (yard flash, the simulated board, the tests and the
-# benchmarks): without line-number tables, and named by its path on the board ("sy/rules.py") rather
-# than this machine's. Both save heap on the board (the bytecode and every name it holds live in the
-# heap under the unix port, docs/memory.md); a traceback still names the file and the function.
+# benchmarks): without line-number tables, and named by its module ("sy.rules") rather than a path
+# of this machine. Both save heap on the board (the bytecode and every name it holds live in the
+# heap under the unix port, and a name is kept for good: the module's name is one the board holds
+# anyway, docs/memory.md); a traceback still names the module and the function.
 BOARD_FLAGS = ("-X", "no-source-lines")
 
 
 def board_name(path):
-    """The path a firmware file has on the board ('sy/rules.py'); other files keep their own name."""
+    """The module a firmware file is on the board ('sy.rules', 'sy' for the package, 'main');
+    other files keep their own name."""
     rel = os.path.relpath(os.path.abspath(path), FIRMWARE)
-    return os.path.basename(path) if rel.startswith("..") else rel.replace(os.sep, "/")
+    if rel.startswith(".."):
+        return os.path.basename(path)
+    name = rel[:-3] if rel.endswith(".py") else rel
+    name = name.replace(os.sep, ".")
+    return name[:-len(".__init__")] if name.endswith(".__init__") else name
 
 
 def compile_file(src, out):
