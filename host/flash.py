@@ -21,7 +21,7 @@ import time
 
 from host import ROOT
 from host.errors import BoardError, UserError
-from host.mpy_build import compile_file, tool
+from host.mpy_build import DATA_SUFFIXES, compile_file, tool
 from host.ports import add_port_argument, resolve, open_serial
 
 FIRMWARE = os.path.join(ROOT, "firmware")
@@ -108,7 +108,8 @@ def board_mpy_version(mpy):
 
 
 def build(dest):
-    """Compile the firmware into dest; returns {board path: local file} (sy/*.mpy, main.py, boot.py)."""
+    """Compile the firmware into dest; returns {board path: local file} (sy/*.mpy, sy/*.txt,
+    main.py, boot.py)."""
     files = {}
     src = os.path.join(FIRMWARE, "sy")
     os.makedirs(os.path.join(dest, "sy"), exist_ok=True)
@@ -119,6 +120,8 @@ def build(dest):
             if proc.returncode:
                 raise UserError("mpy-cross cannot compile firmware/sy/%s:\n%s" % (name, proc.stderr.strip()))
             files["sy/" + name[:-3] + ".mpy"] = out
+        elif name.endswith(DATA_SUFFIXES):
+            files["sy/" + name] = os.path.join(src, name)  # read at run time (messages.txt)
     for name in ("main.py", "boot.py"):
         for folder in (FIRMWARE, ROOT):
             path = os.path.join(folder, name)

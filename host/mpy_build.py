@@ -43,8 +43,12 @@ def compile_file(src, out):
                           capture_output=True, text=True)
 
 
+# Files the firmware reads at run time, shipped next to its modules as they are.
+DATA_SUFFIXES = (".txt",)
+
+
 def compile_tree(src, dest):
-    """mpy-cross every .py below src into dest, keeping the folder layout."""
+    """mpy-cross every .py below src into dest, keeping the folder layout; data files are copied."""
     for folder, dirs, files in os.walk(src):
         dirs[:] = [d for d in dirs if d != "__pycache__"]
         rel = os.path.relpath(folder, src)
@@ -54,6 +58,8 @@ def compile_tree(src, dest):
                 proc = compile_file(os.path.join(folder, name), os.path.join(dest, rel, name[:-3] + ".mpy"))
                 if proc.returncode:
                     raise RuntimeError("mpy-cross failed on %s:\n%s" % (name, proc.stderr))
+            elif name.endswith(DATA_SUFFIXES):
+                shutil.copyfile(os.path.join(folder, name), os.path.join(dest, rel, name))
 
 
 def run_script(script, heapsize="256k", timeout=600, extra_trees=()):

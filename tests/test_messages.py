@@ -1,6 +1,6 @@
-"""The refusal sentences of the board's resident code live in sy/messages.py (off the board's heap
-until one is reported): every `_KEY = const(n)` a module raises with must name the right sentence,
-with as many %-fields as the raise gives arguments."""
+"""The refusal sentences of the board's resident code live in sy/messages.txt (off the board's heap
+until one is reported, then only that line): every `_KEY = const(n)` a module raises with must
+name the right sentence, by index and by name, with as many %-fields as the raise gives arguments."""
 import ast
 import os
 import re
@@ -8,8 +8,12 @@ import re
 import pytest
 
 from host import ROOT
-from sy.messages import TEXT
+from sy.messages import text
 from sy.rules import Game, RuleError
+
+with open(os.path.join(ROOT, "firmware", "sy", "messages.txt"), encoding="ascii") as _f:
+    LINES = [line.rstrip("\n").split(" ", 1) for line in _f]  # [_KEY, sentence]
+TEXT = [sentence for _key, sentence in LINES]
 
 MODULES = ("rules", "gamestart", "savedgame", "mrxmoves", "mrxknown", "board", "proto", "mrxturn")
 
@@ -41,11 +45,18 @@ def test_every_refusal_names_a_sentence_with_matching_fields(module):
             key = node.args[1]
             assert isinstance(key, ast.Name) and key.id in consts, \
                 "%s line %d: a resident module names its sentence by a const index" % (module, node.lineno)
-            text = TEXT[consts[key.id]]
-            assert _fields(text) == len(node.args) - 2, "%s line %d: %r takes %d arguments" % (
-                module, node.lineno, text, _fields(text))
+            assert LINES[consts[key.id]][0] == key.id, "%s line %d: %s is line %d of messages.txt, %s" % (
+                module, node.lineno, key.id, consts[key.id], LINES[consts[key.id]][0])
+            sentence = TEXT[consts[key.id]]
+            assert _fields(sentence) == len(node.args) - 2, "%s line %d: %r takes %d arguments" % (
+                module, node.lineno, sentence, _fields(sentence))
             raises += 1
     assert raises
+
+
+def test_the_board_reads_one_line_of_the_file():
+    assert [text(n) for n in range(len(TEXT))] == TEXT
+    assert all(key.startswith("_") and key.isupper() for key, _s in LINES)
 
 
 def test_the_table_has_no_unused_or_repeated_sentence():

@@ -60,8 +60,8 @@ class RuleError(Exception):
     """A refused action: `code` from the game-record contract, `message` a sentence for a person.
 
     The sentence is given as it is, or (in the code the board keeps on its heap: rules, board,
-    protocol) as an index of sy/messages.py's table and its arguments; it is made when first read,
-    so the sentences stay off the board's heap until an error is reported."""
+    protocol) as the index of a line of sy/messages.txt and its arguments; it is read when first
+    asked for, so the sentences stay off the board's heap until an error is reported."""
 
     def __init__(self, code, message, *args):
         super().__init__(code)
@@ -74,10 +74,12 @@ class RuleError(Exception):
         m = self._message
         if isinstance(m, int):
             try:
-                from sy.messages import TEXT
-            except MemoryError:  # the board is out of memory: the code must do
+                from sy.messages import text
+                m = text(m)
+            except (MemoryError, OSError):  # out of memory, or no sentences file: the code must do
                 return self.code
-            m = TEXT[m] % self._args if self._args else TEXT[m]
+            if self._args:
+                m = m % self._args
         return m
 
     def __str__(self):
