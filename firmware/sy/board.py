@@ -23,7 +23,7 @@ try:
 except ImportError:  # CPython
     from sy.compat import ticks_diff, const
 
-# refusals: sentences in sy/messages.py
+# refusals: sentences in sy/messages.txt
 _GAME_OVER = const(7)
 _NO_GAME = const(39)
 _NOT_SET_UP = const(40)

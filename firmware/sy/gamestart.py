@@ -8,7 +8,7 @@ saved game is read back, sy/savedgame.py): it loads the module then and drops it
 from sy import rules
 from sy.rules import const
 
-# refusals: sentences in sy/messages.py
+# refusals: sentences in sy/messages.txt
 _TWO_PLAYER_COUNT = const(2)
 _DETECTIVE_COUNT = const(3)
 _BOBBY_COUNT = const(4)

@@ -14,7 +14,7 @@ _BLACK = const(3)
 _FERRY = const(3)
 _PHASE_OVER = const(2)
 
-# refusals: sentences in sy/messages.py
+# refusals: sentences in sy/messages.txt
 _NO_SUCH_PIECE = const(0)
 _NO_LINE = const(1)
 _MRX_SECRET = const(6)

@@ -18,7 +18,7 @@ _PHASE_MRX = const(0)
 _PHASE_DETECTIVES = const(1)
 _PHASE_OVER = const(2)
 
-# refusals: sentences in sy/messages.py
+# refusals: sentences in sy/messages.txt
 _GAME_OVER = const(7)
 _DETECTIVES_TURN = const(8)
 _MRX_TICKET_KIND = const(9)

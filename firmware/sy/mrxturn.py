@@ -7,7 +7,7 @@ learns a station he does not surface on: a `to` on a secret move is refused befo
 from sy.rules import RuleError, TICKET_NAMES, const
 from sy.proto import ProtoError, _commit, _station, _ticket
 
-# refusals: sentences in sy/messages.py
+# refusals: sentences in sy/messages.txt
 _SECRET_MOVE = const(42)
 _BAD_DOUBLE = const(54)
 

@@ -10,7 +10,7 @@ from sy.rules import RuleError, TICKET_NAMES, const
 PROTO = 1
 FIRMWARE = "0.1.1"
 
-# refusals: sentences in sy/messages.py
+# refusals: sentences in sy/messages.txt
 _BAD_TICKET = const(43)
 _BAD_STATION = const(44)
 _BAD_COMMIT = const(45)

@@ -39,7 +39,7 @@ RESULTS = (None, "detectives", "mrx")
 REASONS = (None, "capture", "mrx_stuck", "rounds_done", "detectives_stuck")
 _SAVE_VERSION = 1
 
-# Refusals name their sentence by its index in sy/messages.py (loaded only when one is reported)
+# Refusals name their sentence by its line in sy/messages.txt (read only when one is reported)
 _NO_SUCH_PIECE = const(0)
 _NO_LINE = const(1)
 _GAME_OVER = const(7)

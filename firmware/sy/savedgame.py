@@ -8,7 +8,7 @@ it loads the module then and drops it after, and a new game's setup does not car
 from sy import mapgraph, rules
 from sy.rules import const
 
-_SAVE_DAMAGED = const(36)  # a refusal: its sentence in sy/messages.py
+_SAVE_DAMAGED = const(36)  # a refusal: its sentence in sy/messages.txt
 
 
 def load(cls, data, graph):
