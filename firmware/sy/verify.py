@@ -18,7 +18,7 @@ from sy.proto import ProtoError
 def _pair(v, what):
     if not isinstance(v, list) or len(v) != 2 or not isinstance(v[0], str) or not isinstance(v[1], int) \
             or isinstance(v[1], bool):
-        raise ValueError("the revealed moves are malformed (%s must be [salt, station])" % what)
+        raise ProtoError("unfair", "the revealed moves are malformed (%s must be [salt, station])" % what)
     return v[0], v[1]
 
 
@@ -39,15 +39,15 @@ def _entries(store):
 
 def _entry(commitlib, graph, here, k, commit, ticket, shown, pair):
     """His station after travel-log entry k (0-based) revealed as pair, coming from `here`;
-    ValueError with the sentence if it breaks its commitment or the map."""
+    ProtoError("unfair", sentence) if it breaks its commitment or the map."""
     salt, s = _pair(pair, "move %d" % (k + 1))
     if commit and not commitlib.matches(s, salt, commit):
-        raise ValueError("move %d does not match its commitment" % (k + 1))
+        raise ProtoError("unfair", "move %d does not match its commitment" % (k + 1))
     if not commit and not shown:
-        raise ValueError("move %d was secret but came without a commitment" % (k + 1))
+        raise ProtoError("unfair", "move %d was secret but came without a commitment" % (k + 1))
     problem = commitlib.check_route(graph, here, [[ticket, shown]], [s], k + 1)
     if problem:
-        raise ValueError(problem)
+        raise ProtoError("unfair", problem)
     return s
 
 
@@ -63,15 +63,15 @@ def check_chunk(store, graph, state, start, moves):
                 if first == 0:
                     salt, state[1] = _pair(start, "start")
                     if commit and not commitlib.matches(state[1], salt, commit):
-                        raise ValueError("the start station does not match its commitment")
+                        raise ProtoError("unfair", "the start station does not match its commitment")
                 continue
             k += 1
             if first <= k < first + len(moves):
                 state[1] = _entry(commitlib, graph, state[1], k, commit, ticket, shown, moves[k - first])
         state[3] = k + 1
-    except ValueError as e:
-        state[2] = str(e)
-    except (KeyError, TypeError) as e:
+    except ProtoError as e:  # the verdict: a sentence for the players
+        state[2] = e.message
+    except (ValueError, KeyError, TypeError) as e:
         state[2] = "the revealed moves are malformed (%s)" % e
 
 
