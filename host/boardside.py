@@ -14,7 +14,7 @@ import time
 
 from host.boardlink import BoardLink, BoardCommandError, LinkError, LinkClosed, BoardTimeout, reveal_requests
 from host.errors import BoardError
-from host.mrxgame import public_line
+from host.mrxgame import board_pairs, public_line
 from host.ports import open_serial
 
 _PUBLIC_SETUP_KEYS = ("detectives", "bobbies", "two_player", "tickets", "mrx_tickets", "rounds", "reveals", "map",
@@ -185,10 +185,10 @@ class BoardSide:
         """Hand the salts to the board, a few moves per line; (verified, the board's sentence).
         A line the board got but whose reply the link lost is sent again after the reconnect;
         the board then names the offset it expects, and the reveal starts over once."""
-        start = rev["start"]
+        start, moves = board_pairs(rev)
         for attempt in (1, 2):
             try:
-                for args in reveal_requests([start[1], start[0]], [[salt, s] for s, salt in rev["moves"]]):
+                for args in reveal_requests(start, moves):
                     reply = self._call("reveal", **args)
                 return bool(reply.get("verified")), reply.get("message", "")
             except BoardCommandError as e:

@@ -268,6 +268,13 @@ class SecretGame:
         return [line for line in self.lines if line.get("type") in ("setup", "mrx", "move")]
 
 
+def board_pairs(rev):
+    """A reveal (SecretGame.reveal) as the board's reveal command reads it:
+    (start [salt, station], moves [[salt, station], ...])."""
+    start = rev["start"]
+    return [start[1], start[0]], [[salt, s] for s, salt in rev["moves"]]
+
+
 def latest_unfinished(folder=None):
     """Path of the newest saved game that has not ended, or None."""
     folder = folder or default_dir()

@@ -10,7 +10,7 @@ import threading
 import time
 
 from host.boardlink import BoardLink, LinkError, reveal_requests
-from host.mrxgame import SecretGame, draw_setup, public_line
+from host.mrxgame import SecretGame, board_pairs, draw_setup, public_line
 from sy.rules import TICKET_NAMES, PHASE_MRX
 
 
@@ -88,9 +88,8 @@ class AutoMrX:
 
     def _reveal(self):
         """The salts to the board after the game, as [salt, station] pairs, a few per line."""
-        rev = self.secret.reveal()  # [station, salt] pairs
-        start = rev["start"]
-        for args in reveal_requests([start[1], start[0]], [[salt, s] for s, salt in rev["moves"]]):
+        start, moves = board_pairs(self.secret.reveal())
+        for args in reveal_requests(start, moves):
             self.link.request("reveal", **args)
 
     def _maybe_move(self):
