@@ -7,14 +7,18 @@ In secret mode it learns only what the detectives learn: ticket kinds, surfacing
 capture or a cornered Mister X when the host declares it. Either way it tracks the exact set of
 stations where Mister X may be, from public information only.
 """
+import sys
+
 from sy import mapgraph
 
 try:
     from micropython import const
-    _BOARD = True
 except ImportError:  # CPython
     from sy.compat import const
-    _BOARD = False
+
+# MicroPython (the board, the simulator): drop code after use. Not "micropython is importable":
+# Adafruit Blinka installs a module of that name for CPython.
+_BOARD = sys.implementation.name == "micropython"
 
 TAXI = 0
 BUS = 1
