@@ -423,7 +423,8 @@ class Console:
         doubles = sum(1 for line in self.sg.mrx_lines() if "double" in line)
         det = sum(1 for line in self.sg.lines if line.get("type") == "move")
         return ["Statistics: %d rounds, Mister X made %d moves (%s), %d double move%s; detectives and bobbies "
-                "made %d moves; %d station%s were still possible for him at the end; %.0f s." % (
+                "made %d moves; %s still possible for him at the end; %.0f s." % (
                     g.round, len(entries), ", ".join("%s %d" % (k, used[k]) for k in TICKET_NAMES if k in used) or "none",
-                    doubles, "" if doubles == 1 else "s", det, g.candidates_count(),
-                    "" if g.candidates_count() == 1 else "s", self.clock() - self.started)]
+                    doubles, "" if doubles == 1 else "s", det,
+                    "1 station was" if g.candidates_count() == 1 else "%d stations were" % g.candidates_count(),
+                    self.clock() - self.started)]
