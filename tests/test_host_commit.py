@@ -33,3 +33,15 @@ def test_same_commitments_under_micropython():
         "print(commit.commitment(%d, %r))\n" % case for case in CASES)
     got = run_script(script, heapsize="64k").split()
     assert got == [commit.commitment(s, salt) for s, salt in CASES]
+
+
+@pytest.mark.skipif(not shutil.which("micropython") or not shutil.which("mpy-cross"), reason="needs the unix port")
+def test_checking_salts_interns_no_names_on_the_board():
+    """Iterating a str makes each character a name MicroPython keeps for good: a base64url reveal
+    once interned up to 64 of them and pushed the board over its names budget (docs/memory.md)."""
+    salts = ["%s%s" % (c * 11, "AbCdEfGhIjK") for c in "ABCDEFGHIJKLMNOPQRSTUVWXYZ-_"] + ["a0" * 16]
+    script = ("import micropython\nfrom sy import commit\nmicropython.qstr_info()\n"
+              "assert all(commit.valid_salt(s) for s in %r)\nmicropython.qstr_info()\n" % salts)
+    counts = [int(line.split("n_qstr=")[1].split(",")[0]) for line in run_script(script).splitlines()
+              if "n_qstr=" in line]
+    assert len(counts) == 2 and counts[1] == counts[0], counts

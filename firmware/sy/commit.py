@@ -15,8 +15,8 @@ import hashlib
 from binascii import hexlify
 
 MIN_SALT_BYTES = 16
-_HEX = "0123456789abcdef"
-_B64URL = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_"
+_HEX = b"0123456789abcdef"
+_B64URL = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_"
 _PREFIX = b"sy-commit-1:"
 
 
@@ -26,7 +26,7 @@ def valid_salt(salt):
     if not isinstance(salt, str):
         return False
     hexish = True
-    for c in salt:
+    for c in salt.encode():  # bytes, not 1-character strings: MicroPython interns each of those
         if c not in _HEX:
             hexish = False
             if c not in _B64URL:
