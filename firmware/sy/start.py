@@ -14,11 +14,12 @@ import sys
 
 from sy import forget
 
-# Modules a game loads for one command and drops after (proto.py's _RARE, the rules' own). Each is
-# loaded once here, before the game's code: MicroPython keeps the names a module brings (its
-# functions, attributes, strings) for good, and loaded first in the middle of a game those would
-# stay behind between the holes the module leaves. Here they sit together at the bottom of the
-# heap (docs/memory.md).
+# Modules every game loads for one command and drops after (proto.py's _RARE, the rules' own).
+# Each is loaded once here, before the game's code: MicroPython keeps the names a module brings
+# (its functions, attributes, strings) for good, and loaded first in the middle of a game those
+# would stay behind between the holes the module leaves. Here they sit together at the bottom of
+# the heap (docs/memory.md). Not those only some games load (reveal, record, a resume): measured,
+# interning theirs too costs more than it saves.
 _NAMES_OF = ("newgame", "gamestart", "mrxturn", "mrxmoves", "mrxknown", "declare", "status")
 
 
