@@ -2,7 +2,10 @@
 
 A bit changes state only once its raw value has stayed the same for `ms` milliseconds; any
 bounce restarts its timer, so chatter never becomes a change. Changes go to a ring buffer made
-once, as (bit << 1) | new_state. No allocation in update().
+once, as (bit << 1) | new_state, in the order they happened: when one scan settles several
+(the scan loop was held up by a flash write or a frame), the earliest raw change comes first,
+not the lowest bit, and of two seen in the same scan the opening comes first: a piece lifted
+and placed within the stall is still a lift, then a placement. No allocation in update().
 """
 from array import array
 
@@ -37,6 +40,7 @@ class Debouncer:
         stamp = self.stamp
         queued = False
         unsettled = 0
+        first = self.head  # this scan's changes start here
         for i in range(self.nbytes):
             r = raw[i]
             d = r ^ last[i]
@@ -54,19 +58,35 @@ class Debouncer:
                     if p & m:
                         if (now - stamp[base + k]) & 0xFFFF >= self.ms:
                             stable[i] ^= m
-                            self._push(((base + k) << 1) | (1 if r & m else 0))
+                            first = self._push(((base + k) << 1) | (1 if r & m else 0), now, first)
                             queued = True
                         else:
                             unsettled += 1
         self.unsettled = unsettled
         return queued
 
-    def _push(self, v):
-        nxt = (self.head + 1) % _RING
+    def _push(self, v, now, first):
+        """Queue change v behind this scan's changes whose raw change came earlier (they start at
+        `first`); returns where this scan's changes start now."""
+        ring = self.ring
+        i = self.head
+        nxt = (i + 1) % _RING
         if nxt == self.tail:  # full: drop the oldest (the board re-derives state from `stable`)
             self.tail = (self.tail + 1) % _RING
-        self.ring[self.head] = v
+            first = i  # an overflowing scan keeps bit order
         self.head = nxt
+        stamp = self.stamp
+        # seen in the same scan: an opening first (a hand lifts a piece before it places one)
+        age = 2 * ((now - stamp[v >> 1]) & 0xFFFF) + (1 - (v & 1))
+        while i != first:
+            j = (i - 1) % _RING
+            w = ring[j]
+            if 2 * ((now - stamp[w >> 1]) & 0xFFFF) + (1 - (w & 1)) >= age:
+                break
+            ring[i] = w
+            i = j
+        ring[i] = v
+        return first
 
     def pop(self):
         """The next change as (bit << 1) | state, or -1."""
