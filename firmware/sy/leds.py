@@ -1,8 +1,13 @@
 """WS2812B LEDs: one logical frame (full-scale RGB per LED), a global brightness and a current budget.
 
-show() scales the frame into the strip's wire buffer: brightness first, then, if the estimated
-current would pass the limit, everything further down by one common factor. A lit channel never
+put() writes a colour twice: full scale into the logical frame, and brightness-scaled (a table made
+once) into the strip's wire buffer, keeping a running sum of the wire channels. show() then only
+writes the buffer, unless the estimated current would pass the limit: then it scales the whole
+buffer down by one common factor first (rare: most of the board is dark). A lit channel never
 scales to 0, so no information is dropped. No allocation after __init__.
+
+Why not scale in show(): on a Pico, a Python pass over the 597 channels of every frame took
+13.9 ms of the scan loop (docs/memory.md); a frame lights a few dozen LEDs.
 """
 _ORDERS = {"RGB": (0, 1, 2), "RBG": (0, 2, 1), "GRB": (1, 0, 2), "GBR": (2, 0, 1),
            "BRG": (1, 2, 0), "BGR": (2, 1, 0)}  # wire position of R, G, B
@@ -14,6 +19,7 @@ class Leds:
         self.strip = strip  # anything with .buf (bytearray, 3 per LED, wire order) and .write()
         self.count = count
         self.frame = bytearray(3 * count)
+        self._dark = bytes(3 * count)
         self.station_led = bytearray(2 * (len(index) + 1))  # station s -> LED, little-endian u16
         for s in range(1, len(index) + 1):
             i = index[s - 1]
@@ -23,6 +29,10 @@ class Leds:
         self.pr, self.pg, self.pb = pos
         v = int(brightness * 256)
         self.bright = 1 if v < 1 else (256 if v > 256 else v)  # of 256
+        self.dim = bytearray(256)  # full-scale channel -> wire value at this brightness, never 0 if lit
+        for c in range(1, 256):
+            w = (c * self.bright) >> 8
+            self.dim[c] = w if w else 1
         # channel-sum (0..255 per channel) the limit allows, minus the strip's idle draw, with a margin
         # for the "never 0" rounding (at most +1 per channel)
         self.budget = int((current_limit_ma - idle_ma_per_led * count) * 255 / ma_per_channel) - 3 * count
@@ -30,57 +40,70 @@ class Leds:
             self.budget = 3 * count
         self.tenth_ma_per_channel = int(ma_per_channel * 10)  # keeps products small ints on the board
         self.idle_ma = int(idle_ma_per_led * count)
-        self.scale = 0
+        self.lit = 0  # sum of the wire buffer's channels before the current cap
+        self.capped = False  # the wire buffer was scaled down for the current cap
+        self.scale = self.bright  # of 256: brightness times the current cap of the last frame
         self.est_ma = 0
         self.shown = 0  # frames written
 
     def clear(self):
-        f = self.frame
-        for i in range(len(f)):
-            f[i] = 0
+        self.frame[:] = self._dark
+        self.strip.buf[:] = self._dark
+        self.lit = 0
+        self.capped = False
 
     def put(self, station, r, g, b):
         sl = self.station_led
-        k = 3 * (sl[2 * station] | (sl[2 * station + 1] << 8))
+        self.set(sl[2 * station] | (sl[2 * station + 1] << 8), r, g, b)
+
+    def set(self, led, r, g, b):
+        """Colour one LED by its place in the chain (full-scale r, g, b)."""
+        k = 3 * led
         f = self.frame
+        d = self.dim
+        out = self.strip.buf
+        self.lit += d[r] + d[g] + d[b] - d[f[k]] - d[f[k + 1]] - d[f[k + 2]]  # dim[0] is 0
         f[k] = r
         f[k + 1] = g
         f[k + 2] = b
+        out[k + self.pr] = d[r]
+        out[k + self.pg] = d[g]
+        out[k + self.pb] = d[b]
 
     def show(self):
-        f = self.frame
-        total = sum(f)
-        scale = self.bright
-        if (total * scale) >> 8 > self.budget:
-            scale = (self.budget << 8) // total
-        self.scale = scale
-        out = self.strip.buf
-        pr = self.pr
-        pg = self.pg
-        pb = self.pb
-        lit = 0
-        for i in range(0, 3 * self.count, 3):
-            v = f[i]
-            if v:
-                v = (v * scale) >> 8
-                if not v:
-                    v = 1
-                lit += v
-            out[i + pr] = v
-            v = f[i + 1]
-            if v:
-                v = (v * scale) >> 8
-                if not v:
-                    v = 1
-                lit += v
-            out[i + pg] = v
-            v = f[i + 2]
-            if v:
-                v = (v * scale) >> 8
-                if not v:
-                    v = 1
-                lit += v
-            out[i + pb] = v
+        if self.capped:  # scaled down for the last frame and not cleared since
+            self._rebuild()
+        lit = self.lit
+        self.scale = self.bright
+        if lit > self.budget:
+            lit = self._cap(lit)
         self.est_ma = (lit * self.tenth_ma_per_channel) // 2550 + self.idle_ma
         self.shown += 1
         self.strip.write()
+
+    def _cap(self, lit):
+        """Scale the wire buffer down to the budget; returns its new channel sum."""
+        factor = (self.budget << 8) // lit
+        self.scale = (self.bright * factor) >> 8
+        self.capped = True
+        out = self.strip.buf
+        lit = 0
+        for i in range(3 * self.count):
+            v = out[i]
+            if v:
+                v = (v * factor) >> 8
+                if not v:
+                    v = 1
+                out[i] = v
+                lit += v
+        return lit
+
+    def _rebuild(self):
+        f = self.frame
+        d = self.dim
+        out = self.strip.buf
+        for k in range(0, 3 * self.count, 3):
+            out[k + self.pr] = d[f[k]]
+            out[k + self.pg] = d[f[k + 1]]
+            out[k + self.pb] = d[f[k + 2]]
+        self.capped = False

@@ -80,15 +80,12 @@ class Service:
     # --- commands ---------------------------------------------------------------------------
     def led(self, msg):
         L = self.leds
-        f = L.frame
         if msg.get("off"):
             L.clear()
         elif "all" in msg:
             r, g, b = _rgb(msg["all"])
-            for i in range(0, 3 * L.count, 3):
-                f[i] = r
-                f[i + 1] = g
-                f[i + 2] = b
+            for k in range(L.count):
+                L.set(k, r, g, b)
         else:
             k = msg.get("index")
             if not isinstance(k, int) or isinstance(k, bool) or not 0 <= k < L.count:
@@ -96,9 +93,7 @@ class Service:
             r, g, b = _rgb(msg.get("rgb", (255, 255, 255)))
             if not msg.get("keep"):
                 L.clear()
-            f[3 * k] = r
-            f[3 * k + 1] = g
-            f[3 * k + 2] = b
+            L.set(k, r, g, b)
         self.changed = True
         return {}
 
