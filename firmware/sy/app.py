@@ -13,11 +13,12 @@ from sy.proto import Protocol, forget_rules_modules
 from sy.link import Link
 
 try:
-    from time import ticks_ms, ticks_diff, sleep_ms
+    from time import ticks_ms, ticks_us, ticks_diff, sleep_ms
 except ImportError:  # CPython
-    from sy.compat import ticks_ms, ticks_diff, sleep_ms
+    from sy.compat import ticks_ms, ticks_us, ticks_diff, sleep_ms
 
 FRAME_MS = 40
+GC_EVERY = 16 * 1024  # bytes allocated between automatic collections
 _MEM = hasattr(gc, "mem_alloc")  # animation frame period when nothing changes
 
 
@@ -42,6 +43,10 @@ class App:
         self.last_frame = 0
         self.changes = 0  # debounced changes seen (tests and the benchmark watch it)
         self.mem_peak = 0  # heap in use right after handling an event, before collecting (bytes)
+        # the longest scan cycle (run() only), apart from those that saved to flash (an erase
+        # stalls the CPU for 45 ms on a Pico): what the scan loop and the LED frames cost
+        self.cycle_max_us = 0
+        self.save_cycle_max_us = 0
 
     def start(self, now):
         self.inputs.scan(self.bitmap)
@@ -109,9 +114,22 @@ class App:
         now = ticks_ms()
         self.start(now)
         period = self.period
+        store = self.board.store
+        if _MEM:
+            # a command that makes much garbage (a reveal, the record) is collected as it goes,
+            # so its peak stays this far above the live heap (the scan loop allocates nothing)
+            gc.threshold(GC_EVERY)
         while True:
             now = ticks_ms()
+            t0 = ticks_us()
+            writes = store.writes
             self.cycle(now)
+            took = ticks_diff(ticks_us(), t0)
+            if store.writes != writes:
+                if took > self.save_cycle_max_us:
+                    self.save_cycle_max_us = took
+            elif took > self.cycle_max_us:
+                self.cycle_max_us = took
             left = period - ticks_diff(ticks_ms(), now)
             if left > 0:
                 sleep_ms(left)

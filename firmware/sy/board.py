@@ -18,10 +18,10 @@ from sy.rules import Game, RuleError, TICKET_NAMES, PHASE_MRX, PHASE_DETECTIVES,
 from sy import forget
 
 try:
-    from time import ticks_diff
+    from time import ticks_diff, ticks_us
     from micropython import const
 except ImportError:  # CPython
-    from sy.compat import ticks_diff, const
+    from sy.compat import ticks_diff, ticks_us, const
 
 # refusals: sentences in sy/messages.txt
 _GAME_OVER = const(7)
@@ -93,6 +93,7 @@ class Board:
         self.now = 0
         self.dirty = True
         self.verified = None
+        self.save_max_us = 0  # the longest journal line + snapshot save (bytes to flash)
         self.snap = bytearray(192)  # the game's snapshot is made here (Game.save_into), not allocated
 
     # --- persistence ----------------------------------------------------------------------
@@ -116,8 +117,12 @@ class Board:
     def commit_line(self, line):
         """Journal one event line, snapshot the game, tell the host. Returns the seq."""
         text = json.dumps(line)
+        t0 = ticks_us()
         seq = self.store.append(text)
         self.save()
+        took = ticks_diff(ticks_us(), t0)
+        if took > self.save_max_us:
+            self.save_max_us = took
         self.out.event(seq, text)
         return seq
 
@@ -288,6 +293,10 @@ class Board:
         if g.result == "detectives" and g.reason == "capture":
             line["capture"] = True
         self._drop_lift()
+        self.evaluate(True)
+        # the players see the answer first: the save below may wait for a flash erase (45 ms on
+        # a Pico); the host's event follows the save
+        self.render(self.now)
         self.commit_line(line)
         self._after_commit()
 

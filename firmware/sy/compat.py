@@ -15,6 +15,10 @@ def ticks_ms():
     return int(time.monotonic() * 1000) & 0x3FFFFFFF
 
 
+def ticks_us():
+    return int(time.monotonic() * 1000000) & 0x3FFFFFFF
+
+
 def ticks_diff(a, b):
     return ((a - b + 0x20000000) & 0x3FFFFFFF) - 0x20000000
 

@@ -224,7 +224,16 @@ class Protocol:
         if not hasattr(gc, "mem_alloc"):
             return {}
         gc.collect()
-        return {"alloc": gc.mem_alloc(), "free": gc.mem_free(), "peak": self.app.mem_peak if self.app else 0}
+        out = {"alloc": gc.mem_alloc(), "free": gc.mem_free()}
+        app = self.app
+        if app:
+            out["peak"] = app.mem_peak
+            out["cycle_max_us"] = app.cycle_max_us
+            out["save_cycle_max_us"] = app.save_cycle_max_us
+            out["save_max_us"] = self.board.save_max_us
+            if msg.get("reset"):  # measure the next stretch on its own
+                app.mem_peak = app.cycle_max_us = app.save_cycle_max_us = self.board.save_max_us = 0
+        return out
 
     def c_choose(self, msg):
         t = _ticket(msg.get("ticket"))

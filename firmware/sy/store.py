@@ -34,6 +34,7 @@ class Store:
         self.tmp = p + "state.tmp"
         self.jlen = 0  # bytes of journal covered by the last snapshot
         self.seq = 0   # lines in the journal
+        self.writes = 0  # appends and snapshots written since boot
 
     # --- journal ------------------------------------------------------------------------
     def append(self, text):
@@ -45,6 +46,7 @@ class Store:
         finally:
             f.close()
         self.jlen += len(text) + 1  # JSON from json.dumps is ASCII
+        self.writes += 1
         self.seq += 1
         return self.seq
 
@@ -71,6 +73,7 @@ class Store:
     def save(self, header, game_bytes):
         """game_bytes: any buffer (the board passes a view of its snapshot buffer). Written in
         pieces with a running checksum, so no copy of the whole state is made."""
+        self.writes += 1
         header["jlen"] = self.jlen
         header["seq"] = self.seq
         h = json.dumps(header).encode()
