@@ -71,6 +71,42 @@ def test_chatter_then_settle_counts_once():
     assert _changes(d) == [(5 << 1) | 1]
 
 
+def test_changes_settled_in_one_scan_come_in_the_order_they_happened():
+    # the scan loop was held up (a flash erase, a frame): a piece lifted from station 29 (bit 28)
+    # and placed on station 6 (bit 5) 24 ms later settle in the same scan; the lift comes first
+    d = Debouncer(4, 30)
+    raw = bytearray(4)
+    raw[3] = 0x08
+    d.prime(raw)
+    raw[3] = 0
+    d.update(raw, 1000)
+    raw[0] = 0x04
+    d.update(raw, 1024)
+    assert d.update(raw, 1060)
+    assert _changes(d) == [28 << 1, (5 << 1) | 1]
+
+
+def test_a_lift_and_a_placement_seen_in_the_same_scan_are_a_lift_first():
+    d = Debouncer(4, 30)
+    raw = bytearray(4)
+    raw[3] = 0x08
+    d.prime(raw)
+    raw[3] = 0
+    raw[0] = 0x04  # both seen by one scan: same timestamp
+    d.update(raw, 1000)
+    assert d.update(raw, 1030)
+    assert _changes(d) == [28 << 1, (5 << 1) | 1]
+    raw[0] = 0  # and several, in time order whatever their bits
+    raw[1] = 0x80
+    d.update(raw, 2000)
+    raw[3] = 0x08
+    d.update(raw, 2010)
+    raw[2] = 0x01
+    d.update(raw, 2020)
+    assert d.update(raw, 2060)
+    assert _changes(d) == [5 << 1, (8 << 1) | 1, (28 << 1) | 1, (23 << 1) | 1]
+
+
 # --- LEDs ---------------------------------------------------------------------------------------
 def _leds(limit=2000, brightness=1.0, count=199):
     strip = MemStrip(count)
@@ -95,6 +131,34 @@ def test_current_budget_scales_and_keeps_every_light():
     assert L.scale < 256
     assert strip.buf[3 * 6 + 1] == 1  # a dim red light scaled down stays on
     assert strip.buf[3 * 6] == 0 and strip.buf[3 * 6 + 2] == 0
+
+
+def test_a_frame_after_a_capped_one_is_scaled_from_its_own_colours():
+    strip, L = _leds(limit=500, brightness=1.0)
+    for s in range(1, 200):
+        L.put(s, 255, 255, 255)
+    L.show()
+    assert L.scale < 256
+    L.put(1, 255, 0, 0)  # no clear: the next frame starts from the capped one
+    for s in range(2, 200):
+        L.put(s, 0, 0, 0)
+    L.show()
+    assert L.scale == 256 and (strip.buf[0], strip.buf[1], strip.buf[2]) == (0, 255, 0)
+    assert not any(strip.buf[3:])
+
+
+def test_set_colours_an_led_by_its_chain_index():
+    strip = MemStrip(199)
+    L = Leds(strip, 199, [198 - i for i in range(199)], "RGB", 0.5, 2000, 20.0, 1.0)
+    L.set(0, 10, 20, 30)  # the LED of station 199
+    L.put(1, 200, 0, 0)  # station 1 is LED 198
+    L.show()
+    assert tuple(strip.buf[0:3]) == (5, 10, 15) and tuple(strip.buf[3 * 198:3 * 199]) == (100, 0, 0)
+    assert L.lit == 5 + 10 + 15 + 100
+    L.put(1, 0, 0, 0)
+    assert L.lit == 30
+    L.clear()
+    assert L.lit == 0 and not any(strip.buf)
 
 
 def test_budget_not_applied_under_the_limit():
