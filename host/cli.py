@@ -16,6 +16,7 @@ COMMANDS = {
     "bench": ("host.bench", "measure the rules core, the firmware, the AI or the board's reliability"),
     "verify": ("host.verify", "check Mister X's revealed log against its commitments and the rules"),
     "flash": ("host.flash", "compile the firmware and copy what changed onto the board (mpremote)"),
+    "uf2": ("host.uf2", "write one UF2 for a Pico: MicroPython, the compiled firmware and board.json"),
     "play": ("host.play", "Mister X's console: play a game on the board (or --resume one)"),
     "sim": ("host.sim", "the firmware on a simulated board; --demo plays a whole game with computer players"),
     "monitor": ("host.monitor", "show the board's raw events and notes (for makers)"),
