@@ -43,10 +43,15 @@ class App:
         self.last_frame = 0
         self.changes = 0  # debounced changes seen (tests and the benchmark watch it)
         self.mem_peak = 0  # heap in use right after handling an event, before collecting (bytes)
-        # the longest scan cycle (run() only), apart from those that saved to flash (an erase
-        # stalls the CPU for 45 ms on a Pico): what the scan loop and the LED frames cost
+        # the longest scan cycles (run() only), in three kinds: those that saved to flash (an
+        # erase stalls the CPU for 45 ms on a Pico), those that handled a host's command (the
+        # record download answers in one cycle), and the rest: scans, reed and button changes,
+        # LED frames: what the players' pieces wait for
         self.cycle_max_us = 0
         self.save_cycle_max_us = 0
+        self.command_cycle_max_us = 0
+        self.commands = 0  # host lines handled
+        self.collect = False  # an event left garbage: collect in the next free cycle
 
     def start(self, now):
         self.inputs.scan(self.bitmap)
@@ -71,44 +76,55 @@ class App:
         bitmap = self.bitmap
         self.inputs.scan(bitmap)
         deb = self.debouncer
-        if deb.update(bitmap, now):
+        deb.update(bitmap, now)
+        # one thing a cycle: a change, or a host's line, or a frame, or a collection (on a Pico
+        # each takes several ms); changes settled together (the loop was held up by a flash
+        # write) are taken one a cycle, in order
+        v = deb.pop()
+        if v >= 0:
             board = self.board
             board.now = now
-            while True:
-                v = deb.pop()
-                if v < 0:
-                    break
-                self.changes += 1
-                bit = v >> 1
-                if bit < self.nbits:
-                    s = self.bit_station[bit]
-                    if s:
-                        board.switch(s, v & 1)
-                elif v & 1:
-                    board.button(bit - self.nbits)
+            self.changes += 1
+            bit = v >> 1
+            if bit < self.nbits:
+                s = self.bit_station[bit]
+                if s:
+                    board.switch(s, v & 1)
+            elif v & 1:
+                board.button(bit - self.nbits)
             self._after_event()
+            return
         r = self.link.poll()
         if r:
+            self.commands += 1
             self.board.now = now
+            if self.collect:  # a command right after an event: make room first
+                self.collect = False
+                gc.collect()
             if r == 1:
                 self.proto.handle(self.link.take())
             else:
                 self.proto.too_long()
             self._after_event()
+            return
         if self.board.dirty or ticks_diff(now, self.last_frame) >= FRAME_MS:
             self.board.dirty = False
             self.last_frame = now
             strip = self.leds.strip
             strip.cycle = self.cycles
             self.board.render(now)
+        elif self.collect:
+            self.collect = False
+            gc.collect()
 
     def _after_event(self):
-        # events are rare: collect now so garbage never piles up into the idle cycles
+        # events are rare: their garbage is collected in the next cycle with nothing else to do,
+        # so it never piles up (nor fragments the heap) while the idle cycles allocate nothing
         if _MEM:
             used = gc.mem_alloc()
             if used > self.mem_peak:
                 self.mem_peak = used
-            gc.collect()
+            self.collect = True
 
     def run(self):
         now = ticks_ms()
@@ -123,11 +139,15 @@ class App:
             now = ticks_ms()
             t0 = ticks_us()
             writes = store.writes
+            commands = self.commands
             self.cycle(now)
             took = ticks_diff(ticks_us(), t0)
             if store.writes != writes:
                 if took > self.save_cycle_max_us:
                     self.save_cycle_max_us = took
+            elif self.commands != commands:
+                if took > self.command_cycle_max_us:
+                    self.command_cycle_max_us = took
             elif took > self.cycle_max_us:
                 self.cycle_max_us = took
             left = period - ticks_diff(ticks_ms(), now)

@@ -39,8 +39,11 @@ TRANSPORT_RGB = bytes((255, 170, 0,   0, 210, 170,   255, 0, 0))  # taxi yellow,
 PIECE_RGB = bytes((0, 60, 255,   0, 255, 40,   170, 0, 255,   255, 60, 150,   255, 90, 0,  # D1..D5
                    110, 110, 190,   110, 110, 190))  # bobbies
 _ERROR = (255, 0, 0)
-_WAIT = (150, 0, 200)
+_WAIT = const(0x9600C8)  # Mister X's possible stations while he moves
 _MAX = 8
+_OPEN = b"\x00"  # occ values, as bytes for occ.count and occ.find
+_CLOSED = b"\x01"
+_STRAY = b"\x03"
 STATIONS = 199
 BUTTON_CONFIRM = 3
 
@@ -187,14 +190,23 @@ class Board:
                 self.missing[self.n_missing] = i
                 self.n_missing += 1
         n_new = to = 0  # extra stations closed while a piece was in hand: placements
-        for s in range(1, STATIONS + 1):
-            if occ[s] and g.holder_of(s) < 0 and not (s == g.surfaced and self.x_on):
-                if self.n_extra < _MAX:
-                    self.extra[self.n_extra] = s
-                    self.n_extra += 1
-                if occ[s] == 1:
-                    n_new += 1
-                    to = s
+        # the closed stations, found by the bytearray's own search (a Python loop over all 199
+        # took 3 ms on a Pico); none but the pieces' own most of the time
+        if len(occ) - occ.count(_OPEN) > g.n_pieces - self.n_missing:
+            s = 0
+            while True:
+                a = occ.find(_CLOSED, s + 1)
+                b = occ.find(_STRAY, s + 1)
+                if a < 0 and b < 0:
+                    break
+                s = a if b < 0 or 0 <= a < b else b
+                if g.holder_of(s) < 0 and not (s == g.surfaced and self.x_on):
+                    if self.n_extra < _MAX:
+                        self.extra[self.n_extra] = s
+                        self.n_extra += 1
+                    if occ[s] == 1:
+                        n_new += 1
+                        to = s
         if not self.n_missing:
             self.off = 0  # every piece in place
         self.tomove = g.to_move()
@@ -345,12 +357,7 @@ class Board:
             L.show()
             return
         if self.stage == PLAY and g.phase == PHASE_MRX and not self.restoring:
-            cand = g.cand  # waiting for Mister X: a slow shimmer over where he may be
-            for s in range(1, STATIONS + 1):
-                if cand[s >> 3] & (1 << (s & 7)):
-                    v = ((now >> 3) + s * 37) & 127
-                    v = v if v < 64 else 127 - v
-                    L.put(s, (_WAIT[0] * v) >> 8, 0, (_WAIT[2] * v) >> 8)
+            L.shimmer(g.cand, _WAIT, now)  # waiting for Mister X: a slow shimmer over where he may be
         if g.surfaced and self.stage == PLAY:
             if self.x_on or slow:
                 L.put(g.surfaced, 255, 255, 255)
@@ -430,11 +437,9 @@ class Board:
         else:
             # escape: a white wave runs over the whole board, the detectives glow dim
             front = (now // 15) % (STATIONS + 40)
-            for s in range(1, STATIONS + 1):
-                d = front - s
-                if 0 <= d < 20:
-                    v = 255 - d * 12
-                    L.put(s, v, v, v)
+            for s in range(max(1, front - 19), min(STATIONS, front) + 1):
+                v = 255 - (front - s) * 12
+                L.put(s, v, v, v)
             for i in range(g.n_pieces):
                 c = 3 * i
                 L.put(g.pos[i], PIECE_RGB[c] >> 3, PIECE_RGB[c + 1] >> 3, PIECE_RGB[c + 2] >> 3)

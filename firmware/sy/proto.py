@@ -230,9 +230,11 @@ class Protocol:
             out["peak"] = app.mem_peak
             out["cycle_max_us"] = app.cycle_max_us
             out["save_cycle_max_us"] = app.save_cycle_max_us
+            out["command_cycle_max_us"] = app.command_cycle_max_us
             out["save_max_us"] = self.board.save_max_us
             if msg.get("reset"):  # measure the next stretch on its own
-                app.mem_peak = app.cycle_max_us = app.save_cycle_max_us = self.board.save_max_us = 0
+                app.mem_peak = app.cycle_max_us = app.save_cycle_max_us = app.command_cycle_max_us = 0
+                self.board.save_max_us = 0
         return out
 
     def c_choose(self, msg):

@@ -161,6 +161,34 @@ def test_set_colours_an_led_by_its_chain_index():
     assert L.lit == 0 and not any(strip.buf)
 
 
+def test_shimmer_lights_the_stations_of_a_bitmap():
+    strip = MemStrip(199)
+    L = Leds(strip, 199, [198 - i for i in range(199)], "GRB", 1.0, 20000, 20.0, 1.0)
+    bm = bytearray(32)
+    for s in (1, 8, 199):
+        bm[s >> 3] |= 1 << (s & 7)
+    L.put(50, 9, 9, 9)
+    L.shimmer(bm, 0x9600C8, 800)
+    lit = 27
+    for s in (1, 8, 199):
+        v = ((800 >> 3) + s * 37) & 127
+        v = v if v < 64 else 127 - v
+        k = 3 * (199 - s)
+        want = (0, (150 * v) >> 8, (200 * v) >> 8)  # G, R, B
+        assert tuple(strip.buf[k:k + 3]) == want, (s, tuple(strip.buf[k:k + 3]), want)
+        assert tuple(L.frame[k:k + 3]) == (want[1], 0, want[2])
+        lit += want[1] + want[2]
+    assert L.lit == lit
+    assert sum(1 for x in strip.buf if x) == 3 + 2 * 3
+    L.shimmer(bm, 0x000000, 800)  # drawn again in black: only station 50 stays lit
+    assert L.lit == 27 and sum(strip.buf) == 27
+
+
+def test_the_leds_run_as_machine_code_under_micropython():
+    from sy import leds
+    assert leds.NATIVE == (sys.implementation.name == "micropython")
+
+
 def test_budget_not_applied_under_the_limit():
     strip, L = _leds(limit=2000, brightness=0.25)
     L.put(3, 255, 0, 0)
