@@ -4,8 +4,8 @@
 SHELL := /bin/bash
 VENV := .venv
 export PATH := $(CURDIR)/$(VENV)/bin:$(PATH)
-APT_PACKAGES := socat librsvg2-bin chromium strace
-APT_COMMANDS := socat rsvg-convert chromium strace
+APT_PACKAGES := socat librsvg2-bin chromium strace nodejs npm
+APT_COMMANDS := socat rsvg-convert chromium strace node npm
 
 .PHONY: demo test setup apt clean
 
@@ -15,12 +15,17 @@ demo: setup
 test: setup
 	python -m pytest -q
 
-setup: $(VENV)/.installed apt
+setup: $(VENV)/.installed apt host/pico/node_modules/.installed
 
 $(VENV)/.installed: pyproject.toml
 	python3 -m venv $(VENV)
 	$(VENV)/bin/pip install -q --upgrade pip
 	$(VENV)/bin/pip install -q -e '.[test]'
+	touch $@
+
+# The emulated Pico (rp2040js, the version host/pico/package-lock.json pins)
+host/pico/node_modules/.installed: host/pico/package-lock.json | apt
+	cd host/pico && npm ci --no-audit --no-fund --silent
 	touch $@
 
 # System packages the tests drive (as root; CI runs as root).
@@ -32,4 +37,4 @@ apt:
 	fi
 
 clean:
-	rm -rf $(VENV) build *.egg-info .pytest_cache .hypothesis test-artifacts
+	rm -rf $(VENV) build *.egg-info .pytest_cache .hypothesis test-artifacts host/pico/node_modules

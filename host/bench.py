@@ -9,6 +9,8 @@ BENCHES = {
     "rules": ("host.bench_rules", "the rules core: map size, heap, legal moves, possible stations"),
     "firmware": ("host.bench_firmware", "the firmware on the unix port: heap, scan loop, latency"),
     "ai": ("host.ai.bench", "the computer players: tournaments between random, heuristic and MCTS agents"),
+    "pico": ("host.bench_pico", "the firmware on the emulated Raspberry Pi Pico: heap, scan loop, latency, "
+             "boot, saves and power cuts (the reference figures)"),
     "reliability": ("host.bench_reliability", "the board on a family table: fuzzing, power cuts, sensor faults, "
                     "link loss, secrecy, LED power"),
 }
