@@ -30,6 +30,13 @@ def add_arguments(parser):
     parser.add_argument("--seed", type=int, help="random seed (start cards and computer players)")
     parser.add_argument("--debounce-ms", type=int, default=10,
                         help="the simulated board's debounce time (default 10 ms; real boards use ~30)")
+    parser.add_argument("--board", choices=("unix", "pico"), default="unix",
+                        help="unix (default, fast): the firmware on the MicroPython unix port; pico: MicroPython's "
+                             "real RPI_PICO firmware on an emulated Raspberry Pi Pico (rp2040js), booted from the "
+                             "maker's UF2, in real time")
+    parser.add_argument("--micropython", metavar="RPI_PICO_UF2",
+                        help="--board pico: MicroPython's RPI_PICO firmware (default: in $YARD_PICO_DIR)")
+    parser.add_argument("--bootrom", metavar="ROM", help="--board pico: the RP2040 boot ROM (default: in $YARD_PICO_DIR)")
     parser.add_argument("--heap", default="192k", help="the unix port's heap (default 192k, about a Pico's free RAM)")
     parser.add_argument("--keep", metavar="FOLDER", help="keep the simulated board's files (flash, LEDs) here")
     parser.add_argument("--verbose", "-v", action="store_true", help="demo: show Mister X's status every turn")
@@ -116,7 +123,14 @@ def run_sim(args, out=print, inp=input):
     sg = SecretGame.create(setup, folder=folder)
     if args.keep:
         os.makedirs(args.keep, exist_ok=True)
-    sim = SimBoard(folder=args.keep, debounce_ms=args.debounce_ms, heapsize=args.heap)
+    if args.board == "pico":
+        from host.pico.board import PicoBoard
+        sim = PicoBoard(folder=args.keep, debounce_ms=args.debounce_ms, micropython=args.micropython,
+                        bootrom=args.bootrom, realtime=True)
+        where = "MicroPython's RPI_PICO firmware on an emulated Raspberry Pi Pico"
+    else:
+        sim = SimBoard(folder=args.keep, debounce_ms=args.debounce_ms, heapsize=args.heap)
+        where = "firmware under the MicroPython unix port"
     stop_web = None
     t0 = time.monotonic()
     try:
@@ -151,7 +165,7 @@ def run_sim(args, out=print, inp=input):
                     out(prompt + text)
                 return text
             out("Demo game (seed %d): %d detective player(s), computer players at level %s, on the simulated "
-                "board (firmware under the MicroPython unix port, port %s)." % (seed, args.players, level, sim.port))
+                "board (%s, port %s)." % (seed, args.players, level, where, sim.port))
         elif mrx == "computer":
             agent = mrx_agent(level, seed + 1)
         code = connect_and_play(sim.port, sg, False, inp=typing, out=out, detectives=driver, side=side,

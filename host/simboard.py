@@ -224,7 +224,11 @@ class SimBoard:
 
     def settle(self):
         """Wait out the debounce time and a few scans."""
-        time.sleep((self.config["debounce_ms"] + 40) / 1000)
+        self.pause((self.config["debounce_ms"] + 40) / 1000)
+
+    def pause(self, seconds):
+        """The hands wait (on the board's clock: the wall clock here)."""
+        time.sleep(seconds)
 
     def press(self, button, hold=0.08):
         k = BUTTONS.index(button) if isinstance(button, str) else button
@@ -239,7 +243,7 @@ class SimBoard:
         start = self.switch(station)
         for i in range(bounces):
             self.set_switch(station, not start if i % 2 == 0 else start)
-            time.sleep(period)
+            self.pause(period)
         self.set_switch(station, start if end is None else end)
 
     def frame(self):
@@ -371,7 +375,7 @@ def play_game(sim, link, detectives=(13, 26, 29, 34, 50), bobbies=(), mrx=45, se
             ambiguous = not bobby and sum(1 for m in truth.legal(p) if m[0] == s) > 1
             name = truth.piece_name(p)
             sim.lift(truth.pos[p], settle=False)
-            time.sleep(gap)
+            sim.pause(gap)
             sim.place(s, settle=False)
             if ambiguous:
                 link.wait_note("choose", timeout=timeout)

@@ -347,7 +347,7 @@ class ChaosGame:
             try:
                 self.sim.lift(t.pos[p], settle=False)
                 self.maybe_cut()
-                time.sleep(gap)
+                self.sim.pause(gap)
                 self.sim.place(s, settle=False)
                 if ambiguous:
                     self.link.wait_note("choose", timeout=self.timeout)
