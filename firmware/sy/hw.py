@@ -26,7 +26,9 @@ def real(cfg):
     import neopixel
     from sy.reeds import ShiftReeds, PinButtons, BoardInputs
     r = cfg["reeds"]
-    spi = SPI(r["spi"], baudrate=r["baudrate"], polarity=0, phase=0, sck=Pin(r["sck"]), miso=Pin(r["miso"]))
+    mode = r["spi_mode"]
+    spi = SPI(r["spi"], baudrate=r["baudrate"], polarity=mode >> 1, phase=mode & 1, sck=Pin(r["sck"]),
+              miso=Pin(r["miso"]))
     reeds = ShiftReeds(spi, Pin(r["load"], Pin.OUT), r["chips"], r["active_low"])
     buttons = None
     b = cfg.get("buttons")

@@ -27,6 +27,8 @@ class SPI:
     def __init__(self, spi_id, baudrate=1000000, polarity=0, phase=0, sck=None, mosi=None, miso=None):
         self.id = spi_id
         self.baudrate = baudrate
+        self.polarity = polarity
+        self.phase = phase
         self.data = b""  # what the shift-register chain would shift out next
 
     def readinto(self, buf, write=0):
