@@ -30,6 +30,8 @@ def real(cfg):
     spi = SPI(r["spi"], baudrate=r["baudrate"], polarity=mode >> 1, phase=mode & 1, sck=Pin(r["sck"]),
               miso=Pin(r["miso"]))
     reeds = ShiftReeds(spi, Pin(r["load"], Pin.OUT), r["chips"], r["active_low"])
+    reeds.baudrate = r["baudrate"]   # for service mode's bus check (svc_bus), which restores it
+    reeds.spi_mode = mode
     buttons = None
     b = cfg.get("buttons")
     if b:

@@ -526,3 +526,19 @@ def test_boot_safe_mode_button():
     exec(src, {"__name__": "boot"})  # no board.json at all: no safe mode, GP14 is not read
     assert sy.safe_mode is False
     Pin.levels[14] = 1
+
+
+def test_bus_sweep_finds_the_clock_where_reads_go_wrong():
+    # yard selftest's bus check, board side: the fake SPI corrupts reads above 1 MHz, as a long
+    # ribbon into non-Schmitt inputs would; the configured clock and SPI mode come back afterwards
+    from sy import boardconfig, hw
+    from sy.service import bus_sweep
+    inputs, _leds = hw.real(boardconfig.validate({"board": "pico", "reeds": {"spi_mode": 2}}))
+    reeds = inputs.reeds
+    reeds.spi.data = bytes([0xFE] + [0xFF] * 24)
+    reeds.spi.max_baud = 1000000
+    got = bus_sweep(reeds, [4000000, 250000, 1000000, 2000000], 9, bytearray(25))
+    assert [r[0] for r in got] == [250000, 1000000, 2000000, 4000000]
+    assert [r[1] for r in got[:2]] == [0, 0] and got[2][1] > 0 and got[3][1] > 0, got
+    assert (reeds.spi.baudrate, reeds.spi.polarity, reeds.spi.phase) == (250000, 1, 0)
+    reeds.spi.max_baud = None
