@@ -343,10 +343,8 @@ class Drawer:
 
     def zone(self, ref):
         """Where a label for pin ref would go: kept free by the router."""
-        tip, dr = self.ends[ref]
-        net = self.nl.net_of(ref)
-        dx, dy = DIRS[dr]
-        end, box = self.label(net, ref, STUB)
+        tip = self.ends[ref][0]
+        _end, box = self.label(self.nl.net_of(ref), ref, STUB)
         return (min(tip[0], box[0]), min(tip[1], box[1]), max(tip[0], box[2]), max(tip[1], box[3]))
 
     def label(self, net, ref, stub=STUB):
@@ -511,14 +509,13 @@ class Drawer:
         return self.sheet
 
 
-def title_block(d, nl, cfg):
-    x = max(b[2] for b in d.sheet.bodies.values())
+def title_block(d, cfg):
+    """One line under the drawing: what it is and how it was made."""
     y = min(b[1] for b in d.sheet.bodies.values()) - 1.2
     d.d.add(elm.Label().theta(0).at((0, y)).label(
         "Scotland Yard board, %s: generated from hardware/wiring.net and the board config "
         "(python -m hardware.schematic). Labels with one name are one net. Pin numbers: the part's "
         "datasheet (U1: header pins)." % wiring.MCU_NAMES[cfg["board"]], fontsize=FONT + 1, halign="left"))
-    del x
 
 
 def draw(cfg, netlist_path=wiring.NETLIST):
@@ -526,7 +523,7 @@ def draw(cfg, netlist_path=wiring.NETLIST):
     nl = wiring.load(cfg, netlist_path)
     dr = Drawer(nl)
     sheet = dr.draw()
-    title_block(dr, nl, cfg)
+    title_block(dr, cfg)
     svg = dr.d.get_imagedata("svg")
     return svg.decode() if isinstance(svg, bytes) else svg, sheet, nl, dr.wired
 

@@ -219,3 +219,14 @@ def test_main_writes_svg_and_png(tmp_path, capsys):
     p.write_text(json.dumps(cfg))
     assert schematic.main(["--config", str(p), "-o", str(tmp_path / "c.svg")]) == 0
     assert "GP2/LED" in (tmp_path / "c.svg").read_text()
+
+
+def test_part_titles_are_wrapped_never_cut(drawn):
+    # issue 18: a box title lost its last word ("chip 24 SER to GND" showed no "GND")
+    _cfg, svg, _sheet, nl, _w = drawn
+    shown = " ".join("".join(t.itertext()) for t in ET.fromstring(svg).iter("{http://www.w3.org/2000/svg}text"))
+    assert "…" not in shown
+    for part in nl.parts.values():
+        if part.kind in wiring.BOXES and part.kind != "mcu":
+            for word in part.text.replace(";", " ").split():
+                assert word in shown, (part.ref, word)
