@@ -228,7 +228,7 @@ NET_COLOURS = {"GND": "#222", "3V3": "#c62828", "CLK": "#1565c0", "SH_LD": "#6a1
 
 def svg(layout, nl):
     s = 10.0   # px per hole pitch
-    x0, y0 = 80, 50
+    x0, y0 = 80, 60
     W, H = x0 + COLS * s + 260, y0 + ROWS * s + 80
 
     def xy(h):
@@ -237,7 +237,9 @@ def svg(layout, nl):
     out = ['<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" viewBox="0 0 %d %d" '
            'font-family="sans-serif">' % (W * 2, H * 2, W, H), '<rect width="100%" height="100%" fill="#fff"/>',
            '<text x="10" y="18" font-size="9" font-weight="bold">Reader board (one 74HC165, 8 reeds): stripboard '
-           '%d x %d holes, component side, strips seen through (generated from hardware/wiring.net)</text>' % (COLS, ROWS),
+           '%d x %d holes, component side, strips seen through</text>' % (COLS, ROWS),
+           '<text x="10" y="40" font-size="7">Generated from hardware/wiring.net by python -m hardware.stripboard; '
+           'the net of each strip piece is listed on the right.</text>',
            '<text x="10" y="30" font-size="7">Red X: cut the strip at that hole. Red bar: cut between two holes '
            '(knife). Coloured lines: wire links. Rows are numbered on the left, columns on top.</text>']
     for r in range(ROWS):
@@ -297,7 +299,8 @@ def svg(layout, nl):
     notes = ["J3 IN / J4 OUT: 2x5 box headers, pin 1 (3V3) at the top; ribbon wires 1..10: 3V3, GND, CLK, GND, "
              "SH/LD, GND, DATA, GND, 3V3, GND.",
              "J5: reed k's first lead at pin k+1 (input Dk); J6: every reed's second lead (GND). U3 notch at the top "
-             "(pin 1 = column %d, row %d)." % (PLACES["U3"]["1"][1], PLACES["U3"]["1"][0]),
+             "(pin 1 = column %d, row %d); RN1's dot (pin 1, common) at row %d." % (
+                 PLACES["U3"]["1"][1], PLACES["U3"]["1"][0], PLACES["RN1"]["1"][0]),
              "Cuts: %d at holes, %d between holes; %d wire links. Check with a meter before fitting U3: no strip "
              "may beep to its neighbour." % (len(layout.cuts), len(layout.knife), len(layout.links))]
     for i, t in enumerate(notes):
