@@ -27,7 +27,7 @@ GPIO_MAX_V = 3.6          # RP2040 and ESP32: IOVDD 3.3 V; neither is 5 V tolera
 GPIO_V = 3.3
 INPUT_MARGIN_V = 0.5      # 74HC/74AHCT/WS2812B: V_I up to VCC + 0.5 V (absolute maximum)
 # parts through which a DC level reaches the next net (the diode only from anode to cathode)
-CONDUCTS = ("r", "fuse", "sw", "jumper")
+CONDUCTS = ("r", "fuse", "sw", "toggle", "jumper")
 
 
 def supply(part):

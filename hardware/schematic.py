@@ -32,7 +32,7 @@ TEXT_H = FONT * 1.25 / 36
 GRID = 0.2
 COLOURS = {"power": "#c62828", "ground": "#222222", "signal": "#1f4fa0"}
 TWO_TERMINAL = {"r": elm.Resistor, "c": elm.Capacitor, "d": elm.Schottky, "zener": elm.Zener,
-                "fuse": elm.Fuse, "sw": elm.Button, "jumper": elm.Switch}
+                "fuse": elm.Fuse, "sw": elm.Button, "toggle": elm.Switch, "jumper": elm.Switch}
 DIRS = {"L": (-1, 0), "R": (1, 0), "U": (0, 1), "D": (0, -1)}
 
 

@@ -39,7 +39,8 @@ PIN_SETS = {
     "d": (("A", "pas"), ("K", "pas")),
     "zener": (("A", "pas"), ("K", "pas")),
     "fuse": (("1", "pas"), ("2", "pas")),
-    "sw": (("1", "pas"), ("2", "pas")),
+    "sw": (("1", "pas"), ("2", "pas")),       # a push button
+    "toggle": (("1", "pas"), ("2", "pas")),   # a switch that stays where it is put
     "jumper": (("1", "pas"), ("2", "pas")),
     "pmos": (("S", "pas"), ("D", "pas"), ("G", "in")),
     "scr": (("A", "pas"), ("K", "pas"), ("G", "pas")),
