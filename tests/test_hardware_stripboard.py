@@ -45,3 +45,12 @@ def test_the_dip_straddles_its_cuts_and_picture_is_written(built, tmp_path):
     root = ET.parse(str(out)).getroot()
     links = [p for p in root.iter("{http://www.w3.org/2000/svg}path") if p.get("class") == "link"]
     assert len(links) == len(lay.links)
+
+
+def test_readme_counts_are_the_layouts(built):
+    import os
+    _nl, lay = built
+    text = open(os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "hardware",
+                             "README.md")).read()
+    assert "%d cuts at holes, %d cuts between holes" % (len(lay.cuts), len(lay.knife)) in text
+    assert "and %d wire links" % len(lay.links) in text
