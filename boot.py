@@ -40,7 +40,9 @@ def _safe_mode():
         return False
     pin = _safe_pin()
     if pin is None:
-        pin = 14  # boardconfig's Pico default
+        # no board.json, or safe_mode_pin is null: there is no safe-mode button. No fallback
+        # pin: a guessed pin may be a strapping pin or wired to something else on this board.
+        return False
     p = Pin(pin, Pin.IN, Pin.PULL_UP)
     return p.value() == 0
 

@@ -16,8 +16,13 @@ import sys
 from sy import boardconfig
 
 
+def max_led_ma(supply_ma):
+    """The highest LED cap a supply of supply_ma allows (sy.boardconfig checks the same)."""
+    return int(supply_ma * boardconfig.SUPPLY_DERATE) - boardconfig.CONTROLLER_MA
+
+
 def build_config(board="pico", placement=None, map_name="london", brightness=None, current_limit_ma=None,
-                 buttons=True):
+                 buttons=True, supply_ma=None):
     cfg = boardconfig.default(board)
     cfg["map"] = map_name
     if placement is not None:
@@ -26,6 +31,10 @@ def build_config(board="pico", placement=None, map_name="london", brightness=Non
         cfg["reeds"]["bits"] = list(order)
     if brightness is not None:
         cfg["leds"]["brightness"] = brightness
+    if supply_ma is not None:
+        # the cap follows the supply's rating unless it is given too
+        cfg["leds"]["supply_ma"] = supply_ma
+        cfg["leds"]["current_limit_ma"] = max(100, max_led_ma(supply_ma))
     if current_limit_ma is not None:
         cfg["leds"]["current_limit_ma"] = current_limit_ma
     if not buttons:
@@ -53,6 +62,8 @@ def main(argv=None):
     ap.add_argument("--map", choices=boardconfig.MAPS, default="london")
     ap.add_argument("--measurements", help="CSV station,x_mm,y_mm (see hardware/placement.py)")
     ap.add_argument("--brightness", type=float)
+    ap.add_argument("--supply-ma", type=int, help="the 5 V supply's rating in mA (default 4000); the LED cap "
+                                                   "becomes 80 %% of it less 60 mA unless --current-limit-ma is given")
     ap.add_argument("--current-limit-ma", type=int)
     ap.add_argument("--no-buttons", action="store_true")
     ap.add_argument("-o", "--out", default="board.json")
@@ -69,7 +80,8 @@ def main(argv=None):
             from hardware import placement
             pl = placement.placement_from_file(args.measurements)
             print(pl.summary())
-        cfg = build_config(args.board, pl, args.map, args.brightness, args.current_limit_ma, not args.no_buttons)
+        cfg = build_config(args.board, pl, args.map, args.brightness, args.current_limit_ma, not args.no_buttons,
+                           args.supply_ma)
     except boardconfig.ConfigError as e:
         print("error: %s" % e, file=sys.stderr)
         return 2

@@ -30,9 +30,22 @@ MAP_SIZE_PX = (1639, 1228)
 LED_HOLE_MM = 3.0
 LED_POCKET_MM = 11.0
 LED_OFFSET_MM = 6.5          # from the station centre, opposite the reed
-REED_LENGTH_MM = 16.0        # groove length (14 mm glass + lead bends)
-REED_WIDTH_MM = 3.0
-REED_BACK_MM = 1.0           # the groove starts this far behind the centre
+# The reed (MKA-14103 class): 14 mm of glass, 2 mm across. Its leads must stay straight for at
+# least 2 mm from the glass (bending closer cracks the seal), then bend down into a wire hole
+# through the plate. So the groove holds glass + 2 straight leads, and the wire holes sit at its ends.
+REED_GLASS_MM = 14.0
+REED_GLASS_DIA_MM = 2.0
+REED_LEAD_STRAIGHT_MM = 2.0
+REED_LENGTH_MM = REED_GLASS_MM + 2 * REED_LEAD_STRAIGHT_MM   # groove length: 18 mm
+REED_WIDTH_MM = REED_GLASS_DIA_MM + 1.0                       # groove width
+REED_DEPTH_MM = REED_GLASS_DIA_MM + 0.5                       # the glass lies below the plate's face
+REED_BACK_MM = REED_LEAD_STRAIGHT_MM   # the groove starts this far behind the centre: the glass's
+                                       # near end lies under the station centre
+WIRE_HOLE_MM = 1.5                     # at both ends of the groove, through the plate
+LED_POCKET_DEPTH_MM = 3.5              # 1.6 mm carrier PCB + 1.6 mm WS2812B + glue
+# A typical 10-20 AT reed closes from an 8 x 3 mm N42 disc at up to ~12 mm (hardware/README.md):
+# a neighbour's piece closer than this to a reed's glass may close it.
+MAGNET_REACH_MM = 12.0
 REED_DIRECTIONS = 16         # candidate directions tried per station
 A4_MM = (210.0, 297.0)
 TILE_MARGIN_MM = 10.0        # printers do not print to the paper's edge; tiles overlap by 2x this
@@ -198,6 +211,27 @@ def reed_segment(centre, angle):
             (x + (REED_LENGTH_MM - REED_BACK_MM) * ux, y + (REED_LENGTH_MM - REED_BACK_MM) * uy))
 
 
+def glass_segment(centre, angle):
+    """The reed's glass (not its leads): from the station centre outward."""
+    ux, uy = math.cos(angle), math.sin(angle)
+    x, y = centre
+    return ((x, y), (x + REED_GLASS_MM * ux, y + REED_GLASS_MM * uy))
+
+
+def reach_warnings(pos, angles, reach=MAGNET_REACH_MM):
+    """[(station, neighbour, mm)]: a neighbour's centre (its piece's magnet) closer than reach to
+    this station's glass, closest first."""
+    out = []
+    for s, c in pos.items():
+        a, b = glass_segment(c, angles[s])
+        for t, q in pos.items():
+            if t != s and math.dist(q, c) < reach + REED_GLASS_MM:
+                d = _seg_point_distance(q, a, b)
+                if d < reach:
+                    out.append((s, t, d))
+    return sorted(out, key=lambda w: w[2])
+
+
 def choose_reed_angles(pos):
     """{station: angle}: the direction whose groove keeps farthest from every other station."""
     out = {}
@@ -272,6 +306,7 @@ class Placement:
         self.angles, self.clearance = choose_reed_angles(self.pos)
         self.route = led_route(self.pos)
         self.led_index = {s: i for i, s in enumerate(self.route)}
+        self.warnings = reach_warnings(self.pos, self.angles)
 
     def led_position(self, s):
         c, a = self.pos[s], self.angles[s]
@@ -300,7 +335,11 @@ class Placement:
                self.route[-1]),
             "smallest gap between a reed groove or LED and another station: %.1f mm (station %d)"
             % (self.clearance[worst], worst),
-        ])
+        ] + (["WARNING: %d stations have a neighbour's piece within the magnet's reach (%.0f mm) of their "
+              "reed's glass; test those first with a piece on the neighbour (closest: station %d, neighbour %d "
+              "at %.1f mm)" % (len({w[0] for w in self.warnings}), MAGNET_REACH_MM, self.warnings[0][0],
+                               self.warnings[0][1], self.warnings[0][2])] if self.warnings else
+             ["every station's reed glass is at least %.0f mm from every other station's centre" % MAGNET_REACH_MM]))
 
     # --- drawing -------------------------------------------------------------------------------
 
@@ -322,6 +361,9 @@ class Placement:
             out.append('<rect class="reed" x="%.2f" y="%.2f" width="%.2f" height="%.2f" '
                        'transform="rotate(%.1f %.2f %.2f)" fill="none" stroke="#c33" stroke-width="0.3"/>'
                        % (x - REED_BACK_MM, y - REED_WIDTH_MM / 2, REED_LENGTH_MM, REED_WIDTH_MM, deg, x, y))
+            for hx, hy in (a, b):
+                out.append('<circle class="wirehole" cx="%.2f" cy="%.2f" r="%.2f" fill="none" stroke="#c33" '
+                           'stroke-width="0.2"/>' % (hx, hy, WIRE_HOLE_MM / 2))
             out.append('<circle class="pocket" cx="%.2f" cy="%.2f" r="%.2f" fill="none" stroke="#36c" '
                        'stroke-width="0.2" stroke-dasharray="1,0.6"/>' % (lx, ly, LED_POCKET_MM / 2))
             out.append('<circle class="led" cx="%.2f" cy="%.2f" r="%.2f" fill="none" stroke="#000" '
@@ -344,10 +386,12 @@ class Placement:
                 '<path class="scalebar" d="M%.1f %.1fh100" stroke="#000" stroke-width="0.6"/>'
                 '<text x="%.1f" y="%.1f" font-size="2.6" font-family="sans-serif">black circle: %.0f mm hole '
                 'through the board (LED light); blue dashed: %.0f mm LED pocket in the backing plate; red: '
-                'reed groove %.0f x %.0f mm, its near end under the station; green dashed: LED chain; Ln = '
-                'LED index</text>'
+                'reed groove %.0f x %.0f mm, %.1f mm deep (%.0f mm glass + %.0f mm straight lead each end), '
+                'the glass starting under the station; dots: %.1f mm wire holes; LED pockets %.1f mm deep; '
+                'green dashed: LED chain; Ln = LED index</text>'
                 % (x, y, s.transform.scale(), s.rms, x, y + 3, x, y + 8, LED_HOLE_MM, LED_POCKET_MM,
-                   REED_LENGTH_MM, REED_WIDTH_MM))
+                   REED_LENGTH_MM, REED_WIDTH_MM, REED_DEPTH_MM, REED_GLASS_MM, REED_LEAD_STRAIGHT_MM,
+                   WIRE_HOLE_MM, LED_POCKET_DEPTH_MM))
 
     def template_svg(self):
         x0, y0, x1, y1 = self.extent()

@@ -12,6 +12,7 @@ from sy import boardconfig
 
 CONTROLLER_MA = 50      # Pico or ESP32 board (ESP32 with Wi-Fi off) incl. the 3.3 V regulator's load
 READER_MA = 10          # 25 x 74HC165 quiescent + the 74AHCT125, with a few reeds closed (0.33 mA each)
+assert CONTROLLER_MA + READER_MA == boardconfig.CONTROLLER_MA  # the validator reserves the same
 
 
 def led_ma(cfg, lit):
@@ -45,6 +46,8 @@ def budget(cfg):
         "controller": CONTROLLER_MA + READER_MA,
     }
     out["supply_needed"] = out["worst_with_cap"] + out["controller"]
+    out["supply_rating"] = led["supply_ma"]
+    out["cap_allowed"] = int(led["supply_ma"] * boardconfig.SUPPLY_DERATE) - boardconfig.CONTROLLER_MA
     return out
 
 
@@ -61,6 +64,8 @@ def report(cfg):
         "  typical turn (23 stations lit): %6.0f mA" % b["typical"],
         "  controller + reed reader:       %6.0f mA" % b["controller"],
         "  supply must give at least:      %6.0f mA at 5 V" % b["supply_needed"],
+        "  supply rating (leds.supply_ma): %6.0f mA; the cap may be at most %d mA (80 %% of it less the "
+        "controller's %d mA)" % (b["supply_rating"], b["cap_allowed"], boardconfig.CONTROLLER_MA),
     ])
 
 

@@ -1,29 +1,131 @@
-"""Render the wiring diagram (SVG) from hardware/wiring.net and the board config's pin map.
+"""Read hardware/wiring.net, the one source of the board's wiring, for one board kind and config.
 
-    python -m hardware.wiring [--board pico|esp32] [--config board.json] [-o build/wiring-pico.svg]
+    nl = wiring.load(cfg)            # cfg: a board.json (sy.boardconfig) -> Netlist
+    nl.parts["U2"].pins["9"].net     # 'DATA0'
 
-MCU pins in the netlist are board.json keys ({reeds.sck}); they are resolved here from the same
-config the firmware reads, so the drawing cannot drift from the firmware's pin map. A key whose
-value is null (no buttons, no safe-mode pin) drops that pin and its connection.
+The schematic (hardware.schematic), the electrical-rules check (hardware.erc), the reader-board
+stripboard layout (hardware.stripboard) and the bill of materials (hardware.bom) all read this,
+so none of them can drift from the others. MCU pins are written as board.json keys
+({reeds.sck}); they are resolved here from the same config the firmware reads. A key whose
+value is null (no buttons, no safe-mode pin) drops that pin and every connection to it.
+
+File format (one item per line, '#' starts a comment):
+
+    only pico|esp32|all               the lines that follow apply to that board (all: both)
+    part REF KIND X Y [h|v|u] -- text KIND: see PIN_SETS and BOXES; X Y: centre, schematic units;
+                                      h: first pin left, v: first pin on top, u: first pin below
+    pin REF NUMBER NAME SIDE TYPE     box parts only; SIDE L or R; NUMBER may be {config.key}
+    net NAME power VOLTS REF.PIN ...  a supply rail at VOLTS
+    net NAME ground REF.PIN ...
+    net NAME signal REF.PIN ...       PIN is a pin number or a pin name
+    nc REF.PIN ...                    pins deliberately left unconnected
+
+Pin TYPEs: in (a logic input), out (a logic output), gpio (an MCU pin: 3.3 V logic, high
+impedance while the MCU resets), pwr (a part's supply input), vin (an MCU board's 5 V input),
+src (where the supply enters), gnd, pas (a passive pin: connectors, jumpers).
 """
-import argparse
 import os
 import re
-import sys
-
-from sy import boardconfig
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 NETLIST = os.path.join(HERE, "wiring.net")
-CANVAS = (1240, 860)
-PIN_STEP = 30
-STUB = 18
-COLOURS = {"power": "#d22", "ground": "#222", "signal": "#1565c0"}
-MCU_NAMES = {"pico": "Raspberry Pi Pico (RP2040)", "esp32": "ESP32-DevKitC (WROOM-32)"}
+MCU_NAMES = {"pico": "Raspberry Pi Pico (RP2040)", "esp32": "ESP32-DevKitC V4 (WROOM-32)"}
+
+# Two- and three-terminal parts: their pins, in the order the symbol's anchors give them.
+PIN_SETS = {
+    "r": (("1", "pas"), ("2", "pas")),
+    "c": (("1", "pas"), ("2", "pas")),
+    "cpol": (("+", "pas"), ("-", "pas")),
+    "d": (("A", "pas"), ("K", "pas")),
+    "zener": (("A", "pas"), ("K", "pas")),
+    "fuse": (("1", "pas"), ("2", "pas")),
+    "sw": (("1", "pas"), ("2", "pas")),       # a push button
+    "toggle": (("1", "pas"), ("2", "pas")),   # a switch that stays where it is put
+    "jumper": (("1", "pas"), ("2", "pas")),
+    "pmos": (("S", "pas"), ("D", "pas"), ("G", "in")),
+    "scr": (("A", "pas"), ("K", "pas"), ("G", "pas")),
+}
+BOXES = ("ic", "mcu", "conn", "led", "rnet")  # drawn as a box with numbered pins on its sides
+# rnet: a bussed resistor network; its pin named COM is the common end of every resistor
+PIN_TYPES = ("in", "out", "gpio", "pwr", "vin", "src", "gnd", "pas")
+
+# Header pin numbers of the GPIOs the config may name (datasheets: Raspberry Pi Pico pinout;
+# ESP32-DevKitC V4 headers J2 (1..19) and J3 (20 + 1..19)).
+PICO_HEADER = {0: 1, 1: 2, 2: 4, 3: 5, 4: 6, 5: 7, 6: 9, 7: 10, 8: 11, 9: 12, 10: 14, 11: 15, 12: 16,
+               13: 17, 14: 19, 15: 20, 16: 21, 17: 22, 18: 24, 19: 25, 20: 26, 21: 27, 22: 29, 26: 31,
+               27: 32, 28: 34}
+ESP32_HEADER = {36: "J2-3", 39: "J2-4", 34: "J2-5", 35: "J2-6", 32: "J2-7", 33: "J2-8", 25: "J2-9",
+                26: "J2-10", 27: "J2-11", 14: "J2-12", 12: "J2-13", 13: "J2-15", 23: "J3-2", 22: "J3-3",
+                1: "J3-4", 3: "J3-5", 21: "J3-6", 19: "J3-8", 18: "J3-9", 5: "J3-10", 17: "J3-11",
+                16: "J3-12", 4: "J3-13", 0: "J3-14", 2: "J3-15", 15: "J3-16"}
 
 
 class NetlistError(Exception):
     pass
+
+
+class Pin:
+    def __init__(self, part, number, name, side, kind):
+        self.part = part
+        self.number = number
+        self.name = name
+        self.side = side
+        self.kind = kind
+        self.net = None      # the Net, or None for an nc pin
+
+    @property
+    def ref(self):
+        return "%s.%s" % (self.part.ref, self.number)
+
+    def __repr__(self):
+        return "<pin %s %s>" % (self.ref, self.name)
+
+
+class Part:
+    def __init__(self, ref, kind, x, y, orient, text):
+        self.ref = ref
+        self.kind = kind
+        self.x = x
+        self.y = y
+        self.orient = orient
+        self.text = text
+        self.pins = {}       # number -> Pin, in declaration order
+
+    @property
+    def value(self):
+        return self.text.split(";")[0].strip()
+
+    def pin(self, key):
+        """A pin by number or by name."""
+        if key in self.pins:
+            return self.pins[key]
+        named = [p for p in self.pins.values() if p.name == key]
+        if len(named) == 1:
+            return named[0]
+        raise KeyError(key)
+
+
+class Net:
+    def __init__(self, name, kind, volts, pins):
+        self.name = name
+        self.kind = kind       # power, ground, signal
+        self.volts = volts     # power: the rail's voltage; ground: 0; signal: None
+        self.pins = pins
+
+    def __repr__(self):
+        return "<net %s %s>" % (self.name, [p.ref for p in self.pins])
+
+
+class Netlist:
+    def __init__(self, board, parts, nets, nc):
+        self.board = board
+        self.parts = parts   # ref -> Part, in file order
+        self.nets = nets     # name -> Net, in file order
+        self.nc = nc         # pins left open on purpose
+
+    def net_of(self, ref_pin):
+        ref, _, key = ref_pin.partition(".")
+        return self.parts[ref].pin(key).net
 
 
 def config_value(cfg, key):
@@ -41,181 +143,130 @@ def pin_label(board, n):
     return ("GP%d" if board == "pico" else "GPIO%d") % n
 
 
+def header_pin(board, gpio):
+    table = PICO_HEADER if board == "pico" else ESP32_HEADER
+    if gpio not in table:
+        raise NetlistError("%s has no header pin for GPIO %d" % (MCU_NAMES[board], gpio))
+    return str(table[gpio])
+
+
 def parse(text, cfg):
-    """(parts, nets): parts {ref: {x, y, w, h, title, pins: [(side, name, label)]}},
-    nets [(name, kind, [(ref, pin)])]. Config keys are resolved; errors name the line."""
-    parts, nets = {}, []
+    """The Netlist of text for cfg's board; errors name the line."""
     board = cfg["board"]
-    dropped = set()
-    orphans = set()
-
-    def resolve(name, where):
-        m = re.fullmatch(r"\{([\w.]+)\}", name)
-        if not m:
-            return name
-        try:
-            v = config_value(cfg, m.group(1))
-        except NetlistError as e:
-            raise NetlistError("%s: %s" % (where, e))
-        if v is None:
-            dropped.add(name)
-            return None
-        return pin_label(board, v)
-
+    parts, nets, nc = {}, {}, []
+    dropped = set()    # "REF.{key}" of config pins that are null
+    active = True
     for n, line in enumerate(text.splitlines(), 1):
         where = "wiring.net line %d" % n
-        words = line.split()
-        if not words or words[0].startswith("#"):
+        words = line.split("#")[0].split()
+        if not words:
             continue
         kind = words[0]
+        if kind == "only":
+            if len(words) != 2 or words[1] not in ("pico", "esp32", "all"):
+                raise NetlistError("%s: only pico|esp32|all" % where)
+            active = words[1] in ("all", board)
+            continue
+        if not active:
+            continue
         if kind == "part":
-            if len(words) < 7:
-                raise NetlistError("%s: part REF X Y W H Title" % where)
-            ref = words[1]
-            title = " ".join(words[6:]).replace("{mcu}", MCU_NAMES[board])
-            parts[ref] = dict(zip("xywh", map(int, words[2:6])), title=title, pins=[])
+            head, _, text_ = line.partition("--")
+            w = head.split()
+            if len(w) < 5 or w[2] not in PIN_SETS and w[2] not in BOXES:
+                raise NetlistError("%s: part REF KIND X Y [h|v] -- text (KIND one of %s)"
+                                   % (where, ", ".join(list(BOXES) + list(PIN_SETS))))
+            ref = w[1]
+            if ref in parts:
+                raise NetlistError("%s: part %s declared twice" % (where, ref))
+            orient = w[5] if len(w) > 5 else "h"
+            if orient not in ("h", "v", "u"):
+                raise NetlistError("%s: orientation must be h, v (down) or u (up)" % where)
+            p = Part(ref, w[2], float(w[3]), float(w[4]), orient,
+                     text_.strip().replace("{mcu}", MCU_NAMES[board]))
+            parts[ref] = p
+            for num, t in PIN_SETS.get(w[2], ()):
+                p.pins[num] = Pin(p, num, num, None, t)
         elif kind == "pin":
-            if len(words) < 4 or words[2] not in ("L", "R"):
-                raise NetlistError("%s: pin REF L|R NAME [label]" % where)
-            if words[1] not in parts:
-                raise NetlistError("%s: pin of unknown part %s" % (where, words[1]))
-            name = resolve(words[3], where)
-            if name is None:
-                continue
-            label = name + ((" " + " ".join(words[4:])) if len(words) > 4 else "")
-            parts[words[1]]["pins"].append((words[2], name, label))
-        elif kind == "net":
-            if len(words) < 5 or words[2] not in COLOURS:
-                raise NetlistError("%s: net NAME power|ground|signal REF.PIN REF.PIN ..." % where)
-            ends = []
-            lost = False  # the net's MCU pin is null in the config: the net is left out
-            for e in words[3:]:
-                ref, _, pin = e.partition(".")
+            if len(words) != 6 or words[4] not in ("L", "R") or words[5] not in PIN_TYPES:
+                raise NetlistError("%s: pin REF NUMBER NAME L|R TYPE (TYPE one of %s)" % (where, ", ".join(PIN_TYPES)))
+            ref, num, name, side, t = words[1:]
+            if ref not in parts or parts[ref].kind not in BOXES:
+                raise NetlistError("%s: pin of unknown box part %s" % (where, ref))
+            m = re.fullmatch(r"\{([\w.]+)\}", num)
+            if m:
+                try:
+                    gpio = config_value(cfg, m.group(1))
+                except NetlistError as e:
+                    raise NetlistError("%s: %s" % (where, e))
+                if gpio is None:
+                    dropped.add("%s.%s" % (ref, num))
+                    continue
+                name = pin_label(board, gpio) + "/" + name
+                num = header_pin(board, gpio)
+            if num in parts[ref].pins:
+                raise NetlistError("%s: %s pin %s declared twice" % (where, ref, num))
+            parts[ref].pins[num] = Pin(parts[ref], num, name, side, t)
+        elif kind in ("net", "nc"):
+            if kind == "net":
+                if len(words) < 4 or words[2] not in ("power", "ground", "signal"):
+                    raise NetlistError("%s: net NAME power VOLTS|ground|signal REF.PIN ..." % where)
+                name, nkind = words[1], words[2]
+                volts, ends = None, words[3:]
+                if nkind == "power":
+                    try:
+                        volts, ends = float(ends[0]), ends[1:]
+                    except (IndexError, ValueError):
+                        raise NetlistError("%s: net %s: a power net needs its voltage" % (where, name))
+                elif nkind == "ground":
+                    volts = 0.0
+                if name in nets:
+                    raise NetlistError("%s: net %s declared twice" % (where, name))
+            else:
+                name, ends = None, words[1:]
+            pins, lost = [], False
+            for e in ends:
+                ref, _, key = e.partition(".")
                 if ref not in parts:
-                    raise NetlistError("%s: net %s: unknown part %s" % (where, words[1], ref))
-                if pin in dropped:
+                    raise NetlistError("%s: net %s: unknown part %s" % (where, name, ref))
+                if e in dropped:
                     lost = True
                     continue
-                name = resolve(pin, where)
-                if name not in [p[1] for p in parts[ref]["pins"]]:
-                    raise NetlistError("%s: net %s: part %s has no pin %s" % (where, words[1], ref, pin))
-                ends.append((ref, name))
+                m = re.fullmatch(r"\{([\w.]+)\}", key)
+                if m:
+                    key = header_pin(board, config_value(cfg, m.group(1)))
+                try:
+                    pin = parts[ref].pin(key)
+                except KeyError:
+                    raise NetlistError("%s: net %s: part %s has no pin %s" % (where, name, ref, key))
+                if pin.net is not None or pin in nc:
+                    raise NetlistError("%s: pin %s is already connected (%s)"
+                                       % (where, pin.ref, pin.net.name if pin.net else "nc"))
+                pins.append(pin)
+            if kind == "nc":
+                nc.extend(pins)
+                continue
             if lost:
-                orphans.update(ends)
-            elif len(ends) >= 2:
-                nets.append((words[1], words[2], ends))
+                # the net's MCU pin is null in the config: the rest of it stays open (and is
+                # then checked by the electrical rules like any open pin)
+                for pin in pins:
+                    nc.append(pin)
+                continue
+            if len(pins) < 2:
+                raise NetlistError("%s: net %s joins fewer than two pins" % (where, name))
+            net = Net(name, nkind, volts, pins)
+            for pin in pins:
+                pin.net = net
+            nets[name] = net
         else:
             raise NetlistError("%s: unknown line kind %r" % (where, kind))
-    used = {e for _, _, ends in nets for e in ends}
-    for ref, p in parts.items():
-        for side, name, _ in p["pins"]:
-            if (ref, name) not in used and (ref, name) not in orphans:
-                raise NetlistError("pin %s.%s is not connected to anything" % (ref, name))
-    return parts, nets
+    for p in parts.values():
+        for pin in p.pins.values():
+            if pin.net is None and pin not in nc:
+                raise NetlistError("pin %s (%s) is not connected to anything (list it on an nc line if "
+                                   "that is meant)" % (pin.ref, pin.name))
+    return Netlist(board, parts, nets, nc)
 
 
-def pin_xy(part, name):
-    """Outer end of a pin's stub."""
-    lefts = [p for p in part["pins"] if p[0] == "L"]
-    rights = [p for p in part["pins"] if p[0] == "R"]
-    for i, p in enumerate(lefts):
-        if p[1] == name:
-            return part["x"] - STUB, part["y"] + 40 + i * PIN_STEP
-    for i, p in enumerate(rights):
-        if p[1] == name:
-            return part["x"] + part["w"] + STUB, part["y"] + 40 + i * PIN_STEP
-    raise KeyError(name)
-
-
-def _esc(s):
-    return s.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
-
-
-def render(parts, nets, cfg):
-    out = ['<?xml version="1.0" encoding="UTF-8"?>',
-           '<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" viewBox="0 0 %d %d" '
-           'font-family="sans-serif">' % (CANVAS * 2),
-           '<rect width="100%" height="100%" fill="#fff"/>',
-           '<text x="20" y="24" font-size="16" font-weight="bold">Scotland Yard board wiring: %s '
-           '(generated from hardware/wiring.net and the board config)</text>' % _esc(MCU_NAMES[cfg["board"]])]
-    for ref, p in parts.items():
-        out.append('<g class="part" id="%s">' % ref)
-        out.append('<rect x="%d" y="%d" width="%d" height="%d" fill="#f7f7f2" stroke="#333" stroke-width="1.5" '
-                   'rx="4"/>' % (p["x"], p["y"], p["w"], p["h"]))
-        words, lines = (ref + " " + p["title"]).split(), [""]
-        for w in words:  # wrap the title to the box width (about 6 px per character)
-            if lines[-1] and len(lines[-1]) + len(w) + 1 > p["w"] // 6:
-                lines.append("")
-            lines[-1] = (lines[-1] + " " + w).strip()
-        for i, t in enumerate(lines[:2]):
-            out.append('<text class="title" x="%d" y="%d" font-size="10" font-weight="bold">%s</text>'
-                       % (p["x"] + 4, p["y"] + 13 + 11 * i, _esc(t)))
-        for side, name, label in p["pins"]:
-            x, y = pin_xy(p, name)
-            inner = x + STUB if side == "L" else x - STUB
-            out.append('<path class="pin" d="M%d %dH%d" stroke="#333" stroke-width="1.5"/>' % (x, y, inner))
-            anchor, tx = ("start", inner + 4) if side == "L" else ("end", inner - 4)
-            out.append('<text class="pinlabel" x="%d" y="%d" font-size="10" text-anchor="%s">%s</text>'
-                       % (tx, y + 3, anchor, _esc(label)))
-        out.append('</g>')
-    for k, (name, kind, ends) in enumerate(nets):
-        colour = COLOURS[kind]
-        out.append('<g class="net" id="net-%s">' % name)
-        for a, b in zip(ends, ends[1:]):
-            x1, y1 = pin_xy(parts[a[0]], a[1])
-            x2, y2 = pin_xy(parts[b[0]], b[1])
-            # leave each pin horizontally away from its part, then run on a per-net lane
-            dx1 = -1 if x1 < parts[a[0]]["x"] else 1
-            dx2 = -1 if x2 < parts[b[0]]["x"] else 1
-            lane = 6 + (k % 6) * 4
-            xa, xb = x1 + dx1 * lane, x2 + dx2 * lane
-            xm = (xa + xb) // 2 if dx1 != dx2 else (max(xa, xb) if dx1 > 0 else min(xa, xb))
-            out.append('<path class="wire" d="M%d %dH%dV%dH%d" fill="none" stroke="%s" stroke-width="1.4" '
-                       'stroke-opacity="0.85"/>' % (x1, y1, xm, y2, x2, colour))
-        x, y = pin_xy(parts[ends[0][0]], ends[0][1])
-        out.append('<text class="netlabel" x="%d" y="%d" font-size="9" fill="%s">%s</text>'
-                   % (x + (3 if x > parts[ends[0][0]]["x"] else -40), y - 3, colour, _esc(name)))
-        out.append('</g>')
-    notes = [
-        "LED data: 3.3 V GPIO -> 74AHCT125 (VCC 5 V, TTL input) -> 330 R -> DIN of L0; 100 nF at each LED.",
-        "74HC165 x 25 at 3.3 V: SH/LD and CLK shared; QH of chip n+1 -> SER of chip n; chip 24 SER -> GND; "
-        "CLK INH -> GND; 100 nF per chip.",
-        "Each input: 10 k to 3.3 V (bussed network), reed switch to GND: a piece on the station reads 0 "
-        "(active_low).",
-        "Pins shown are read from the board config (reeds.*, leds.pin, buttons.*, safe_mode_pin).",
-    ]
-    for i, t in enumerate(notes):
-        out.append('<text class="note" x="20" y="%d" font-size="12">%s</text>' % (CANVAS[1] - 80 + i * 18, _esc(t)))
-    out.append('</svg>')
-    return "\n".join(out) + "\n"
-
-
-def diagram(cfg, netlist_path=NETLIST):
-    with open(netlist_path) as f:
-        parts, nets = parse(f.read(), cfg)
-    return render(parts, nets, cfg), parts, nets
-
-
-def main(argv=None):
-    ap = argparse.ArgumentParser(prog="python -m hardware.wiring", description=__doc__.split("\n\n")[0])
-    ap.add_argument("--board", choices=boardconfig.BOARDS, default="pico")
-    ap.add_argument("--config", help="a board.json (default: the defaults for --board)")
-    ap.add_argument("-o", "--out", help="output SVG (default build/wiring-<board>.svg)")
-    args = ap.parse_args(argv)
-    try:
-        cfg = boardconfig.load(args.config) if args.config else boardconfig.default(args.board)
-        svg, parts, nets = diagram(cfg)
-    except (boardconfig.ConfigError, NetlistError) as e:
-        print("error: %s" % e, file=sys.stderr)
-        return 2
-    out = args.out or os.path.join("build", "wiring-%s.svg" % cfg["board"])
-    os.makedirs(os.path.dirname(out) or ".", exist_ok=True)
-    with open(out, "w") as f:
-        f.write(svg)
-    print("wrote %s: %d parts, %d nets, %d wires" % (out, len(parts), len(nets),
-                                                      sum(len(e) - 1 for _, _, e in nets)))
-    return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())
+def load(cfg, path=NETLIST):
+    with open(path) as f:
+        return parse(f.read(), cfg)

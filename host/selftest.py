@@ -10,14 +10,21 @@ Step 3, colours: the whole board lights red, green, blue, white; the maker types
   are dark or show another colour (Enter: all fine; a colour word: every LED shows that one).
 Step 4, the chase (--chase-ms, 0 skips it): one LED at a time in chain order while the screen
   names the station it should be under; the maker types where it went wrong.
+Before step 1, the reader bus: the board reads the reed chain BUS_READS times at each clock in
+  BUS_CLOCKS (svc_bus) and the report names the fastest clock at which every read agreed, and
+  whether reeds.baudrate keeps a factor BUS_MARGIN below it (skipped on a simulated board).
 Progress is saved after every step (and during the sweep): Ctrl-C or q, then run it again.
 """
 import time
 
 from host.calibrate import (STATIONS, GREEN, Progress, Quit, Service, _out_factory, chain_pos, parse_stations,
                             stopped)
+from host.boardlink import BoardCommandError
 from host.ports import add_port_argument, resolve
 
+BUS_CLOCKS = [100000, 250000, 500000, 1000000, 2000000, 4000000]
+BUS_READS = 40
+BUS_MARGIN = 2   # run the chain at no more than half the fastest clock that read reliably
 COLOURS = (("red", [255, 0, 0]), ("green", [0, 255, 0]), ("blue", [0, 0, 255]), ("white", [255, 255, 255]))
 TODO = [60, 0, 0]
 
@@ -51,6 +58,24 @@ class SelfTest:
     def bit_where(self, bit):
         s = self.station_of.get(bit)
         return self.where(s) if s else "%s, no station (a spare input)" % chain_pos(bit)
+
+    # before step 1
+    def bus(self):
+        d = self.p.data
+        if "bus" in d:
+            return
+        self.say("The reader bus: reading the switch chain %d times at each of %d clocks (keep the pieces "
+                 "still) ..." % (BUS_READS, len(BUS_CLOCKS)))
+        try:
+            r = self.svc.cmd("svc_bus", baudrates=BUS_CLOCKS, reads=BUS_READS)
+        except BoardCommandError as e:
+            d["bus"] = {"skipped": e.message}
+            self.say("  skipped: %s" % e.message)
+        else:
+            d["bus"] = r
+            for line in bus_lines(r)[1:]:
+                self.say(line)
+        self.p.save()
 
     # step 1
     def empty(self):
@@ -211,7 +236,13 @@ class SelfTest:
                          "(yard calibrate maps it)" % chain_pos(b))
         led_lines, led_ok = self._led_report(d)
         lines += led_lines
-        ok = not stuck and not chatter and not never and not d.get("stray") and led_ok
+        bus = d.get("bus")
+        bus_ok = True
+        if bus is not None:
+            bl = bus_lines(bus)
+            lines += bl
+            bus_ok = bus_verdict(bus)[0]
+        ok = not stuck and not chatter and not never and not d.get("stray") and led_ok and bus_ok
         lines.append("Everything passed." if ok else "Fix the items above and run yard selftest again "
                                                     "(yard calibrate if stations and LEDs are mixed up).")
         return "\n".join(lines), ok
@@ -282,6 +313,38 @@ class SelfTest:
         return start
 
 
+def bus_verdict(r):
+    """(ok, fastest reliable clock or None) from a svc_bus answer. Reliable: every read at that
+    clock and at every slower one agreed with the first read."""
+    if "skipped" in r:
+        return True, None
+    fastest = None
+    for baud, bad, _reads in sorted(r["results"]):
+        if bad:
+            break
+        fastest = baud
+    ok = fastest is not None and r["configured"] * BUS_MARGIN <= fastest
+    return ok, fastest
+
+
+def bus_lines(r):
+    if "skipped" in r:
+        return ["READER BUS  not tested: %s" % r["skipped"]]
+    ok, fastest = bus_verdict(r)
+    out = ["READER BUS  %s" % ("OK" if ok else "PROBLEM")]
+    for baud, bad, reads in sorted(r["results"]):
+        out.append("  %8d Hz: %s" % (baud, "%d of %d reads differed" % (bad, reads) if bad else "all %d reads agree"
+                                     % reads))
+    if fastest is None:
+        out.append("  no clock read the chain reliably -> check the ribbon's CLK and SH/LD wires, the 68 ohm "
+                   "series resistors and every chip's 100 nF; a piece moved during the test also does this")
+    else:
+        out.append("  fastest reliable clock: %d Hz; reeds.baudrate is %d Hz%s" % (
+            fastest, r["configured"], "" if ok else " -> set reeds.baudrate to %d or less in board.json"
+            % (fastest // BUS_MARGIN)))
+    return out
+
+
 def selftest(port, progress_path="yard-selftest.progress.json", restart=False, report_path=None, chase_ms=80,
              pause=False, out=print, keyboard=None):
     say = _out_factory(out)
@@ -303,6 +366,7 @@ def selftest(port, progress_path="yard-selftest.progress.json", restart=False, r
         else:
             say("Continuing the self-test saved %s in %s." % (d.get("saved", "?"), progress_path))
         st = SelfTest(svc, prog, say, chase_ms)
+        st.bus()
         st.empty()
         st.sweep()
         st.colours()

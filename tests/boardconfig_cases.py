@@ -228,3 +228,40 @@ def test_load_files():
         assert "_no_such_board.json" in str(e) and "no such file" in str(e)
     else:
         raise AssertionError("load of a missing file did not fail")
+
+
+def test_led_cap_follows_the_supply_rating():
+    # issue 18: the cap was accepted at 20 A whatever the supply; now it must fit 80 % of the
+    # supply's rating less the controller's share
+    d = bc.default()
+    assert d["leds"]["supply_ma"] == 4000 and d["leds"]["current_limit_ma"] <= 4000 * 0.8 - 60
+    _refused(_cfg(leds__current_limit_ma=20000), "leds.current_limit_ma", ["4000 mA supply", "3140"])
+    _refused(_cfg(leds__supply_ma=2000), "leds.current_limit_ma", ["2000 mA supply", "1540"])
+    assert bc.validate(_cfg(leds__supply_ma=2000, leds__current_limit_ma=1540))["leds"]["current_limit_ma"] == 1540
+    _refused(_cfg(leds__supply_ma=100), "leds.supply_ma", ["500..20000"])
+    _refused(_cfg(leds__supply_ma="4A"), "leds.supply_ma", ["integer"])
+
+
+def test_reader_bus_clock_and_spi_mode():
+    d = bc.default()
+    assert d["reeds"]["baudrate"] <= 500000 and d["reeds"]["spi_mode"] == 0
+    _refused(_cfg(reeds__baudrate=10000000), "reeds.baudrate", ["4000000"])
+    for mode in (1, 3, "0", True):
+        _refused(_cfg(reeds__spi_mode=mode), "reeds.spi_mode", ["first bit"])
+    assert bc.validate(_cfg(reeds__spi_mode=2))["reeds"]["spi_mode"] == 2
+
+
+def test_esp32_safe_mode_and_buttons_avoid_strapping_pins():
+    # issue 18: GPIO0 held at reset starts the ROM's download mode, so boot.py never ran
+    d = bc.default("esp32")
+    assert d["safe_mode_pin"] not in (0, 2, 5, 12, 15)
+    for pin in (0, 2, 12, 15):
+        c = bc.default("esp32")
+        c["safe_mode_pin"] = pin
+        _refused(c, "safe_mode_pin", ["strapping", "GPIO%d" % pin])
+    c = bc.default("esp32")
+    c["buttons"]["confirm"] = 12
+    _refused(c, "buttons.confirm", ["strapping"])
+    c = bc.default()           # the Pico has no strapping pins: GP0 is fine there
+    c["safe_mode_pin"] = 0
+    assert bc.validate(c)["safe_mode_pin"] == 0

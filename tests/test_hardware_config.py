@@ -70,3 +70,13 @@ def test_power_budget_figures():
     assert b["idle"] < b["typical"] < b["worst_with_cap"]
     assert b["supply_needed"] == 2000 + power.CONTROLLER_MA + power.READER_MA
     assert "12139 mA" in power.report(cfg)
+
+
+def test_supply_rating_sets_the_led_cap(tmp_path, capsys):
+    # issue 18: the cap comes from the supply's rating, and a cap above it is refused
+    cfg = gen_config.build_config("pico", supply_ma=3000)
+    assert cfg["leds"]["supply_ma"] == 3000 and cfg["leds"]["current_limit_ma"] == 3000 * 0.8 - 60
+    assert power.budget(cfg)["supply_needed"] <= 3000 * 0.8
+    out = tmp_path / "b.json"
+    assert gen_config.main(["--supply-ma", "2000", "--current-limit-ma", "2500", "-o", str(out)]) == 2
+    assert "2000 mA supply" in capsys.readouterr().err and not out.exists()

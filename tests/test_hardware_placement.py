@@ -149,3 +149,32 @@ def test_main_reports_errors(tmp_path, capsys):
     assert "at least 4" in capsys.readouterr().err
     assert P.main([EXAMPLE, "-o", str(tmp_path / "out"), "--no-pdf"]) == 0
     assert "rms" in capsys.readouterr().out
+
+
+def test_groove_holds_the_glass_and_straight_leads(example, tmp_path):
+    # issue 18: a 16 mm groove for 14 mm of glass left no straight lead; >= 2 mm each end is needed
+    assert P.REED_LENGTH_MM >= P.REED_GLASS_MM + 2 * 2.0 == 18.0
+    assert P.REED_BACK_MM >= 2.0 and P.REED_DEPTH_MM > P.REED_GLASS_DIA_MM
+    s = 1
+    a, b = P.reed_segment(example.pos[s], example.angles[s])
+    assert math.dist(a, b) == pytest.approx(P.REED_LENGTH_MM)
+    g0, g1 = P.glass_segment(example.pos[s], example.angles[s])
+    assert g0 == example.pos[s]   # the glass's near end under the station centre
+    assert math.dist(a, g0) == pytest.approx(P.REED_LEAD_STRAIGHT_MM) and math.dist(g1, b) == pytest.approx(2.0)
+    P.write_outputs(example, str(tmp_path), pdf=False)
+    root = ET.parse(str(tmp_path / "template.svg")).getroot()
+    holes = [e for e in root.iter(SVG + "circle") if e.get("class") == "wirehole"]
+    assert len(holes) == 2 * 199
+    legend = "".join(t.text or "" for t in root.iter(SVG + "text"))
+    assert "18 x 3 mm, 2.5 mm deep" in legend and "3.5 mm deep" in legend
+
+
+def test_neighbour_within_the_magnets_reach_is_warned(example):
+    assert example.warnings == []   # the example board: every glass >= 12 mm from other stations
+    assert "at least 12 mm" in example.summary()
+    pos = {1: (0.0, 0.0), 2: (20.0, 0.0), 3: (5.0, 9.0)}
+    angles = {1: 0.0, 2: math.pi, 3: math.pi / 2}
+    warn = P.reach_warnings(pos, angles)
+    # station 1's glass runs 0..14 mm along x: station 2's centre is 6 mm past its far end
+    assert warn[0] == (1, 2, pytest.approx(6.0)) and (1, 3, pytest.approx(9.0)) in warn
+    assert all(d < P.MAGNET_REACH_MM for _s, _t, d in warn)

@@ -1,16 +1,17 @@
-"""hardware/README.md stays in step with the firmware's defaults and the tools' numbers."""
+"""hardware/README.md stays in step with the firmware's defaults, the netlist and the tools' numbers."""
 import os
 import re
 
-from hardware import power
+from hardware import bom, placement, power, wiring
 from sy import boardconfig
 
 README = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "hardware", "README.md")
+TEXT = open(README).read()
 
 
 def pin_table():
     rows = {}
-    for line in open(README):
+    for line in TEXT.splitlines():
         m = re.match(r"\| ((?:reeds|leds|buttons)\.\w+|safe_mode_pin) \| (\S+) \| (\S+) \|", line)
         if m:
             rows[m.group(1)] = (m.group(2), m.group(3))
@@ -39,9 +40,64 @@ def test_pin_table_matches_boardconfig_defaults():
             assert e == "GPIO%d" % value(esp, key), key
 
 
+def test_header_pin_numbers_in_the_pin_table_are_the_netlists():
+    for key, pico_pin, esp_pin in (("reeds.sck", 24, "J3-9"), ("reeds.miso", 21, "J3-8"),
+                                   ("reeds.load", 22, "J3-10"), ("leds.pin", 29, "J2-9")):
+        assert wiring.header_pin("pico", value(boardconfig.default("pico"), key)) == str(pico_pin)
+        assert wiring.header_pin("esp32", value(boardconfig.default("esp32"), key)) == esp_pin
+        assert re.search(r"\| %s \|.*\(pin %d, %s\)" % (re.escape(key), pico_pin, esp_pin), TEXT), key
+
+
 def test_power_table_matches_the_budget():
-    text = open(README).read()
     b = power.budget(boardconfig.default())
     for k in ("idle", "worst_full_white", "worst_at_brightness", "worst_with_cap", "typical"):
         shown = "{:,}".format(round(b[k])).replace(",", " ")
-        assert "| %s mA |" % shown in text, (k, shown)
+        assert "| %s mA |" % shown in TEXT, (k, shown)
+    assert "(%d mA for the 4 A supply)" % b["cap_allowed"] in TEXT
+
+
+def test_bom_is_the_tools_output():
+    # issue 18: quantities were typed by hand (29 box headers for 25 ribbon links, 12 m of wire)
+    pl = placement.placement_from_file(bom.EXAMPLE)
+    table = bom.table(boardconfig.default("pico"), pl)
+    m = re.search(r"<!-- bom:start -->\n(.*?)\n<!-- bom:end -->", TEXT, re.S)
+    assert m and m.group(1) == table
+    rows = {r[1]: r[0] for r in bom.rows(boardconfig.default("pico"), pl)}
+    chips = boardconfig.default()["reeds"]["chips"]
+    assert rows["2x5 box header, 2.54 mm (shrouded, keyed)"] == str(2 * chips + 1)   # 2 per board + J2
+    assert rows["10-way ribbon cable assemblies: ribbon + 2 IDC sockets 2x5 each"] == str(chips)
+    assert rows["ceramic capacitor 100 nF"] == str(chips + 1)
+    assert rows["74AHCT125 quad buffer, DIP-14 + DIP-14 socket"] == "1"
+    assert 20 <= int(rows["22-24 AWG stranded, red + black"].split()[0]) <= 30       # ~25 m for the chain
+    assert 25 <= int(rows["26-28 AWG stranded, two colours"].split()[0]) <= 40       # ~30 m for the reeds
+    for part in ("fuse 5 A slow-blow", "stripboard", "perfboard", "screw terminal", "power switch"):
+        assert any(part in r for r in rows), part
+
+
+def test_power_feed_points_are_the_same_everywhere():
+    # issue 18: "every ~50 LEDs" in one place, "start, ~100, end" in another
+    assert bom.FEED_LEDS == (0, 99, 198)
+    nl = wiring.load(boardconfig.default())
+    feeds = sorted(int(p.number.split("@")[1]) for p in nl.parts["LED1"].pins.values() if "@" in p.number
+                   and p.net.name == "+5V")
+    assert feeds == [99, 198]
+    assert "**LED 0**" in TEXT and "**LED 99**" in TEXT and "**LED 198**" in TEXT
+    assert "every ~50" not in TEXT and "after about LED 100" not in TEXT
+    assert "22–24 AWG" in TEXT
+
+
+def test_before_first_power_checklist():
+    m = re.search(r"## Before first power\n(.*?)\n## ", TEXT, re.S)
+    assert m
+    steps = m.group(1)
+    for must in ("+5V to GND must not beep", "3V3 to GND", "No 5 V on any GPIO", "limited to 300 mA",
+                 "One reader board first", "LED sections before gluing", "4 mm off", "thinnest"):
+        assert must in steps, must
+
+
+def test_readme_names_the_generated_documents():
+    for cmd in ("python -m hardware.schematic", "python -m hardware.erc", "python -m hardware.stripboard",
+                "python -m hardware.bom"):
+        assert cmd in TEXT, cmd
+    assert "hardware.wiring " not in TEXT   # the old hand-written renderer is gone
+    assert "QH, pin 9" in TEXT and "/QH" in TEXT

@@ -1,77 +1,90 @@
-"""hardware.wiring: the diagram is generated from wiring.net and shows the config's pin map."""
+"""hardware/wiring.net, its electrical-rules check (hardware.erc) and its schematic (hardware.schematic).
+
+Issue 18: the old hand-drawn SVG ran +5V along RP2040 GPIOs and joined SCK, MISO, LOAD and the LED
+data on one wire; the netlist fed VSYS straight from the supply; the LED data floated at reset.
+Each of those is now a failing check, shown here by putting the defect back."""
+import json
 import re
 import xml.etree.ElementTree as ET
 
 import pytest
 
-from hardware import wiring
+from hardware import erc, schematic, wiring
 from sy import boardconfig
 
-SVG = "{http://www.w3.org/2000/svg}"
 PIN_KEYS = ["reeds.sck", "reeds.miso", "reeds.load", "leds.pin", "buttons.taxi", "buttons.bus",
             "buttons.underground", "buttons.confirm", "safe_mode_pin"]
+TEXT = open(wiring.NETLIST).read()
 
 
-def mcu_labels(root):
-    mcu = [g for g in root.iter(SVG + "g") if g.get("id") == "MCU"][0]
-    return [t.text for t in mcu.iter(SVG + "text") if t.get("class") == "pinlabel"]
+@pytest.fixture(scope="module", params=boardconfig.BOARDS)
+def drawn(request):
+    cfg = boardconfig.default(request.param)
+    return (cfg,) + schematic.draw(cfg)
+
+
+def mutate(old, new, text=TEXT):
+    assert old in text, old
+    return text.replace(old, new)
+
+
+def violations(text, board="pico"):
+    return erc.check(wiring.parse(text, boardconfig.default(board)))
+
+
+# ---- the netlist --------------------------------------------------------------------------------
+def test_netlist_covers_every_pin_key_of_the_config():
+    keys = set(re.findall(r"^pin U1 \{([\w.]+)\}", TEXT, re.M))
+    assert keys == set(PIN_KEYS)
 
 
 @pytest.mark.parametrize("board", boardconfig.BOARDS)
-def test_diagram_shows_every_configured_pin(board, tmp_path):
+def test_mcu_pins_are_the_configs_with_their_header_numbers(board):
     cfg = boardconfig.default(board)
-    out = tmp_path / "w.svg"
-    assert wiring.main(["--board", board, "-o", str(out)]) == 0
-    root = ET.parse(str(out)).getroot()
-    labels = mcu_labels(root)
+    nl = wiring.load(cfg)
+    u1 = nl.parts["U1"]
     for key in PIN_KEYS:
-        want = wiring.pin_label(board, wiring.config_value(cfg, key)) + " " + key
-        assert any(l.startswith(want) for l in labels), (want, labels)
-    svg_text = out.read_text()
-    assert wiring.MCU_NAMES[board] in svg_text
+        gpio = wiring.config_value(cfg, key)
+        pin = u1.pins[wiring.header_pin(board, gpio)]
+        assert pin.name.startswith(wiring.pin_label(board, gpio) + "/"), (key, pin.name)
+    if board == "pico":   # datasheet pinout: GP18 is pin 24, GP16 pin 21, VSYS 39, 3V3(OUT) 36
+        assert (u1.pins["24"].name, u1.pins["21"].name, u1.pins["39"].name) == ("GP18/SCK", "GP16/MISO", "VSYS")
+    else:                 # DevKitC V4: J3-9 is IO18, J2-19 the 5V pin
+        assert (u1.pins["J3-9"].name, u1.pins["J2-19"].name) == ("GPIO18/SCK", "5V")
 
 
-def test_netlist_covers_every_pin_key_of_the_config():
-    # a pin added to the config schema must be wired in wiring.net too
-    text = open(wiring.NETLIST).read()
-    keys = set(re.findall(r"^pin MCU [LR] \{([\w.]+)\}", text, re.M))
-    assert keys == set(PIN_KEYS)
+def test_74hc165_pin_numbers_follow_the_datasheet():
+    # QH is pin 9, the inverted /QH pin 7 (easy to confuse): only QH may carry the data
+    nl = wiring.load(boardconfig.default())
+    u3 = nl.parts["U3"]
+    want = {"1": "SH/LD", "2": "CLK", "7": "/QH", "8": "GND", "9": "QH", "10": "SER", "15": "CLK_INH", "16": "VCC",
+            "11": "A=D0", "14": "D=D3", "3": "E=D4", "6": "H=D7"}
+    assert {k: u3.pins[k].name for k in want} == want
+    assert u3.pins["7"] in nl.nc and u3.pins["9"].net.name == "QH"
+    u2 = nl.parts["U2"]  # 74AHCT125: 1OE 1, 1A 2, 1Y 3, GND 7, VCC 14
+    assert [u2.pins[k].name for k in ("1", "2", "3", "7", "14")] == ["1OE", "1A", "1Y", "GND", "VCC"]
+
+
+def test_ribbon_pinout_has_ground_between_signals():
+    nl = wiring.load(boardconfig.default())
+    for ref in ("J2", "J3", "J4"):
+        nets = [nl.parts[ref].pins[str(k)].net.name for k in range(1, 11)]
+        assert nets[1::2] == ["GND"] * 5, (ref, nets)     # every even wire of the ribbon is GND
+    assert [nl.parts["J2"].pins[str(k)].net.name for k in (1, 3, 5, 7, 9)] == ["3V3", "CLK", "SH_LD", "DATA0", "3V3"]
+
+
+def test_a_null_config_pin_drops_its_connection():
     cfg = boardconfig.default()
-    for key in keys:
-        assert isinstance(wiring.config_value(cfg, key), int)
-
-
-def test_element_counts_match_the_netlist():
-    cfg = boardconfig.default()
-    svg, parts, nets = wiring.diagram(cfg)
-    root = ET.fromstring(svg)
-    groups = [g for g in root.iter(SVG + "g")]
-    assert len([g for g in groups if g.get("class") == "part"]) == len(parts) == 12
-    assert len([g for g in groups if g.get("class") == "net"]) == len(nets)
-    wires = [p for p in root.iter(SVG + "path") if p.get("class") == "wire"]
-    assert len(wires) == sum(len(e) - 1 for _, _, e in nets)
-    npins = sum(len(p["pins"]) for p in parts.values())
-    assert len([p for p in root.iter(SVG + "path") if p.get("class") == "pin"]) == npins
-
-
-def test_a_custom_config_moves_the_pins_and_null_drops_them(tmp_path):
-    cfg = boardconfig.default()
-    cfg["leds"]["pin"] = 2
     cfg["buttons"] = None
     cfg["safe_mode_pin"] = None
-    p = tmp_path / "board.json"
-    import json
-    p.write_text(json.dumps(cfg))
-    out = tmp_path / "w.svg"
-    assert wiring.main(["--config", str(p), "-o", str(out)]) == 0
-    labels = mcu_labels(ET.parse(str(out)).getroot())
-    assert any(l.startswith("GP2 leds.pin") for l in labels)
-    assert not any("GP22" in l or "buttons" in l or "safe_mode" in l for l in labels)
+    nl = wiring.parse(TEXT, cfg)
+    assert not any("TAXI" in p.name or "SAFE" in p.name for p in nl.parts["U1"].pins.values())
+    assert "TAXI" not in nl.nets and nl.parts["S1"].pins["1"] in nl.nc
 
 
 def test_netlist_errors_are_clear():
     cfg = boardconfig.default()
-    base = "part A 0 0 10 10 a\npin A L x\npart B 0 0 10 10 b\npin B L y\n"
+    base = "part A ic 0 0 -- a\npin A 1 x L in\npart B ic 0 0 -- b\npin B 1 y L in\n"
     with pytest.raises(wiring.NetlistError, match="line 5.*no pin z"):
         wiring.parse(base + "net N signal A.x B.z\n", cfg)
     with pytest.raises(wiring.NetlistError, match="unknown part C"):
@@ -79,6 +92,141 @@ def test_netlist_errors_are_clear():
     with pytest.raises(wiring.NetlistError, match="not connected"):
         wiring.parse(base, cfg)
     with pytest.raises(wiring.NetlistError, match="leds.pinn.*not a board config key"):
-        wiring.parse(base + "pin A R {leds.pinn}\n", cfg)
-    parts, nets = wiring.parse(base + "net N signal A.x B.y\n", cfg)
-    assert nets == [("N", "signal", [("A", "x"), ("B", "y")])]
+        wiring.parse(base + "pin A {leds.pinn} z R gpio\n", cfg)
+    with pytest.raises(wiring.NetlistError, match="already connected"):
+        wiring.parse(base + "net N signal A.x B.y\nnet M signal A.x B.y\n", cfg)
+    nl = wiring.parse(base + "net N signal A.x B.y\n", cfg)
+    assert [p.ref for p in nl.nets["N"].pins] == ["A.1", "B.1"]
+
+
+# ---- electrical rules ---------------------------------------------------------------------------
+@pytest.mark.parametrize("board", boardconfig.BOARDS)
+def test_the_netlist_passes_every_electrical_rule(board):
+    assert erc.check(wiring.load(boardconfig.default(board))) == []
+    assert erc.main(["--board", board]) == 0
+
+
+def test_erc_refuses_5v_on_an_rp2040_gpio():
+    # the old diagram's +5V along GP18 (SCK), read literally
+    text = mutate("net SCK_MCU signal U1.{reeds.sck} R1.1\n", "")
+    text = mutate("Q1.S D3.K Q2.A C10.+ D1.A", "Q1.S D3.K Q2.A C10.+ D1.A U1.{reeds.sck}", text)
+    text = mutate("nc U3./QH", "nc R1.1 U3./QH", text)
+    bad = violations(text)
+    assert any(v.startswith("voltage: U1.24 (GP18/SCK)") and "5.0 V" in v for v in bad), bad
+
+
+def test_erc_refuses_a_3v3_input_on_5v():
+    text = mutate("net D7 signal U3.H=D7 RN1.R8 J5.D7", "net D7 signal U3.H=D7 RN1.R8 J5.D7 R6.2")
+    text = mutate("net DIN0 signal R6.2 LED0.DIN", "net DIN0 signal LED0.DIN R5.2", text)
+    text = mutate(" R5.2 ", " ", text)
+    bad = violations(text)
+    assert any("U3.6 (H=D7)" in v and "3.3 V" in v for v in bad), bad
+
+
+def test_erc_refuses_vsys_without_the_diode():
+    text = mutate("net VSYS power 4.7 D1.K U1.VSYS\n", "")
+    text = mutate("Q1.S D3.K Q2.A C10.+ D1.A", "Q1.S D3.K Q2.A C10.+ D1.A U1.VSYS", text)
+    text = mutate("nc U3./QH", "nc D1.K U3./QH", text)
+    bad = violations(text)
+    assert any(v.startswith("vin: U1.39 (VSYS)") for v in bad), bad
+    bad = violations(mutate("JP1.1 C1.1", "JP1.1 U1.5V C1.1", mutate("net VSYS power 4.7 D1.K U1.5V\n", "",
+                                                                       mutate("nc U3./QH", "nc D1.K U3./QH"))), "esp32")
+    assert any(v.startswith("vin: U1.J2-19 (5V)") for v in bad), bad
+
+
+def test_erc_wants_the_led_data_pull_down():
+    text = mutate("net LED_3V3 signal U1.{leds.pin} R5.1 U2.1A", "net LED_3V3 signal U1.{leds.pin} U2.1A")
+    text = mutate("nc U3./QH", "nc R5.1 U3./QH", text)
+    bad = violations(text)
+    assert any(v.startswith("floating: U2.2 (1A)") and "U1.29" in v for v in bad), bad
+
+
+def test_erc_wants_the_last_chips_ser_held():
+    text = mutate("net SER signal U3.SER RN1.R9 J4.DATA", "net SER signal U3.SER J4.DATA")
+    text = mutate("nc U3./QH", "nc RN1.R9 U3./QH", text)
+    assert any(v.startswith("floating: U3.10 (SER)") for v in violations(text))
+
+
+def test_erc_wants_every_ic_decoupled():
+    text = mutate("U3.VCC C2.1 RN1.COM", "U3.VCC RN1.COM")
+    text = mutate("nc U3./QH", "nc C2.1 U3./QH", text)
+    assert any(v.startswith("decoupling: U3") for v in violations(text))
+
+
+def test_erc_refuses_two_outputs_on_one_net():
+    text = mutate("net QH signal U3.QH R7.2", "net QH signal U3.QH R7.2 U3./QH")
+    text = mutate("nc U3./QH", "nc", text)
+    assert any(v.startswith("contention:") for v in violations(text))
+
+
+# ---- the schematic ------------------------------------------------------------------------------
+def test_schematic_geometry_and_connectivity_are_clean(drawn):
+    cfg, svg, sheet, nl, wired = drawn
+    assert schematic.check(sheet, nl) == []
+    assert wired >= 12 and sheet.dots            # real wires and junctions, not labels only
+    assert len(sheet.bodies) == len(nl.parts)
+    ET.fromstring(svg)
+    for part in nl.parts.values():
+        for p in part.pins.values():
+            if part.kind in wiring.BOXES:
+                assert ">%s<" % p.number.split("@")[0] in svg, p.ref   # every box pin shows its number
+    for net in nl.nets:
+        assert net in svg or all(p.ref in {r for n, r, *_ in sheet.pins if n == net} for p in nl.nets[net].pins)
+    assert wiring.MCU_NAMES[cfg["board"]] in svg
+
+
+def test_check_catches_shared_segments_crossings_and_missing_dots(drawn):
+    _cfg, _svg, sheet, nl, _w = drawn
+    body = next(iter(sheet.bodies.values()))
+    pin = next(p for p in sheet.pins if p[0] == "GND")
+    broken = schematic.Sheet()
+    broken.bodies, broken.pins, broken.texts = sheet.bodies, sheet.pins, sheet.texts
+    broken.labels, broken.dots = list(sheet.labels), list(sheet.dots)
+    broken.wires = list(sheet.wires)
+    # the old diagram's fault: two nets running along one segment
+    broken.wires += [("SCK_MCU", (100, 0), (110, 0)), ("DATA0", (105, 0), (120, 0))]
+    # a wire through a part's box, one onto another net's pin, and a T without its dot
+    broken.wires += [("TAXI", (body[0] - 1, (body[1] + body[3]) / 2), (body[2] + 1, (body[1] + body[3]) / 2))]
+    broken.wires += [("CLK", (pin[2][0], pin[2][1] - 3), pin[2])]
+    broken.wires += [("BUS", (200, 0), (210, 0)), ("BUS", (205, 0), (205, 5))]
+    bad = schematic.check(broken)
+    assert any("SCK_MCU" in b and "DATA0" in b and "touch" in b for b in bad), bad
+    assert any("crosses the body" in b and "TAXI" in b for b in bad), bad
+    assert any("CLK" in b and "pin " + pin[1] in b for b in bad), bad
+    assert any("junction of BUS at (205, 0)" in b for b in bad), bad
+
+
+def test_connectivity_check_catches_a_mislabelled_pin(drawn):
+    _cfg, _svg, sheet, nl, _w = drawn
+    i = next(i for i, lab in enumerate(sheet.labels) if lab[0] == "3V3")
+    n, text, box, pt = sheet.labels[i]
+    wrong = schematic.Sheet()
+    wrong.__dict__.update(sheet.__dict__)
+    wrong.labels = list(sheet.labels)
+    wrong.labels[i] = ("+5V", "+5V", box, pt)
+    assert any("labelled ['+5V']" in b for b in schematic.check_connectivity(wrong, nl))
+
+
+def test_main_writes_svg_and_png(tmp_path, capsys):
+    out = tmp_path / "s.svg"
+    assert schematic.main(["--board", "esp32", "-o", str(out), "--png"]) == 0
+    assert out.exists() and "nets" in capsys.readouterr().out
+    if schematic.shutil.which("rsvg-convert"):
+        assert (tmp_path / "s.png").read_bytes()[:4] == b"\x89PNG"
+    cfg = boardconfig.default()
+    cfg["leds"]["pin"] = 2
+    p = tmp_path / "board.json"
+    p.write_text(json.dumps(cfg))
+    assert schematic.main(["--config", str(p), "-o", str(tmp_path / "c.svg")]) == 0
+    assert "GP2/LED" in (tmp_path / "c.svg").read_text()
+
+
+def test_part_titles_are_wrapped_never_cut(drawn):
+    # issue 18: a box title lost its last word ("chip 24 SER to GND" showed no "GND")
+    _cfg, svg, _sheet, nl, _w = drawn
+    shown = " ".join("".join(t.itertext()) for t in ET.fromstring(svg).iter("{http://www.w3.org/2000/svg}text"))
+    assert "…" not in shown
+    for part in nl.parts.values():
+        if part.kind in wiring.BOXES and part.kind != "mcu":
+            for word in part.text.replace(";", " ").split():
+                assert word in shown, (part.ref, word)

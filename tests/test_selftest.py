@@ -92,9 +92,27 @@ def test_selftest_names_the_faults(faulty, tmp_path):
     assert re.search(r"DARK +station  88  LED chain index %d: dark in every colour" % k88, text)
     assert "SWITCHES  197 of 199 OK" in text and "LEDS      198 of 199 OK" in text
     assert "FLICKERING" not in text and "CHAIN BREAK" not in text and "COLOUR FAULT" not in text
+    # the bus check ran, and says why it could not measure the simulated board
+    assert "READER BUS  not tested: this board has no SPI reed chain" in text
     assert not os.path.exists(str(tmp_path / "yard-selftest.progress.json"))
     # the game has the board back
     from host.boardlink import BoardLink
     link = BoardLink(sim.port, timeout=5)
     assert link.open()["stage"] == "idle"
     link.close()
+
+
+def test_bus_check_names_the_fastest_reliable_clock():
+    from host.selftest import bus_lines, bus_verdict
+    r = {"configured": 250000, "spi_mode": 0,
+         "results": [[100000, 0, 40], [250000, 0, 40], [500000, 0, 40], [1000000, 3, 40], [2000000, 0, 40]]}
+    # 2 MHz agreeing after a failure at 1 MHz is luck, not a reliable clock
+    assert bus_verdict(r) == (True, 500000)
+    text = "\n".join(bus_lines(r))
+    assert "READER BUS  OK" in text and "fastest reliable clock: 500000 Hz" in text
+    assert "1000000 Hz: 3 of 40 reads differed" in text
+    r["configured"] = 400000   # less than a factor 2 below the limit
+    ok, fastest = bus_verdict(r)
+    assert not ok and "set reeds.baudrate to 250000 or less" in "\n".join(bus_lines(r))
+    r["results"][0][1] = 1
+    assert bus_verdict(r) == (False, None) and "no clock read the chain reliably" in "\n".join(bus_lines(r))

@@ -39,6 +39,9 @@ tb.run(1)
 assert tb.strip.buf[16] and not tb.strip.buf[15] and not any(tb.strip.buf[:15]), bytes(tb.strip.buf[:24])
 assert cmd(tb, "svc_led", index=999)["error"] == "bad_input"
 info = cmd(tb, "svc_info")
+r = cmd(tb, "svc_bus", baudrates=[250000])  # the simulated board has no SPI chain to sweep
+assert r["error"] == "bad_input" and "no SPI" in r["message"], r
+assert cmd(tb, "svc_bus", baudrates="fast")["error"] == "bad_input"
 # game commands wait until service mode ends: nothing changes underneath the wizard
 r = cmd(tb, "setup", detectives=[13, 26], bobbies=[29, 34])
 assert r["error"] == "wrong_turn" and "service mode" in r["message"], r

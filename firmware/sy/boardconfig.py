@@ -28,6 +28,17 @@ _MOSI = {"pico": {0: 19, 1: 11}, "esp32": {1: 13, 2: 23}}
 # ESP32 (WROOM): 6..11 are the flash, 20/24/28..31 do not exist, 34..39 are input-only without pull-ups.
 _ESP32_OUT = (0, 1, 2, 3, 4, 5, 12, 13, 14, 15, 16, 17, 18, 19, 21, 22, 23, 25, 26, 27, 32, 33)
 _ESP32_IN_ONLY = (34, 35, 36, 39)
+# ESP32 strapping pins, read at reset: a button held there at power-up changes the boot mode
+# (GPIO0 low = the ROM's download mode, so boot.py never runs; GPIO12 high = 1.8 V flash).
+_ESP32_STRAPPING = (0, 2, 5, 12, 15)
+# The LED cap must leave the controller and the readers their share of the supply, and keep the
+# supply at 80 % of its rating (hardware/README.md, "Power budget").
+SUPPLY_DERATE = 0.8
+CONTROLLER_MA = 60
+# SPI modes the 74HC165 chain can use: it shifts on CLK's rising edge and shows the first bit
+# (H = D7) as soon as SH/LD goes high, so the bit must be sampled on the leading edge (CPHA 0).
+# Modes 1 and 3 sample on the trailing edge and lose D7 of every chip.
+SPI_MODES = (0, 2)
 
 
 class ConfigError(Exception):
@@ -44,7 +55,7 @@ def _pins(board):
         return {"reeds": {"spi": 0, "sck": 18, "miso": 16, "load": 17},
                 "leds": 22, "buttons": (10, 11, 12, 13), "safe": 14}
     return {"reeds": {"spi": 2, "sck": 18, "miso": 19, "load": 5},
-            "leds": 25, "buttons": (32, 33, 26, 27), "safe": 0}
+            "leds": 25, "buttons": (32, 33, 26, 27), "safe": 4}
 
 
 def default(board="pico"):
@@ -67,10 +78,10 @@ def _skeleton(board):
         "board": board,
         "map": "london",
         "reeds": {"spi": r["spi"], "sck": r["sck"], "miso": r["miso"], "load": r["load"],
-                  "baudrate": 1000000, "chips": 25, "active_low": True,
+                  "baudrate": 250000, "spi_mode": 0, "chips": 25, "active_low": True,
                   "bits": None},
         "leds": {"pin": p["leds"], "count": STATIONS, "index": None, "order": "GRB",
-                 "brightness": 0.25, "current_limit_ma": 2000, "ma_per_channel": 20.0,
+                 "brightness": 0.25, "supply_ma": 4000, "current_limit_ma": 2000, "ma_per_channel": 20.0,
                  "idle_ma_per_led": 1.0},
         "buttons": {"taxi": b[0], "bus": b[1], "underground": b[2], "confirm": b[3], "active_low": True},
         "safe_mode_pin": p["safe"],
@@ -191,7 +202,12 @@ def validate(cfg):
         _choice(r["spi"], "reeds.spi", (0, 1))
     else:
         _choice(r["spi"], "reeds.spi", (1, 2))
-    _int(r["baudrate"], "reeds.baudrate", 10000, 10000000)
+    # 6-8 m of ribbon into 25 inputs without Schmitt triggers: 4 MHz is the most we let a
+    # config ask for; `yard selftest` measures the fastest reliable clock of the real chain
+    _int(r["baudrate"], "reeds.baudrate", 10000, 4000000)
+    if _is_bool(r["spi_mode"]) or r["spi_mode"] not in SPI_MODES:
+        raise ConfigError("reeds.spi_mode", "must be 0 or 2 (the 74HC165 needs CPHA 0: modes 1 and 3 lose "
+                                            "the first bit of every chip), got %r" % (r["spi_mode"],))
     _int(r["chips"], "reeds.chips", (STATIONS + 7) // 8, 64)
     _bool(r["active_low"], "reeds.active_low")
     r["bits"] = _permutation(_given_or_identity(cfg, "reeds", "bits"), "reeds.bits", r["chips"] * 8)
@@ -202,7 +218,13 @@ def validate(cfg):
     led["index"] = _permutation(_given_or_identity(cfg, "leds", "index"), "leds.index", led["count"])
     _choice(led["order"], "leds.order", ORDERS)
     _num(led["brightness"], "leds.brightness", 0, 1, True)
+    _int(led["supply_ma"], "leds.supply_ma", 500, 20000)
+    most = int(led["supply_ma"] * SUPPLY_DERATE) - CONTROLLER_MA
     _int(led["current_limit_ma"], "leds.current_limit_ma", 100, 20000)
+    if led["current_limit_ma"] > most:
+        raise ConfigError("leds.current_limit_ma", "%d mA is more than a %d mA supply can give the LEDs "
+                                                   "(80 %% of it less %d mA for the controller: at most %d)"
+                          % (led["current_limit_ma"], led["supply_ma"], CONTROLLER_MA, most))
     _num(led["ma_per_channel"], "leds.ma_per_channel", 0, 100, True)
     _num(led["idle_ma_per_led"], "leds.idle_ma_per_led", 0, 10)
     out["leds"] = led
@@ -241,6 +263,15 @@ def validate(cfg):
     safe = cfg.get("safe_mode_pin", d["safe_mode_pin"])
     if safe is not None:
         use(safe, "safe_mode_pin", False)
+    if board == "esp32":
+        held = [("safe_mode_pin", safe)]
+        if out["buttons"]:
+            held += [("buttons." + k, out["buttons"][k]) for k in BUTTONS]
+        for key, v in held:
+            if v in _ESP32_STRAPPING:
+                raise ConfigError(key, "GPIO%d is an ESP32 strapping pin: held at power-up it changes the "
+                                       "boot mode (GPIO0: download mode, boot.py never runs); use another pin"
+                                  % v)
     out["safe_mode_pin"] = safe
     out["debounce_ms"] = _int(cfg.get("debounce_ms", d["debounce_ms"]), "debounce_ms", 0, 1000)
     out["scan_hz"] = _int(cfg.get("scan_hz", d["scan_hz"]), "scan_hz", 1, 2000)

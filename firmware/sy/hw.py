@@ -26,8 +26,12 @@ def real(cfg):
     import neopixel
     from sy.reeds import ShiftReeds, PinButtons, BoardInputs
     r = cfg["reeds"]
-    spi = SPI(r["spi"], baudrate=r["baudrate"], polarity=0, phase=0, sck=Pin(r["sck"]), miso=Pin(r["miso"]))
+    mode = r["spi_mode"]
+    spi = SPI(r["spi"], baudrate=r["baudrate"], polarity=mode >> 1, phase=mode & 1, sck=Pin(r["sck"]),
+              miso=Pin(r["miso"]))
     reeds = ShiftReeds(spi, Pin(r["load"], Pin.OUT), r["chips"], r["active_low"])
+    reeds.baudrate = r["baudrate"]   # for service mode's bus check (svc_bus), which restores it
+    reeds.spi_mode = mode
     buttons = None
     b = cfg.get("buttons")
     if b:

@@ -8,6 +8,9 @@ MCU comes first). The station -> bit map lives in the board config; this driver 
 class ShiftReeds:
     """scan(bitmap) fills bitmap[0:chips] with 1 = switch closed. No allocation."""
 
+    baudrate = 0    # the configured SPI clock and mode (set by sy.hw.real): service mode's bus
+    spi_mode = 0    # check (svc_bus) changes the clock and restores these
+
     def __init__(self, spi, load_pin, chips, active_low=True):
         self.spi = spi
         self.load = load_pin

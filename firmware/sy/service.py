@@ -18,6 +18,10 @@ when a command changed it. Nothing in that per-cycle path allocates.
     svc_raw    {clear?}          raw (undebounced) and debounced chain bitmaps as hex, bit k =
                                  0x80 >> (k & 7) of byte k >> 3, 1 = closed; plus the bits that
                                  were closed at any scan since the last clear (ever, ever_stable)
+    svc_bus    {baudrates, reads?}  read the reed chain `reads` times at each SPI clock (slowest
+                                 first) and count the reads that differ from the first one at the
+                                 slowest clock; the configured clock is restored afterwards.
+                                 Refused on a board without an SPI chain (the simulator)
     svc_end                      leave: the game takes the switches and the LEDs back
 Service mode ends by itself after IDLE_MS without a command (a wizard that died).
 """
@@ -110,6 +114,22 @@ class Service:
                 self.ever_stable[i] = 0
         return out
 
+    def bus(self, msg):
+        reeds = getattr(self.app.inputs, "reeds", None)
+        if reeds is None or not hasattr(reeds, "spi"):
+            raise SvcError("bad_input", "this board has no SPI reed chain to test (a simulated board)")
+        rates = msg.get("baudrates")
+        reads = msg.get("reads", 20)
+        if not isinstance(rates, list) or not 0 < len(rates) <= 12:
+            raise SvcError("bad_input", "baudrates must be a list of 1..12 clocks in Hz")
+        for b in rates:
+            if not isinstance(b, int) or isinstance(b, bool) or not 10000 <= b <= 10000000:
+                raise SvcError("bad_input", "each baudrate must be 10000..10000000 Hz")
+        if not isinstance(reads, int) or isinstance(reads, bool) or not 2 <= reads <= 500:
+            raise SvcError("bad_input", "reads must be 2..500")
+        return {"results": bus_sweep(reeds, rates, reads, bytearray(self.app.chips)),
+                "configured": reeds.baudrate, "spi_mode": reeds.spi_mode}
+
     def info(self, msg):
         app = self.app
         bits = [0] * 199
@@ -122,6 +142,29 @@ class Service:
         index = [sl[2 * s] | (sl[2 * s + 1] << 8) for s in range(1, 200)]
         return {"chips": app.chips, "count": self.leds.count, "bits": bits, "index": index,
                 "paused": self.paused}
+
+
+def bus_sweep(reeds, baudrates, reads, buf):
+    """[[baudrate, differing reads, reads]] for the chain behind reeds (a sy.reeds.ShiftReeds):
+    the first read at the slowest clock is the reference, so keep the pieces still meanwhile."""
+    spi = reeds.spi
+    mode = reeds.spi_mode
+    ref = None
+    out = []
+    try:
+        for baud in sorted(baudrates):
+            spi.init(baudrate=baud, polarity=mode >> 1, phase=mode & 1)
+            bad = 0
+            for _ in range(reads):
+                reeds.scan(buf)
+                if ref is None:
+                    ref = bytes(buf)
+                elif buf != ref:
+                    bad += 1
+            out.append([baud, bad, reads])
+    finally:
+        spi.init(baudrate=reeds.baudrate, polarity=mode >> 1, phase=mode & 1)
+    return out
 
 
 def _rgb(v):
@@ -193,4 +236,6 @@ def command(proto, msg):
         return svc.raw(msg)
     if cmd == "svc_info":
         return svc.info(msg)
+    if cmd == "svc_bus":
+        return svc.bus(msg)
     raise SvcError("bad_input", "unknown command %r" % (cmd,))

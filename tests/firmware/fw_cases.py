@@ -557,6 +557,10 @@ def test_real_hardware_builds_from_config_with_fakes():
     from machine import Pin
     cfg = boardconfig.validate({"board": "pico"})
     inputs, leds = hw.real(cfg)
+    spi = inputs.reeds.spi
+    assert (spi.baudrate, spi.polarity, spi.phase) == (250000, 0, 0)
+    mode2, _leds = hw.real(boardconfig.validate({"board": "pico", "reeds": {"spi_mode": 2, "baudrate": 100000}}))
+    assert (mode2.reeds.spi.baudrate, mode2.reeds.spi.polarity, mode2.reeds.spi.phase) == (100000, 1, 0)
     bm = bytearray(26)
     Pin.levels[10] = 0  # taxi held down (active low)
     inputs.scan(bm)
@@ -581,12 +585,52 @@ def _boot_source():
 
 
 def test_boot_safe_mode_button():
+    # the pin comes from board.json; with none there is no safe-mode button and no guessed pin
+    # (issue 18: boot.py used to fall back to GP14, which on another board may be anything)
+    import os
     import sy
     from machine import Pin
     src = _boot_source()
-    Pin.levels[14] = 0  # the safe-mode button (boardconfig's Pico default) held at power-up
-    exec(src, {"__name__": "boot"})
-    assert sy.safe_mode is True
-    Pin.levels[14] = 1
-    exec(src, {"__name__": "boot"})
+    try:
+        os.stat("board.json")
+        raise AssertionError("a board.json in the test's folder: this test writes its own")
+    except OSError:
+        pass
+    f = open("board.json", "w")
+    f.write('{"board": "pico", "safe_mode_pin": 14, "leds": {"brightness": 0.5}}')
+    f.close()
+    try:
+        Pin.levels[14] = 0  # the safe-mode button held at power-up
+        exec(src, {"__name__": "boot"})
+        assert sy.safe_mode is True
+        Pin.levels[14] = 1
+        exec(src, {"__name__": "boot"})
+        assert sy.safe_mode is False
+        f = open("board.json", "w")
+        f.write('{"board": "pico", "safe_mode_pin": null}')
+        f.close()
+        Pin.levels[14] = 0
+        exec(src, {"__name__": "boot"})
+        assert sy.safe_mode is False
+    finally:
+        os.remove("board.json")
+    Pin.levels[14] = 0
+    exec(src, {"__name__": "boot"})  # no board.json at all: no safe mode, GP14 is not read
     assert sy.safe_mode is False
+    Pin.levels[14] = 1
+
+
+def test_bus_sweep_finds_the_clock_where_reads_go_wrong():
+    # yard selftest's bus check, board side: the fake SPI corrupts reads above 1 MHz, as a long
+    # ribbon into non-Schmitt inputs would; the configured clock and SPI mode come back afterwards
+    from sy import boardconfig, hw
+    from sy.service import bus_sweep
+    inputs, _leds = hw.real(boardconfig.validate({"board": "pico", "reeds": {"spi_mode": 2}}))
+    reeds = inputs.reeds
+    reeds.spi.data = bytes([0xFE] + [0xFF] * 24)
+    reeds.spi.max_baud = 1000000
+    got = bus_sweep(reeds, [4000000, 250000, 1000000, 2000000], 9, bytearray(25))
+    assert [r[0] for r in got] == [250000, 1000000, 2000000, 4000000]
+    assert [r[1] for r in got[:2]] == [0, 0] and got[2][1] > 0 and got[3][1] > 0, got
+    assert (reeds.spi.baudrate, reeds.spi.polarity, reeds.spi.phase) == (250000, 1, 0)
+    reeds.spi.max_baud = None

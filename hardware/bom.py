@@ -1,0 +1,158 @@
+"""Bill of materials with quantities computed from the netlist and the board's placement.
+
+    python -m hardware.bom [--board pico|esp32] [--measurements my_board.csv]
+
+Electronic parts come from hardware/wiring.net: the controller's once, the reader board's once per
+74HC165 (reeds.chips). Wire and ribbon lengths come from the placement (hardware.placement: the LED
+route, which stations each chip reads, where the power is fed in), with SLACK for bends and strain
+relief. hardware/README.md shows this table for the example measurements; a test keeps them equal.
+"""
+import argparse
+import math
+import os
+import sys
+
+from hardware import placement, stripboard, wiring
+from sy import boardconfig
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+EXAMPLE = os.path.join(HERE, "example_measurements.csv")
+SLACK = 1.25              # wire runs are not straight: +25 %
+SPARES = 1.05             # LEDs and reeds: 5 % spares (reeds are glass, LEDs die from static)
+FEED_LEDS = (0, 99, 198)  # where 5 V and GND are fed into the LED chain (the schematic's LED1 pins)
+PIECES = 15               # Mister X, 5 detectives, bobbies ... one magnet each, with spares
+
+# How a netlist part is bought: (what, example part number, note). Keyed by the part's value.
+CATALOGUE = {
+    "DC jack 2.1 mm": ("DC barrel jack 2.1 mm, panel mount", "", "the supply's plug"),
+    "5 A slow": ("fuse 5 A slow-blow 5x20 mm + panel fuse holder", "Littelfuse 0218005.HXP + 0345 holder",
+                 "+2 spare fuses; the crowbar blows it when a wrong adapter is plugged in"),
+    "power switch": ("power switch, >= 5 A DC", "", ""),
+    "SUP75P03-07": ("P-MOSFET 30 V, 10 mohm at VGS -4.5 V, TO-220AB", "Vishay SUP75P03-07",
+                    "reverse polarity: conducts only when + is +"),
+    "5.6 V 0.5 W zener (BZX79-C5V6)": ("zener 5.6 V 0.5 W", "BZX79-C5V6", "crowbar trigger"),
+    "BT151-500R SCR": ("thyristor 12 A, TO-220", "BT151-500R", "crowbar: shorts the rail above ~6.2 V"),
+    "100 ohm": ("resistor 100 ohm 1/4 W", "", ""),
+    "1 k": ("resistor 1 kohm 1/4 W", "", ""),
+    "68 ohm": ("resistor 68 ohm 1/4 W", "", "series resistors of the reader bus"),
+    "10 k": ("resistor 10 kohm 1/4 W", "", "pull resistors"),
+    "330 ohm": ("resistor 330 ohm 1/4 W", "", "LED data, at LED 0"),
+    "1000 uF 10 V": ("electrolytic 1000 uF 10 V", "", "one at each 5 V feed into the LED chain"),
+    "100 nF": ("ceramic capacitor 100 nF", "KEMET C320C104K5R5TA", "decoupling, one per IC"),
+    "1N5817 Schottky": ("Schottky diode 1 A", "1N5817", "+5V to the MCU board's 5 V input only"),
+    "2-pin jumper": ("2-pin header + jumper", "", "ESP32: open while USB is plugged in"),
+    "push button": ("push button", "Omron B3F-4055 or arcade buttons", "taxi, bus, underground, confirm, safe mode"),
+    "74AHCT125 DIP-14 in a socket": ("74AHCT125 quad buffer, DIP-14 + DIP-14 socket", "TI SN74AHCT125N",
+                                     "LED data 3.3 V -> 5 V"),
+    "74HC165 DIP-16 in a socket at 3.3 V": ("74HC165 shift register, DIP-16 + DIP-16 socket", "TI SN74HC165N", ""),
+    "9 x 10 k bussed network SIP-10 (4610X-101-103)": ("9 x 10 kohm bussed resistor network, SIP-10",
+                                                       "Bourns 4610X-101-103LF", "pull-ups + SER"),
+    "2x5 box header": ("2x5 box header, 2.54 mm (shrouded, keyed)", "", "ribbon connectors"),
+    "2x5 box header IN": ("2x5 box header, 2.54 mm (shrouded, keyed)", "", "ribbon connectors"),
+    "2x5 box header OUT": ("2x5 box header, 2.54 mm (shrouded, keyed)", "", "ribbon connectors"),
+    "1x8 pin header": ("1x8 pin header 2.54 mm + 1x8 Dupont housing and 8 crimp contacts", "",
+                       "reed leads plug in"),
+}
+
+
+def part_counts(nl, chips):
+    """{catalogue description: (qty, part number, note)} for the electronics."""
+    out = {}
+    for ref, part in nl.parts.items():
+        if part.kind == "led":
+            continue   # counted per station below
+        if part.kind == "mcu":
+            desc, pn, note = part.value, "", "MicroPython"
+        else:
+            if part.value not in CATALOGUE:
+                raise KeyError("hardware.bom: no catalogue entry for %s %r" % (ref, part.value))
+            desc, pn, note = CATALOGUE[part.value]
+        n = chips if ref in stripboard.READER_PARTS else 1
+        q, _pn, _note = out.get(desc, (0, pn, note))
+        out[desc] = (q + n, pn, note)
+    return out
+
+
+def runs(pl, chips):
+    """Wire and ribbon lengths in metres from the placement."""
+    route = pl.route
+    pos = pl.pos
+    chain = placement.route_length(route, pos) / 1000
+    centres = []
+    for k in range(chips):
+        members = route[8 * k:8 * k + 8]
+        if not members:
+            centres.append(centres[-1])
+            continue
+        centres.append((sum(pos[s][0] for s in members) / len(members), sum(pos[s][1] for s in members) / len(members)))
+    controller = pos[route[0]]   # the controller sits at the chain's start
+    ribbon = math.dist(controller, centres[0]) + sum(math.dist(a, b) for a, b in zip(centres, centres[1:]))
+    reed = 0.0
+    for k in range(chips):
+        for s in route[8 * k:8 * k + 8]:
+            reed += 2 * math.dist(pos[s], centres[k])
+    feeds = sum(2 * math.dist(controller, pos[route[i]]) for i in FEED_LEDS[1:] if i < len(route))
+    return {"chain": chain, "led_power": 2 * chain * SLACK, "led_data": chain * SLACK, "ribbon": ribbon / 1000 * SLACK,
+            "reed": reed / 1000 * SLACK, "feeds": feeds / 1000 * SLACK + 0.5}
+
+
+def rows(cfg, pl):
+    """[(qty text, part, part number, note)] in buying order."""
+    nl = wiring.load(cfg)
+    chips = cfg["reeds"]["chips"]
+    stations = boardconfig.STATIONS
+    spare = math.ceil(stations * SPARES)
+    r = runs(pl, chips)
+    out = [
+        (str(spare), "WS2812B LED on a ~10 mm round carrier PCB with 100 nF", "Worldsemi WS2812B-V5",
+         "%d + spares" % stations),
+        (str(spare), "reed switch, normally open, 2 x 14 mm glass, 10-20 AT", "MKA-14103 or Hamlin MDSR-7",
+         "%d + spares; bend leads >= 2 mm from the glass" % stations),
+        (str(PIECES), "neodymium disc magnet 8 x 3 mm N42, axial", "generic", "one per piece + spares"),
+        ("1", "5 V supply, 4 A (leds.supply_ma = 4000)", "Mean Well GST25A05-P1J", "see the power budget"),
+    ]
+    for desc, (q, pn, note) in part_counts(nl, chips).items():
+        out.append((str(q), desc, pn, note))
+    out += [
+        (str(chips), "stripboard 30 x 18 holes (~80 x 50 mm)", "", "one reader board per 74HC165 "
+                                                                  "(python -m hardware.stripboard)"),
+        ("1", "perfboard ~100 x 80 mm", "", "the controller: MCU, U2, protection, buttons"),
+        (str(chips), "10-way ribbon cable assemblies: ribbon + 2 IDC sockets 2x5 each", "",
+         "%d IDC sockets; %.1f m of 10-way ribbon in all" % (2 * chips, r["ribbon"])),
+        (str(len(FEED_LEDS) + 1), "2-pole screw terminal block 5.08 mm", "",
+         "power entry + each 5 V feed into the LED chain"),
+        ("%.0f m" % math.ceil(r["feeds"]), "18 AWG two-core (5 V, GND)", "",
+         "from the controller to the feeds at LEDs %s" % ", ".join(str(i) for i in FEED_LEDS[1:])),
+        ("%.0f m" % math.ceil(r["led_power"]), "22-24 AWG stranded, red + black", "",
+         "the LED chain's 5 V and GND, LED to LED (%.1f m chain)" % r["chain"]),
+        ("%.0f m" % math.ceil(r["led_data"]), "26-28 AWG stranded, one colour", "", "the LED chain's data, DOUT -> DIN"),
+        ("%.0f m" % math.ceil(r["reed"]), "26-28 AWG stranded, two colours", "",
+         "the reeds' two leads to their reader board"),
+        ("1", "backing plate, 6 mm plywood or MDF, the board's size", "", "pockets for LEDs, grooves for reeds"),
+    ]
+    return out
+
+
+def table(cfg, pl):
+    lines = ["| qty | part | part number / example | note |", "| --- | --- | --- | --- |"]
+    for q, part, pn, note in rows(cfg, pl):
+        lines.append("| %s | %s | %s | %s |" % (q, part, pn, note))
+    return "\n".join(lines)
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(prog="python -m hardware.bom", description=__doc__.split("\n\n")[0])
+    ap.add_argument("--board", choices=boardconfig.BOARDS, default="pico")
+    ap.add_argument("--measurements", default=EXAMPLE, help="station,x_mm,y_mm CSV (default: the example)")
+    args = ap.parse_args(argv)
+    try:
+        pl = placement.placement_from_file(args.measurements)
+    except (OSError, placement.PlacementError) as e:
+        print("error: %s" % e, file=sys.stderr)
+        return 2
+    print(table(boardconfig.default(args.board), pl))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

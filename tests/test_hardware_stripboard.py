@@ -1,0 +1,56 @@
+"""hardware.stripboard: the reader board's stripboard layout joins exactly the netlist's nets."""
+import xml.etree.ElementTree as ET
+
+import pytest
+
+from hardware import stripboard, wiring
+from sy import boardconfig
+
+
+@pytest.fixture(scope="module")
+def built():
+    nl = wiring.load(boardconfig.default())
+    return nl, stripboard.build(nl)
+
+
+def test_layout_walks_back_to_the_netlist(built):
+    nl, lay = built
+    assert stripboard.connections(lay) == stripboard.expected(nl)
+    groups = stripboard.expected(nl)
+    assert frozenset({"U3.9", "R7.2"}) in groups and frozenset({"U3.7"}) in groups   # QH used, /QH open
+    # every hole holds at most one thing: pins, cuts and link ends never share a hole
+    ends = [h for a, b, _n in lay.links for h in (a, b)]
+    assert len(ends) == len(set(ends))
+    assert not (set(ends) & set(lay.pins)) and not (lay.cuts & set(lay.pins)) and not (lay.cuts & set(ends))
+
+
+def test_a_missing_cut_is_a_short_and_a_missing_link_an_open(built):
+    nl, lay = built
+    want = stripboard.expected(nl)
+    for cut in sorted(lay.cuts)[:4] + sorted(lay.knife)[:2]:
+        broken = stripboard.Layout(lay.pins, lay.cuts - {cut}, lay.knife - {cut}, lay.links)
+        assert stripboard.connections(broken) != want, cut
+    for i in range(len(lay.links)):
+        broken = stripboard.Layout(lay.pins, lay.cuts, lay.knife, lay.links[:i] + lay.links[i + 1:])
+        assert stripboard.connections(broken) != want, lay.links[i]
+
+
+def test_the_dip_straddles_its_cuts_and_picture_is_written(built, tmp_path):
+    nl, lay = built
+    r0, c0 = stripboard.PLACES["U3"]["1"]
+    for k in range(8):   # no strip joins a left pin of the 74HC165 to the right one on its row
+        assert any((r0 + k, c) in lay.cuts for c in range(c0 + 1, c0 + 3)), k
+    out = tmp_path / "r.svg"
+    assert stripboard.main(["-o", str(out)]) == 0
+    root = ET.parse(str(out)).getroot()
+    links = [p for p in root.iter("{http://www.w3.org/2000/svg}path") if p.get("class") == "link"]
+    assert len(links) == len(lay.links)
+
+
+def test_readme_counts_are_the_layouts(built):
+    import os
+    _nl, lay = built
+    text = open(os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "hardware",
+                             "README.md")).read()
+    assert "%d cuts at holes, %d cuts between holes" % (len(lay.cuts), len(lay.knife)) in text
+    assert "and %d wire links" % len(lay.links) in text
