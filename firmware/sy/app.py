@@ -79,7 +79,8 @@ class App:
         deb.update(bitmap, now)
         # one thing a cycle: a change, or a host's line, or a frame, or a collection (on a Pico
         # each takes several ms); changes settled together (the loop was held up by a flash
-        # write) are taken one a cycle, in order
+        # write) are taken one a cycle, in order. Service mode renders every scan (its latches
+        # must see each one): every_scan
         v = deb.pop()
         if v >= 0:
             board = self.board
@@ -93,7 +94,8 @@ class App:
             elif v & 1:
                 board.button(bit - self.nbits)
             self._after_event()
-            return
+            if not board.every_scan:
+                return
         r = self.link.poll()
         if r:
             self.commands += 1
@@ -106,7 +108,8 @@ class App:
             else:
                 self.proto.too_long()
             self._after_event()
-            return
+            if not self.board.every_scan:
+                return
         if self.board.dirty or ticks_diff(now, self.last_frame) >= FRAME_MS:
             self.board.dirty = False
             self.last_frame = now

@@ -65,6 +65,8 @@ def ticket_mask_names(mask):
 
 
 class Board:
+    every_scan = False  # the main loop draws a frame only in a cycle without an event (sy/app.py)
+
     def __init__(self, leds, store, out, graph=None):
         self.leds = leds
         self.store = store

@@ -43,6 +43,8 @@ _PLAY = 2
 class Service:
     """Stands in for the game's Board in the main loop while in service mode."""
 
+    every_scan = True  # render() latches every scan's switches (sy/app.py calls it each cycle)
+
     def __init__(self, app, game_board, paused):
         self.app = app
         self.game_board = game_board
