@@ -50,6 +50,7 @@ class App:
         self.cycle_max_us = 0
         self.save_cycle_max_us = 0
         self.command_cycle_max_us = 0
+        self.frame_cycle_max_us = 0  # of the plain cycles, those that drew an LED frame
         self.commands = 0  # host lines handled
         self.collect = False  # an event left garbage: collect in the next free cycle
 
@@ -77,7 +78,7 @@ class App:
         self.inputs.scan(bitmap)
         deb = self.debouncer
         deb.update(bitmap, now)
-        # one thing a cycle: a change, or a host's line, or a frame, or a collection (on a Pico
+        # one thing a cycle: a change, or a host's line, or a frame, or a note, or a collection (on a Pico
         # each takes several ms); changes settled together (the loop was held up by a flash
         # write) are taken one a cycle, in order. Service mode renders every scan (its latches
         # must see each one): every_scan
@@ -116,6 +117,9 @@ class App:
             strip = self.leds.strip
             strip.cycle = self.cycles
             self.board.render(now)
+        elif self.board.lift_note >= 0:
+            if self.board.send_notes():
+                self._after_event()
         elif self.collect:
             self.collect = False
             gc.collect()
@@ -143,6 +147,7 @@ class App:
             t0 = ticks_us()
             writes = store.writes
             commands = self.commands
+            frames = self.leds.shown
             self.cycle(now)
             took = ticks_diff(ticks_us(), t0)
             if store.writes != writes:
@@ -151,8 +156,11 @@ class App:
             elif self.commands != commands:
                 if took > self.command_cycle_max_us:
                     self.command_cycle_max_us = took
-            elif took > self.cycle_max_us:
-                self.cycle_max_us = took
+            else:
+                if took > self.cycle_max_us:
+                    self.cycle_max_us = took
+                if self.leds.shown != frames and took > self.frame_cycle_max_us:
+                    self.frame_cycle_max_us = took
             left = period - ticks_diff(ticks_ms(), now)
             if left > 0:
                 sleep_ms(left)

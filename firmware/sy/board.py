@@ -85,6 +85,7 @@ class Board:
         self.off = 0  # bit p: piece p lifted when it could not move, out of place until put back
         self.tomove = 0
         self.lifted = -1
+        self.lift_note = -1  # a lifted piece the host has not been told about yet (send_notes)
         self.dest = bytearray(64)  # legal destinations of the lifted piece
         self.dest_mask = bytearray(64)  # transports (bit t) per destination
         self.n_dest = 0
@@ -260,10 +261,20 @@ class Board:
                 n += 1
         self.n_dest = n
         if not quiet:
-            legal = []  # (loops, not comprehensions: on the board each of those is one more function)
-            for i in range(n):
-                legal.append([self.dest[i], ticket_mask_names(self.dest_mask[i])])
-            self.out.note({"note": "lifted", "piece": g.piece_name(p), "station": g.pos[p], "legal": legal})
+            self.lift_note = p  # told in a later cycle: the players' frame comes first (sy/app.py)
+
+    def send_notes(self):
+        """Tell the host about the piece in hand, if it is still in hand; True if a note went."""
+        p = self.lift_note
+        self.lift_note = -1
+        if p < 0 or p != self.lifted:
+            return False
+        g = self.game
+        legal = []  # (loops, not comprehensions: on the board each of those is one more function)
+        for i in range(self.n_dest):
+            legal.append([self.dest[i], ticket_mask_names(self.dest_mask[i])])
+        self.out.note({"note": "lifted", "piece": g.piece_name(p), "station": g.pos[p], "legal": legal})
+        return True
 
     def _place(self, p, to):
         g = self.game

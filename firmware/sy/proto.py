@@ -231,9 +231,11 @@ class Protocol:
             out["cycle_max_us"] = app.cycle_max_us
             out["save_cycle_max_us"] = app.save_cycle_max_us
             out["command_cycle_max_us"] = app.command_cycle_max_us
+            out["frame_cycle_max_us"] = app.frame_cycle_max_us
             out["save_max_us"] = self.board.save_max_us
             if msg.get("reset"):  # measure the next stretch on its own
                 app.mem_peak = app.cycle_max_us = app.save_cycle_max_us = app.command_cycle_max_us = 0
+                app.frame_cycle_max_us = 0
                 self.board.save_max_us = 0
         return out
 

@@ -44,6 +44,7 @@ class Service:
     """Stands in for the game's Board in the main loop while in service mode."""
 
     every_scan = True  # render() latches every scan's switches (sy/app.py calls it each cycle)
+    lift_note = -1  # no notes to send later (sy/board.py send_notes)
 
     def __init__(self, app, game_board, paused):
         self.app = app
