@@ -57,9 +57,11 @@ class PicoChaos(ChaosGame):
                               fraction=rng.random())
 
 
-def run_power_cuts(cuts_target, seed=1, log=None, micropython=None, bootrom=None, config=None, max_games=40):
+def run_power_cuts(cuts_target, seed=1, log=None, micropython=None, bootrom=None, config=None, max_games=40,
+                   capture_rounds=(0, 6, 10)):
     """Play games on an emulated Pico until `cuts_target` power cuts have happened; the stats
-    of host/reliability/chaos.py run_games plus where the cuts landed."""
+    of host/reliability/chaos.py run_games plus where the cuts landed. A game's detectives take
+    Mister X from one of capture_rounds on (0: never on purpose)."""
     import json
     import os
     import shutil
@@ -96,7 +98,7 @@ def run_power_cuts(cuts_target, seed=1, log=None, micropython=None, bootrom=None
             game.arm()
             try:
                 sim.start()
-                out = game.play(det, bob, mrx, capture_round=rng.choice([0, 6, 10]))
+                out = game.play(det, bob, mrx, capture_round=rng.choice(capture_rounds))
                 if log:
                     log("pico game %d: %s, round %s, %d events, cuts so far %d" % (
                         k, out["result"], out["round"], out["events"], stats["power_cuts"]))
