@@ -34,6 +34,8 @@ def _spend(g, obj):
     out = []
     for name in sorted(v):
         h = g.hand_index(name)
+        if h == 0:
+            raise RuleError("bad_input", "the detectives spend from their own hands")
         if not isinstance(v[name], list):
             raise RuleError("bad_input", "'spend' maps hands (P1..) to lists of tickets")
         for t in v[name]:
@@ -41,10 +43,10 @@ def _spend(g, obj):
     return out
 
 
-def _city(obj, key):
+def _city(obj, key, g):
     v = obj.get(key)
-    if not _is_int(v):
-        raise RuleError("bad_input", "'%s' must be a city number" % key)
+    if not _is_int(v) or not g.graph.is_station(v):
+        raise RuleError("bad_input", "'%s' must be a city of the map" % key)
     return v
 
 
@@ -148,6 +150,8 @@ class Replayer:
             return None
         if kind == "mrx":
             special = obj.get("special")
+            if special not in (None, "double", "covert"):
+                raise RuleError("bad_input", "special is 'double' or 'covert'")
             spend = _tickets(obj, "spend", False) or []
             moves = obj.get("moves")
             if not isinstance(moves, list) or not all(isinstance(m, dict) for m in moves):
@@ -156,26 +160,32 @@ class Replayer:
             for m in moves:
                 t = m.get("ticket")
                 to = m.get("to", 0)
-                if to is not None and not _is_int(to):
-                    raise RuleError("bad_input", "'to' must be a city number")
+                if to is not None and not _is_int(to) or to and not g.graph.is_station(to):
+                    raise RuleError("bad_input", "'to' must be a city of the map")
+                if g.known and (t is None or not to):
+                    raise RuleError("bad_input", "each of Mister X's moves names its ticket and city")
                 steps.append((None if t is None else ticket_number(t), to or 0))
             g.mrx_turn(special, spend, steps)
             return None
         if kind == "move":
             i = g.piece_index(obj.get("piece"))
             t = ticket_number(obj.get("ticket"))
-            g.move(i, t, _city(obj, "to"))
-            if obj.get("capture") is True and g.result is None:
+            to = _city(obj, "to", g)
+            found = self._declared_capture(g, obj, to)
+            g.move(i, t, to)
+            if found and g.result is None:
                 g.capture(i)
             return None
         if kind == "investigate":
-            shown = 0 if g.known else _city(obj, "city")
+            shown = 0 if g.known else _city(obj, "city", g)
             entry, city = g.investigate(_spend(g, obj), shown)
             return {"reveal": {"entry": entry, "city": city}}
         if kind == "extra":
             i = g.piece_index(obj.get("piece"))
-            g.extra_move(i, _spend(g, obj), _city(obj, "to"))
-            if obj.get("capture") is True and g.result is None:
+            to = _city(obj, "to", g)
+            found = self._declared_capture(g, obj, to)
+            g.extra_move(i, _spend(g, obj), to)
+            if found and g.result is None:
                 g.capture(i)
             return None
         if kind == "check":
@@ -189,6 +199,15 @@ class Replayer:
             g.cornered()
             return None
         raise RuleError("bad_input", "unknown line type %r" % (kind,))
+
+    @staticmethod
+    def _declared_capture(g, obj, to):
+        """A public record's "capture": true, checked before the move so a refusal changes nothing."""
+        if obj.get("capture") is not True or g.known:
+            return False
+        if not g.is_candidate(to):
+            raise RuleError("bad_input", "Mister X cannot be on city %d" % to)
+        return True
 
     def _query(self, g, obj):
         what = obj.get("what")

@@ -356,7 +356,7 @@ class Game:
             raise RuleError("bad_input", "special is 'double' or 'covert'")
         used = list(spend) + [t for t, _to in steps if t is not None]
         self._take(0, used)
-        if not self.known and len(used) > self.hand_count[0]:
+        if not self.known and len(spend) + len(steps) > self.hand_count[0]:
             raise RuleError("no_ticket", "Mister X holds %d tickets" % self.hand_count[0])
         if not steps:
             if self.known and self.legal_mrx():
@@ -391,6 +391,7 @@ class Game:
                 raise RuleError("not_connected", "Mister X cannot be there after these moves")
         # apply
         self._remove(0, used)
+        self.hand_count[0] -= len(spend) + len(steps) - len(used)  # a covert move's face-down ticket
         for t in spend:
             self.out[t] += 1
         self.out_total += len(spend)
