@@ -126,3 +126,14 @@ def test_gen_map_writes_the_module_or_names_the_line(tmp_path):
     assert r.returncode == 1
     assert "connections.csv line" in r.stderr and "city 1 is a car city" in r.stderr
     assert not (tmp_path / "x.py").exists()
+
+
+def test_the_london_board_loads_nothing_of_europe():
+    """The Europe modules are new files: no London module imports them (the board loads only the
+    variant it plays), and the London entry point does not name them."""
+    firmware = os.path.join(ROOT, "firmware")
+    for folder, _dirs, files in os.walk(firmware):
+        for name in files:
+            if name.endswith(".py") and not name.startswith("europe"):
+                text = open(os.path.join(folder, name)).read()
+                assert "europe" not in text.lower(), name

@@ -227,6 +227,8 @@ class Game:
         secret = tickets is None
         if secret and (hand != 0 or self.known):
             raise RuleError("bad_input", "a draw lists its tickets")
+        if not secret and hand == 0 and not self.known:
+            raise RuleError("bad_input", "Mister X's hand is secret: his draws are counts")
         n = count if secret else len(tickets)
         need = self.hand_size[hand] - self.hand_count[hand]
         recycle = need > self.bag_total
@@ -274,6 +276,8 @@ class Game:
         secret = tickets is None
         if secret and (hand != 0 or self.known):
             raise RuleError("bad_input", "a discard lists its tickets")
+        if not secret and hand == 0 and not self.known:
+            raise RuleError("bad_input", "Mister X's hand is secret: his discards are counts")
         if secret:
             if not 0 <= count <= self.hand_count[0]:
                 raise RuleError("no_ticket", "Mister X holds %d tickets" % self.hand_count[0])
