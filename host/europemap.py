@@ -106,8 +106,9 @@ def _choice(value, options, where, what):
     return options.index(value)
 
 
-def read_map(folder):
-    """Read and check a map folder. Every problem names its file and line."""
+def read_map(folder, whole=True):
+    """Read and check a map folder. Every problem names its file and line. whole=False skips the
+    checks that need a finished map (the digitizer opens a transcription in progress)."""
     m = EuropeMap()
     if not os.path.isdir(folder):
         raise MapFormatError(folder, "not a folder")
@@ -125,10 +126,10 @@ def read_map(folder):
         if x < 0 or y < 0:
             raise MapFormatError(where, "x and y are pixels of the picture: not negative")
         m.cities[city] = (x, y, _choice(r["kind"], KINDS, where, "kind"))
-    if not m.cities:
+    if not m.cities and whole:
         raise MapFormatError("cities.csv", "no cities")
-    missing = [c for c in range(1, m.n + 1) if c not in m.cities]
-    if missing:
+    missing = [c for c in range(1, max(m.cities or [0]) + 1) if c not in m.cities]
+    if missing and whole:
         raise MapFormatError("cities.csv", "cities must be numbered 1..N without gaps: missing %s"
                              % ", ".join(map(str, missing[:10])))
     seen = {}
@@ -162,7 +163,7 @@ def read_map(folder):
         if role == 0:
             if city in m.rings[level]:
                 raise MapFormatError(where, "city %d is already a %s ring" % (city, level))
-            if len(m.rings[level]) == RINGS_PER_LEVEL:
+            if len(m.rings[level]) == RINGS_PER_LEVEL and whole:
                 raise MapFormatError(where, "a level has %d ringed start cities; %s has more" % (RINGS_PER_LEVEL, level))
             m.rings[level].append(city)
         else:
@@ -181,10 +182,12 @@ def read_map(folder):
         with open(os.path.join(folder, PROVENANCE), encoding="utf-8") as f:
             m.provenance = f.read()
     except OSError:
-        raise MapFormatError(PROVENANCE, "missing: say who transcribed which board, from what, and how it was checked")
-    if not m.provenance.strip():
+        if whole:
+            raise MapFormatError(PROVENANCE, "missing: say who transcribed which board, from what, and how it was checked")
+    if whole and not m.provenance.strip():
         raise MapFormatError(PROVENANCE, "empty: say who transcribed which board, from what, and how it was checked")
-    check_whole(m)
+    if whole:
+        check_whole(m)
     return m
 
 
