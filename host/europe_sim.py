@@ -11,6 +11,7 @@ import json
 import os
 import random
 import shutil
+import sys
 import time
 
 import serial
@@ -124,13 +125,16 @@ def send(link, pub):
     return reply
 
 
-def play(match, sim, link, rng, out, max_rounds):
-    """The demo game: computer against computer, detective moves through the reeds."""
+def play(match, sim, link, rng, out, max_rounds, pace=0.0):
+    """The demo game: computer against computer, detective moves through the reeds (`pace`:
+    seconds between lines, for a person watching the browser view)."""
     g = match.game
     mrx, det = MrxAgent(match.graph, rng), DetectiveAgent(match.graph, rng)
     stats = {"reed_moves": 0, "lines": 0}
 
     def both(line):
+        if pace:
+            time.sleep(pace)
         verdict, pub = match.apply(line)
         if pub is not None:
             reply = send(link, pub)
@@ -230,7 +234,7 @@ def run(args, out=print):
     sim = EuropeSimBoard(folder, name, debounce_ms=args.debounce_ms, heapsize=args.heap,
                          folder=os.path.join(args.keep, "board") if args.keep else None)
     t0 = time.monotonic()
-    link = None
+    link = stop_view = None
     try:
         sim.start()
         link = EuropeLink(sim.port)
@@ -238,7 +242,11 @@ def run(args, out=print):
         send(link, match.public[0])
         for c in det:
             sim.place(c)
-        stats = play(match, sim, link, rng, out, args.rounds)
+        if args.web:
+            from host.europe_view import start_view
+            url, stop_view = start_view(match.public, graph, folder, port=args.web_port)
+            out("The detectives' view (public information only): %s" % url)
+        stats = play(match, sim, link, rng, out, args.rounds, pace=0.4 if args.web else 0.0)
         g = match.game
         board_record = link.request("record")["lines"]
         if [json.loads(t) for t in board_record] != match.public:
@@ -247,6 +255,10 @@ def run(args, out=print):
         if link:
             link.close()
         sim.stop()
+        if stop_view:
+            if args.web and sys.stdin.isatty():
+                input("The game is over; the view stays until you press Enter. ")
+            stop_view()
     g = match.game
     if g.result:
         out("Result: %s (%s) in round %d." % ("the detectives win" if g.result == "detectives" else "Mister X wins",
