@@ -33,7 +33,7 @@ def colour(rgb):
 
 @pytest.fixture(scope="module")
 def board():
-    sim = EuropeSimBoard(TESTMAP, "europe_testmap", heapsize="192k", debounce_ms=10)
+    sim = EuropeSimBoard(TESTMAP, "europe_testmap", heapsize="96k", debounce_ms=10)
     sim.start()
     link = EuropeLink(sim.port)
     link.wait_ready()
@@ -89,7 +89,7 @@ def test_yard_sim_plays_a_europe_demo_game(tmp_path):
     env = dict(os.environ)
     env["PATH"] = os.path.dirname(sys.executable) + os.pathsep + env.get("PATH", "")
     p = subprocess.run([sys.executable, "-m", "host", "sim", "--game", "europe", "--map", TESTMAP, "--demo",
-                        "--seed", "1", "--keep", str(tmp_path)], capture_output=True, text=True, cwd=ROOT,
+                        "--seed", "6", "--heap", "96k", "--keep", str(tmp_path)], capture_output=True, text=True, cwd=ROOT,
                        timeout=300, env=env)
     assert p.returncode == 0, p.stdout + p.stderr
     assert "a map made for the tests, not the real board" in p.stdout

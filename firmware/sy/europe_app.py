@@ -11,7 +11,6 @@ import sys
 
 from sy.debounce import Debouncer
 from sy.link import Link
-from sy.europe_board import EuropeBoard
 
 try:
     from time import ticks_ms, ticks_diff, sleep_ms
@@ -33,6 +32,7 @@ class EuropeApp:
         self.bit_station = hwcfg["bit_station"]
         self.period = max(1, 1000 // hwcfg["scan_hz"])
         from sy import europe_graph
+        from sy.europe_board import EuropeBoard  # the game's code, loaded after the config is gone
         europe_graph.load(map_name)  # a missing map is an error at boot, not at the first game
 
         def load(name):
@@ -116,6 +116,10 @@ def build():
     inputs, leds = hw.simulated(cfg, folder) if sim else hw.real(cfg)
     small = hw.compact(cfg)
     del cfg
+    # the config's code is needed once: dropped before the game's code loads (as sy/start.py does)
+    from sy import forget
+    forget("boardconfig")
+    forget("hw")
     gc.collect()
     link = Link(sys.stdin.buffer, sys.stdout)
     return EuropeApp(small, inputs, leds, link, (os.getenv("SY_EUROPE_MAP") if sim else None) or "europe")
