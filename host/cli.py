@@ -22,6 +22,7 @@ COMMANDS = {
     "monitor": ("host.monitor", "show the board's raw events and notes (for makers)"),
     "calibrate": ("host.calibrate", "assembly wizard: map each station's LED and switch, write board.json"),
     "selftest": ("host.selftest", "check every switch and LED of the board and print a report to act on"),
+    "map-editor": ("host.map_editor", "the digitizer: transcribe a board (Europe, or check London) from a photo"),
 }
 
 

@@ -4,11 +4,13 @@ import sys
 
 from host.errors import UserError
 from sy.record import replay
+from sy.europe_record import is_europe
 
 
 def add_arguments(parser):
     parser.add_argument("record", help="a JSON Lines game record, or - for standard input")
     parser.add_argument("--quiet", action="store_true", help="print only the final result line")
+    parser.add_argument("--map", metavar="FOLDER", help="Europe records: read the map from this map folder (docs/map-format.md)")
 
 
 def read_lines(path):
@@ -24,7 +26,12 @@ def read_lines(path):
 def run(args):
     """Exit 0 if every line was accepted, 1 if any was refused."""
     refused = 0
-    for verdict in replay(read_lines(args.record)):
+    lines = read_lines(args.record)
+    verdicts = replay(lines)
+    if lines and is_europe(lines[0]) or args.map:  # Mister X - Flight through Europe (docs/rules-europe.md)
+        from host.europe_replay import europe_verdicts
+        verdicts = europe_verdicts(lines, args.map)
+    for verdict in verdicts:
         if verdict.get("ok") is False:
             refused += 1
         if not args.quiet or "result" in verdict:

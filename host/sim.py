@@ -43,6 +43,10 @@ def add_arguments(parser):
     parser.add_argument("--no-web", action="store_true", help="do not serve the browser view of the simulated board")
     parser.add_argument("--web", action="store_true", help="--demo: serve the browser view too (off by default)")
     parser.add_argument("--web-port", type=int, default=0, help="the browser view's port on 127.0.0.1 (default: any free one)")
+    parser.add_argument("--game", choices=("london", "europe"), default="london",
+                        help="europe: Mister X - Flight through Europe on the map given by --map (host/europe_sim.py)")
+    parser.add_argument("--map", metavar="FOLDER", help="--game europe: the map folder (docs/map-format.md)")
+    parser.add_argument("--rounds", type=int, default=40, help="--game europe: stop the demo after this many rounds")
 
 
 def sim_modes(args):
@@ -183,6 +187,9 @@ def run_sim(args, out=print, inp=input):
 
 
 def run(args):
+    if args.game == "europe":
+        from host.europe_sim import run as run_europe
+        return run_europe(args)
     if not args.demo and not sys.stdin.isatty() and args.players is None:
         raise UserError("yard sim needs --players N when its input is not a terminal")
     return run_sim(args)

@@ -2,6 +2,9 @@
 
     python tools/gen_map.py            # writes firmware/sy/london.py and london1983.py
     python tools/gen_map.py --check    # exits 1 if a checked-in module is stale
+    python tools/gen_map.py --europe FOLDER [--name europe] [--out FILE]
+                                       # an owner's Europe map (docs/map-format.md): checks it,
+                                       # writes firmware/sy/NAME.py; errors name the file and line
 
 Layout of the generated data (all stations are 1-based; index 0 is unused):
   ADJ     bytes: every station's neighbours, grouped by station, then by transport
@@ -17,6 +20,7 @@ import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
+sys.path.insert(0, ROOT)
 TRANSPORTS = ("taxi", "bus", "underground", "ferry")
 BITS = (3, 3, 3, 2)
 
@@ -87,16 +91,57 @@ EDITIONS = {
 }
 
 
+# Europe maps shipped as modules: only the one made for the tests (the real board is the owner's)
+EUROPE_MAPS = {"europe_testmap": os.path.join("tests", "data", "europe_testmap")}
+
+
+def europe_module(folder, name, source=None):
+    from host.europemap import read_map, render_module
+    return render_module(read_map(folder), name, (source or folder).replace(os.sep, "/"))
+
+
 def generated():
     """(path, text) of every generated map module."""
     out = []
     for module, (folder, extra) in EDITIONS.items():
         text = render(module, os.path.join(ROOT, "data", folder), extra)
         out.append((os.path.join(ROOT, "firmware", "sy", module + ".py"), text))
+    for module, folder in EUROPE_MAPS.items():
+        out.append((os.path.join(ROOT, "firmware", "sy", module + ".py"), europe_module(os.path.join(ROOT, folder), module, folder)))
     return out
 
 
+def main_europe(argv):
+    """--europe FOLDER [--name NAME]: check an owner's map and write its module."""
+    from host.europemap import MapFormatError, read_map
+    args = list(argv)
+    folder = args[args.index("--europe") + 1] if args.index("--europe") + 1 < len(args) else None
+    name = args[args.index("--name") + 1] if "--name" in args and args.index("--name") + 1 < len(args) else "europe"
+    if not folder:
+        print("gen_map: --europe needs the map folder", file=sys.stderr)
+        return 2
+    if not name.isidentifier() or name in ("london", "london1983") or name.startswith(("europe_graph", "europe_r")):
+        print("gen_map: --name %r is not a free module name" % name, file=sys.stderr)
+        return 2
+    try:
+        m = read_map(folder)
+        text = europe_module(folder, name)
+    except MapFormatError as e:
+        print("gen_map: %s/%s" % (folder.rstrip("/"), e), file=sys.stderr)
+        return 1
+    target = os.path.join(ROOT, "firmware", "sy", name + ".py")
+    if "--out" in args and args.index("--out") + 1 < len(args):
+        target = os.path.abspath(args[args.index("--out") + 1])
+    with open(target, "w") as f:
+        f.write(text)
+    print("checked", folder, m.counts())
+    print("wrote", os.path.relpath(target, ROOT))
+    return 0
+
+
 def main(argv):
+    if "--europe" in argv:
+        return main_europe(argv)
     stale = 0
     for target, text in generated():
         name = os.path.relpath(target, ROOT)
