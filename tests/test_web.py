@@ -100,7 +100,7 @@ def near(c, want, tol=40):
 def game():
     sim = SimBoard(heapsize="512k").start()
     mrx = AutoMrX(sim.port, players=1, seed=5, detectives=START, mrx=45, delay=0.3).start()
-    url, stop = start_web(sim, power_cut_s=1.0)
+    url, stop = start_web(sim, power_cut_s=5.0)  # long enough to look at the board while it is off, on a busy machine too
     with sync_api.sync_playwright() as p:
         browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
         page = browser.new_page(viewport={"width": 1366, "height": 768})
