@@ -1,10 +1,10 @@
 """The computer players: random, heuristic and MCTS agents for both sides, and a game runner."""
-import random
 import time
 
 from sy import rules
 from host.ai import mcts, policy
 from host.ai.model import Sim
+from host.randomness import fast_rng, secret_rng
 
 LEVELS = ("random", "easy", "normal", "hard")
 SECONDS = {"normal": 1.0, "hard": 4.0}  # per choose() call, one laptop core
@@ -39,7 +39,8 @@ def _check_mrx(game):
 class _Agent:
     def __init__(self, level, seed):
         self.level = level
-        self.rnd = random.Random(seed)
+        # the OS's secure randomness unless seeded (demos and tests): host/randomness.py
+        self.rnd = secret_rng(seed)
         self.last = {}
 
     def __repr__(self):
@@ -75,7 +76,7 @@ class MctsMrX(_Agent):
         if len(game.legal_mrx()) == 1 and not game.double:
             to, t = game.legal_mrx()[0]
             return ("move", t, to)
-        action, self.last = mcts.search_mrx(game, self.budget, self.rnd)
+        action, self.last = mcts.search_mrx(game, self.budget, fast_rng(self.rnd))
         return action
 
 
@@ -107,7 +108,7 @@ class MctsDetectives(_Agent):
 
     def choose(self, view):
         _check_public(view)
-        action, self.last = mcts.search_detective(view, self.budget, self.rnd)
+        action, self.last = mcts.search_detective(view, self.budget, fast_rng(self.rnd))
         return action
 
 
