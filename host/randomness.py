@@ -10,7 +10,7 @@ process list.
 import random
 import secrets
 
-SEED_WARNING = "seed %d: for demos and tests, not for real games (anyone who knows it can replay Mister X)"
+SEED_WARNING = "seed %d: for demos and tests, not for real games (whoever knows the seed replays every secret choice)"
 
 
 def secret_rng(seed=None):
