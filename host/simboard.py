@@ -324,7 +324,7 @@ def play_game(sim, link, detectives=(13, 26, 29, 34, 50), bobbies=(), mrx=45, se
     while truth.result is None:
         opts = truth.legal_mrx()
         if not opts:
-            link.request("cornered")
+            link.request("cornered", **({"reveal": salts[-1]} if commit else {}))
             break
         s1, t1 = opts[rng.randrange(len(opts))]
         rnd = truth.round + 1
@@ -388,7 +388,7 @@ def play_game(sim, link, detectives=(13, 26, 29, 34, 50), bobbies=(), mrx=45, se
             if on_step:
                 on_step("move", {"piece": name, "station": s, "ticket": None if bobby else TICKETS[t]})
             if truth.reason == "capture" and not ev.get("capture"):
-                link.request("capture", piece=name, timeout=timeout)
+                link.request("capture", piece=name, timeout=timeout, **({"reveal": salts[-1]} if commit else {}))
     st = link.request("status", timeout=timeout)
     assert st["result"] == truth.result, (st["result"], truth.result)
     if commit:

@@ -197,6 +197,7 @@ def wire_leaks(sent, truth, salts):
     out = []
     by_commit = {commitlib.commitment(st, salt): k for k, (salt, st) in enumerate(salts)}
     revealed = False
+    latest = None  # the index (in salts) of the latest commitment sent
     for raw in bytes(sent).decode("utf-8", "replace").splitlines():
         if not raw.strip():
             continue
@@ -208,6 +209,16 @@ def wire_leaks(sent, truth, salts):
         if kind == "reveal":
             revealed = True
             continue
+        if kind in ("capture", "cornered") and "reveal" in cmd:
+            # the proof that ends the game (firmware/sy/declare.py): the opening of his latest
+            # commitment, and nothing else; from here on his stations are no secret
+            pair = cmd["reveal"]
+            ok = isinstance(pair, list) and len(pair) == 2 and latest is not None \
+                and [pair[0], pair[1]] == list(salts[latest])
+            if not ok:
+                out.append("wire: a %s reveals something other than his current station: %s" % (kind, raw[:120]))
+            revealed = True
+            continue
         if not revealed:
             for salt, _st in salts:
                 if salt in raw:
@@ -215,6 +226,7 @@ def wire_leaks(sent, truth, salts):
         if kind == "setup":
             if cmd.get("mrx") is not None:
                 out.append("wire: the setup names Mister X's start")
+            latest = by_commit.get(cmd.get("commit"), latest)
             if set(cmd) - {"cmd", "id", "detectives", "bobbies", "replace", "commit", "two_player", "tickets",
                            "mrx_tickets", "rounds", "reveals", "map", "mrx"}:
                 out.append("wire: unknown setup keys %s" % cmd)
@@ -224,6 +236,7 @@ def wire_leaks(sent, truth, salts):
                 if k is None:
                     out.append("wire: a Mister X move with an unknown commitment: %s" % raw[:120])
                     continue
+                latest = k
                 if "to" in st and (k not in truth.reveals or st["to"] != salts[k][1]):
                     out.append("wire: move %d names station %s but does not surface" % (k, st["to"]))
                 if set(st) - {"cmd", "id", "ticket", "to", "commit", "double"}:

@@ -83,7 +83,7 @@ class AutoMrX:
         if kind == "move":
             self.secret.detective_move(ev["piece"], ev.get("ticket"), ev["to"])
             if g.result == "detectives" and g.reason == "capture" and not ev.get("capture"):
-                self.link.request("capture", piece=ev["piece"])
+                self.link.request("capture", piece=ev["piece"], reveal=self.secret.current_proof())
         if g.result is not None and kind in ("move", "capture", "cornered"):
             self._reveal()
 
@@ -105,7 +105,7 @@ class AutoMrX:
         legal = g.legal_mrx()
         if not legal:
             self.secret.cornered()
-            self.link.request("cornered")
+            self.link.request("cornered", reveal=self.secret.current_proof())
             self._reveal()
             return
         if self.moves:
