@@ -4,8 +4,8 @@
 SHELL := /bin/bash
 VENV := .venv
 export PATH := $(CURDIR)/$(VENV)/bin:$(PATH)
-APT_PACKAGES := socat librsvg2-bin chromium strace
-APT_COMMANDS := socat rsvg-convert chromium strace
+APT_PACKAGES := socat librsvg2-bin chromium strace bubblewrap
+APT_COMMANDS := socat rsvg-convert chromium strace bwrap
 
 .PHONY: demo test setup apt clean
 

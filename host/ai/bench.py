@@ -31,7 +31,7 @@ DEFAULT_MATCHUPS = ("random-random", "heuristic-random", "random-heuristic",
 
 
 def add_arguments(parser):
-    parser.add_argument("--games", type=int, default=200, help="games per matchup (default 200)")
+    parser.add_argument("--games", type=int, default=200, help="games per matchup (default 200; 0: the leak only)")
     parser.add_argument("--iterations", type=int, default=150,
                         help="MCTS iterations per move (default 150, about 50 ms; `normal` play uses 1 s)")
     parser.add_argument("--seconds", type=float, default=None,
@@ -220,11 +220,14 @@ def leak_levels(levels, games, games_mcts=3, seed=1, n_det=5, iterations=150, st
 
 
 def run(args):
-    if args.games < 1:
-        raise UserError("--games must be at least 1")
-    out = tournament(parse_matchups(args.matchups), args.games, args.iterations, args.seconds,
-                     args.detectives, args.seed, args.workers) if args.games else {}
-    out["targets_met"] = _verdicts(out)
+    if args.games < 0:
+        raise UserError("--games must be 0 (the leak only) or more")
+    if args.games:
+        out = tournament(parse_matchups(args.matchups), args.games, args.iterations, args.seconds,
+                         args.detectives, args.seed, args.workers)
+        out["targets_met"] = _verdicts(out)
+    else:
+        out = {}
     levels = [lv.strip() for lv in args.leak_levels.split(",") if lv.strip()]
     for lv in levels:
         if lv not in ("random", "easy", "normal", "hard"):

@@ -97,18 +97,55 @@ print("END")
 '''
 
 
-def repl_dump(sim, link):
-    """Stop the game loop (Ctrl-C), dump everything reachable from the REPL. Returns
-    (values [(path, python literal text)], files {path: bytes}). The board needs a restart after."""
-    link.close()
-    ser_path = sim.port
+HOST_FILE_PROBE = r'''
+for _p in %r:
+    try:
+        _f = open(_p, "rb")
+        _b = _f.read(4096)
+        _f.close()
+        print("READ\t" + _p + "\t" + _b.hex())
+    except Exception as _e:
+        print("DENIED\t" + _p + "\t" + repr(_e))
+print("END")
+'''
+
+
+def _stop_game_loop(sim, link=None):
+    """Ctrl-C on the board's serial port: the game loop stops at the REPL (the issue's attack)."""
+    if link is not None:
+        link.close()
     import serial
-    s = serial.Serial(ser_path, 115200, timeout=0.5)
+    s = serial.Serial(sim.port, 115200, timeout=0.5)
     s.write(b"\x03")
     time.sleep(0.3)
     s.read(65536)
     s.close()
-    r = subprocess.run(["mpremote", "connect", ser_path, "resume", "exec", REPL_DUMP], capture_output=True,
+
+
+def repl_host_files(sim, paths, link=None):
+    """The issue's attack on the simulated board: Ctrl-C on its serial port, then open() each of
+    `paths` (the host's files: Mister X's secret log, ...) at its REPL. Returns {path: bytes read
+    or None if refused}. The board needs a restart after."""
+    _stop_game_loop(sim, link)
+    r = subprocess.run(["mpremote", "connect", sim.port, "resume", "exec", HOST_FILE_PROBE % (list(paths),)],
+                       capture_output=True, text=True, timeout=60)
+    if "END" not in r.stdout:
+        raise AssertionError("the REPL probe did not finish: %s %s" % (r.stdout[-500:], r.stderr[-500:]))
+    out = {}
+    for line in r.stdout.splitlines():
+        parts = line.split("\t", 2)
+        if parts[0] == "READ" and len(parts) == 3:
+            out[parts[1]] = bytes.fromhex(parts[2])
+        elif parts[0] == "DENIED" and len(parts) == 3:
+            out[parts[1]] = None
+    return out
+
+
+def repl_dump(sim, link):
+    """Stop the game loop (Ctrl-C), dump everything reachable from the REPL. Returns
+    (values [(path, python literal text)], files {path: bytes}). The board needs a restart after."""
+    _stop_game_loop(sim, link)
+    r = subprocess.run(["mpremote", "connect", sim.port, "resume", "exec", REPL_DUMP], capture_output=True,
                        text=True, timeout=120)
     values, files = [], {}
     for line in r.stdout.splitlines():
