@@ -34,7 +34,7 @@ ITERATIONS = 40
 TILT = 2.0  # how far MCTS values bend his row (host/ai/agents.py MctsMrX)
 # the share of a destination next to a piece, against 1 for any other: the one public preference
 # the plan keeps (bench ai: 0.1 leaks ~0.5 bits a move, 0.2 ~0.4; larger: less strength)
-NEXT_TO_A_PIECE = 0.15
+NEXT_TO_A_PIECE = 0.2
 CROWD = 0.0  # see plan(): leak grows fast with it (crowd 3: ~1.5 bits a move)
 
 
