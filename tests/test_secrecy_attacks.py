@@ -13,7 +13,7 @@ from host.reliability import attacks
 
 def test_randomness_and_timing_attacks_find_nothing():
     assert attacks.guessable_randomness() == {"secret_generators_guessable": 0}
-    t = attacks.thinking_time(budget=0.15, n=2)
+    t = attacks.thinking_time(budget=0.15, n=3)
     assert t["thinking_time_telling"] == 0, t
 
 
