@@ -4,8 +4,8 @@
 SHELL := /bin/bash
 VENV := .venv
 export PATH := $(CURDIR)/$(VENV)/bin:$(PATH)
-APT_PACKAGES := socat librsvg2-bin chromium strace nodejs npm
-APT_COMMANDS := socat rsvg-convert chromium strace node npm
+APT_PACKAGES := socat librsvg2-bin chromium strace bubblewrap nodejs npm
+APT_COMMANDS := socat rsvg-convert chromium strace bwrap node npm
 
 .PHONY: demo test setup apt clean
 

@@ -7,7 +7,10 @@ MicroPython unix port (SimBoard) and the real host protocol client (BoardLink), 
   sensor faults      scripted scenarios: chatter, two pieces lifted, wrong station, knocked off,
                      stuck reeds, a piece moved in Mister X's turn, pieces off at power-on/setup
   link loss          the serial link cut and restored at random moments of whole games
-  secrecy            host bytes, flash files and everything the REPL can read, over whole games
+  secrecy            host bytes, flash files and everything the REPL can read, over whole games;
+                     and the attacks of issue 17 (host/reliability/attacks.py): forged captures,
+                     the host's files from the board's REPL, the browser view from another site,
+                     guessable randomness, the computer Mister X's leak, his thinking time
   LED power          every frame a whole game publishes, against the config's current limit
 
 Every failure count should be 0. tests/test_reliability.py runs the same code at the issue's
@@ -23,7 +26,12 @@ FIGURES = ("fuzz_lines", "fuzz_crashes", "fuzz_unanswered", "fuzz_state_changes"
            "power_cuts", "cuts_during_save", "lost_moves", "corrupt_saves", "resumed_games",
            "fault_scenarios", "wrong_commits", "fault_led_failures",
            "link_cuts", "lost_events", "duplicate_events",
-           "secret_leaks", "frames_checked", "frames_over_budget")
+           "secret_leaks", "frames_checked", "frames_over_budget",
+           "forged_claims_accepted", "host_files_read", "web_attacks_accepted", "secret_generators_guessable",
+           "policy_leak_bits_per_move", "thinking_time_gap_ms")
+# the attacks' success counts (issue 17): each must be 0
+ATTACK_FAILURES = ("forged_claims_accepted", "host_files_read", "web_attacks_accepted", "secret_generators_guessable",
+                   "policy_leak_over_target", "thinking_time_telling")
 PARTS = ("fuzz", "power", "faults", "link", "secrecy", "leds")
 
 
@@ -110,6 +118,13 @@ def run_all(fuzz_lines=10000, power_cuts=200, power_games=5, link_cuts=40, link_
             out["repl_values_read"] = sum(x["values"] for x in r["repl"])
             out["repl_file_bytes_read"] = sum(x["bytes"] for x in r["repl"])
         out["secrecy_games_unfinished"] = r["games"] - r["finished_games"]
+    if "secrecy" in only:
+        from host.reliability import attacks
+        a = attacks.run_attacks(heap=heap, log=log)
+        out.update(a)
+        problems += ["attack: %s = %s" % (k, a[k]) for k in ATTACK_FAILURES if a.get(k)]
+        if not a.get("forged_claims_game_verified"):
+            problems.append("attack: the game with forged claims did not end verified")
     if "leds" in only:
         # the same game model at full brightness on a 1 A supply: the limiter has work to do
         r = chaos.run_games(1, None, seed=seed + 4, heap=heap, record_frames=True,

@@ -168,15 +168,16 @@ class BoardSide:
             raise BoardError("the board refused the computer's move %s to %d: %s" % (piece, to, e.message))
 
     def capture(self, piece):
+        """Declare the capture, proved: the opening of Mister X's current commitment goes with it."""
         try:
-            self._remember_seq(self._call("capture", piece=piece).get("seq", 0))
+            self._remember_seq(self._call("capture", piece=piece, reveal=self.sg.current_proof()).get("seq", 0))
         except BoardCommandError as e:
             if e.code != "game_over":
                 raise BoardError("the board refused the capture: %s" % e.message)
 
     def cornered(self):
         try:
-            self._remember_seq(self._call("cornered").get("seq", 0))
+            self._remember_seq(self._call("cornered", reveal=self.sg.current_proof()).get("seq", 0))
         except BoardCommandError as e:
             if e.code != "game_over":
                 raise BoardError("the board refused to end the game: %s" % e.message)
@@ -258,9 +259,9 @@ class BoardSide:
         if g.result == "detectives" and g.reason == "capture" and "capture" not in kinds and not any(
                 line.get("capture") for line in journal):
             last = [line for line in sg.lines if line.get("type") == "move"][-1]
-            self.link.request("capture", piece=last["piece"])
+            self.link.request("capture", piece=last["piece"], reveal=sg.current_proof())
         if g.result == "detectives" and g.reason == "mrx_stuck" and "cornered" not in kinds:
-            self.link.request("cornered")
+            self.link.request("cornered", reveal=sg.current_proof())
         self._remember_seq(self.link.request("ping").get("seq", 0))
         return summary
 

@@ -263,6 +263,16 @@ class SecretGame:
         return {"start": [self.setup["mrx"], self.setup["salt"]],
                 "moves": [[to, salt] for _t, to, _sh, _c, salt in self.entries()]}
 
+    def current_proof(self):
+        """[salt, station] of Mister X's current station: the opening of his latest commitment (the
+        last travel-log entry's, or the start's), which proves a capture or a cornered Mister X
+        to the board (firmware/sy/declare.py)."""
+        entries = self.entries()
+        if entries:
+            _t, to, _sh, _c, salt = entries[-1]
+            return [salt, to]
+        return [self.setup["salt"], self.setup["mrx"]]
+
     def record_lines(self):
         """The secret log as a game record (the format `yard replay` and `yard verify` read)."""
         return [line for line in self.lines if line.get("type") in ("setup", "mrx", "move")]

@@ -11,7 +11,6 @@ console) and prints the result and the travel log.
 """
 import copy
 import os
-import random
 import sys
 import time
 
@@ -21,13 +20,16 @@ from host.console import SHORT
 from host.errors import UserError
 from host.mrxgame import SecretGame
 from host.play import add_game_arguments, new_setup, connect_and_play
+from host.randomness import SEED_WARNING, secret_rng
 
 
 def add_arguments(parser):
     add_game_arguments(parser)
     parser.add_argument("--demo", action="store_true",
                         help="computer players on both sides: play a whole game and print the result")
-    parser.add_argument("--seed", type=int, help="random seed (start cards and computer players)")
+    parser.add_argument("--seed", type=int,
+                        help="repeat a game: seeds the start cards and computer players. For demos and tests, "
+                             "not for real games (default: the OS's secure randomness)")
     parser.add_argument("--debounce-ms", type=int, default=10,
                         help="the simulated board's debounce time (default 10 ms; real boards use ~30)")
     parser.add_argument("--board", choices=("unix", "pico"), default="unix",
@@ -108,10 +110,17 @@ def mrx_typist(level, seed, sg):
     return inp
 
 
+def _derived(seed, k):
+    """Another repeatable seed from --seed, or None (the OS's randomness) without one."""
+    return None if seed is None else seed + k
+
+
 def run_sim(args, out=print, inp=input):
     from host.simboard import SimBoard
-    seed = args.seed if args.seed is not None else random.SystemRandom().randrange(1 << 30)
-    rng = random.Random(seed)
+    seed = args.seed  # None: every secret choice from the OS (host/randomness.py)
+    rng = secret_rng(seed)
+    if seed is not None:
+        out(SEED_WARNING % seed)
     mrx, det = sim_modes(args)
     level = args.level or "easy"
     web_on = args.web if args.demo else not args.no_web
@@ -161,17 +170,18 @@ def run_sim(args, out=print, inp=input):
         typing = inp
         agent = None
         if args.demo:
-            typist = mrx_typist(level, seed + 1, sg)
+            typist = mrx_typist(level, _derived(seed, 1), sg)
 
             def typing(prompt):
                 text = typist(prompt)
                 if args.verbose:
                     out(prompt + text)
                 return text
-            out("Demo game (seed %d): %d detective player(s), computer players at level %s, on the simulated "
-                "board (%s, port %s)." % (seed, args.players, level, where, sim.port))
+            out("Demo game (%s): %d detective player(s), computer players at level %s, on the simulated "
+                "board (%s, port %s)." % (
+                    "seed %d" % seed if seed is not None else "secure randomness", args.players, level, where, sim.port))
         elif mrx == "computer":
-            agent = mrx_agent(level, seed + 1)
+            agent = mrx_agent(level, _derived(seed, 1))
         code = connect_and_play(sim.port, sg, False, inp=typing, out=out, detectives=driver, side=side,
                                 on_setup=place_pieces, quiet=args.demo and not args.verbose, boot_wait=30,
                                 quit_hint="Game abandoned (the simulated board stops with yard sim). Secret log: " + sg.path,

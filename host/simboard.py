@@ -25,6 +25,7 @@ import tty
 
 from host import ROOT
 from host.mpy_build import compile_tree, tool
+from host.sandbox import confine
 from sy import boardconfig
 
 FIRMWARE = os.path.join(ROOT, "firmware")
@@ -101,13 +102,18 @@ class SimBoard:
         return (self._lib if rel.startswith("..") else rel) + ":.frozen"
 
     def command(self):
-        return [tool("micropython"), "-X", "heapsize=" + self.heapsize, "-i", self.script()]
+        """The firmware process, in the sandbox (host/sandbox.py): it sees its own folder (the
+        board's flash) and the programs that run it, nothing of the host's files."""
+        mp = tool("micropython")
+        argv = [mp, "-X", "heapsize=" + self.heapsize, "-i", self.script()]
+        readable = [os.path.dirname(os.path.realpath(mp))]
+        if self.source:
+            readable.append(FIRMWARE)
+        return confine(argv, writable=[self.folder], readable=readable, env=self.environment(), cwd=self.folder)
 
     def environment(self):
-        env = dict(os.environ)
-        env["MICROPYPATH"] = self.module_path()
-        env["SY_SIM"] = self.folder
-        return env
+        """The firmware process's whole environment (nothing of the host's)."""
+        return {"MICROPYPATH": self.module_path(), "SY_SIM": self.folder, "PATH": "/usr/bin:/bin"}
 
     def start(self):
         if self._lib is None:
@@ -328,7 +334,7 @@ def play_game(sim, link, detectives=(13, 26, 29, 34, 50), bobbies=(), mrx=45, se
     while truth.result is None:
         opts = truth.legal_mrx()
         if not opts:
-            link.request("cornered")
+            link.request("cornered", **({"reveal": salts[-1]} if commit else {}))
             break
         s1, t1 = opts[rng.randrange(len(opts))]
         rnd = truth.round + 1
@@ -392,7 +398,7 @@ def play_game(sim, link, detectives=(13, 26, 29, 34, 50), bobbies=(), mrx=45, se
             if on_step:
                 on_step("move", {"piece": name, "station": s, "ticket": None if bobby else TICKETS[t]})
             if truth.reason == "capture" and not ev.get("capture"):
-                link.request("capture", piece=name, timeout=timeout)
+                link.request("capture", piece=name, timeout=timeout, **({"reveal": salts[-1]} if commit else {}))
     st = link.request("status", timeout=timeout)
     assert st["result"] == truth.result, (st["result"], truth.result)
     if commit:

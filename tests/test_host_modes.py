@@ -272,7 +272,9 @@ def test_yard_sim_computer_mrx_with_detectives_in_the_browser_view(env):
     async def play(url, host, deadline):
         moves = 0
         async with aiohttp.ClientSession() as session:
-            async with session.ws_connect(url + "ws") as ws:
+            async with session.get(url) as resp:  # the page carries its token, as the browser reads it
+                token = re.search(r'name="yard-token" content="([^"]+)"', await resp.text()).group(1)
+            async with session.ws_connect(url + "ws", params={"token": token}) as ws:
                 state, n, sent, before = None, 0, None, None
                 while time.monotonic() < deadline:
                     try:

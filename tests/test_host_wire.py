@@ -69,6 +69,12 @@ def test_no_hidden_station_on_the_wire(tmp_path, monkeypatch, seed, players):
         if kind == "reveal":
             revealed = True
             continue
+        if kind in ("capture", "cornered"):
+            # the proof that ends the game: the opening of his latest commitment, nothing else
+            assert set(cmd) <= {"cmd", "id", "piece", "reveal"}, cmd
+            assert cmd["reveal"] == sg.current_proof(), cmd
+            revealed = True
+            continue
         assert not revealed or kind in ("ack", "status", "ping", "record"), cmd
         for salt in salts:
             assert salt not in text, "a salt left the host before the reveal: %s" % text

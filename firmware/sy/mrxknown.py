@@ -55,19 +55,26 @@ def capture(g, piece):
 
     The board commits a move before the host can answer, so the capture may come after the
     move closed the round, even the last round (which ended the game as 'rounds_done')."""
+    g.mrx = check_capture(g, piece)
+    g._end("detectives", "capture")
+
+
+def check_capture(g, piece):
+    """The station of a capture by `piece` if the public facts allow it (RuleError if not);
+    changes nothing. The proof that he is there comes from his commitment (sy/declare.py)."""
     if not (rules._is_int(piece) and 0 <= piece < g.n_pieces):
         raise rules.RuleError("bad_input", _NO_SUCH_PIECE, piece)
     s = g.pos[piece]
-    last = g._landing == piece << 8 | s
+    last = g._landing & 0x7FFF == piece << 8 | s
     if g.phase == _PHASE_OVER and not (last and g.reason == "rounds_done"):
         raise rules.RuleError("game_over", _GAME_OVER)
     if g.mrx:
         if s != g.mrx:
             raise rules.RuleError("bad_input", _MRX_NOT_THERE, s)
-    elif not (g.is_candidate(s) or last):
+    elif not (g.is_candidate(s) or last and g._landing & 0x8000):
+        # the landing cleared the station from his possible ones: it counts if it was one before
         raise rules.RuleError("bad_input", _MRX_NOT_POSSIBLE, s)
-    g.mrx = s
-    g._end("detectives", "capture")
+    return s
 
 
 def cornered(g):

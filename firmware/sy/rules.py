@@ -134,7 +134,8 @@ class Game:
         self.mrx = mrx or 0
         self.surfaced = 0
         self.log = []
-        self._landing = 0  # the last detective move since Mister X's, piece << 8 | station (capture check)
+        self._landing = 0  # the last detective move since Mister X's: piece << 8 | station, bit 15 if
+        # the station was publicly possible for him before (the capture check, sy/mrxknown.py)
         self.cand = bytearray(32)
         cards = g.x_cards
         if mrx and mrx not in cards:
@@ -310,7 +311,8 @@ class Game:
             self.tickets[piece][ticket] -= 1
             self.supply[ticket] += 1
         self.moved |= 1 << piece
-        self._landing = piece << 8 | to
+        # bit 15: the station was one of his possible ones before the landing (a capture needs it)
+        self._landing = (piece | (0x80 if self.mrx or self.is_candidate(to) else 0)) << 8 | to
         if self.mrx:
             if to == self.mrx:
                 self._end("detectives", "capture")

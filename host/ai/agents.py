@@ -1,10 +1,10 @@
 """The computer players: random, heuristic and MCTS agents for both sides, and a game runner."""
-import random
 import time
 
 from sy import rules
-from host.ai import mcts, policy
+from host.ai import hiding, mcts, policy
 from host.ai.model import Sim
+from host.randomness import fast_rng, secret_rng
 
 LEVELS = ("random", "easy", "normal", "hard")
 SECONDS = {"normal": 1.0, "hard": 4.0}  # per choose() call, one laptop core
@@ -39,7 +39,8 @@ def _check_mrx(game):
 class _Agent:
     def __init__(self, level, seed):
         self.level = level
-        self.rnd = random.Random(seed)
+        # the OS's secure randomness unless seeded (demos and tests): host/randomness.py
+        self.rnd = secret_rng(seed)
         self.last = {}
 
     def __repr__(self):
@@ -48,35 +49,84 @@ class _Agent:
 
 # --- Mister X -------------------------------------------------------------------------------
 class RandomMrX(_Agent):
-    """Any legal single move, uniformly."""
+    """No preferences: on a surfacing move any legal single move, uniformly; on a hidden one a draw
+    from the balanced plan without preferences (host/ai/hiding.py), which, unlike a uniform
+    choice, tells a detective who knows it nothing beyond the public possible set."""
+
+    def __init__(self, level, seed):
+        super().__init__(level, seed)
+        self.hider = hiding.Hider(hiding.BETA["random"], doubles=False, near=1.0)
 
     def choose(self, game):
         _check_mrx(game)
-        to, t = self.rnd.choice(game.legal_mrx())
-        return ("move", t, to)
+        if hiding.surfaces_next(game):
+            to, t = self.rnd.choice(game.legal_mrx())
+            return ("move", t, to)
+        return self.hider.choose(game, self.rnd)
+
+    def hidden_distribution(self, game):
+        """{(signature, to): probability} of his choice on a hidden move (host/ai/leak.py)."""
+        return self.hider.row(game)[0] or {}
 
 
 class HeuristicMrX(_Agent):
-    """Greedy: away from the nearest piece, keeps escape routes, picks the ticket that leaves the
-    detectives the most possible stations; black after surfacing, double when cornered."""
+    """Greedy where it shows (a surfacing move): away from the nearest piece, keeps escape routes,
+    picks the ticket that leaves the detectives the most possible stations. On a hidden move a
+    draw from the balanced plan (host/ai/hiding.py) weighted by the same preferences: a mixed
+    strategy that a detective who knows it cannot replay to find him (issue 17)."""
+
+    def __init__(self, level, seed):
+        super().__init__(level, seed)
+        self.hider = hiding.Hider(hiding.BETA["easy"])
 
     def choose(self, game):
         _check_mrx(game)
-        return policy.heuristic_mrx(Sim.from_game(game, game.mrx), self.rnd)
+        if hiding.surfaces_next(game):
+            return policy.heuristic_mrx(Sim.from_game(game, game.mrx), self.rnd)
+        return self.hider.choose(game, self.rnd)
+
+    def hidden_distribution(self, game):
+        """{(signature, to): probability} of his choice on a hidden move (host/ai/leak.py)."""
+        return self.hider.row(game)[0] or {}
 
 
 class MctsMrX(_Agent):
+    """MCTS where it shows (a surfacing move: the most visited move). On a hidden move a draw from
+    the balanced plan (host/ai/hiding.py), each move's share bent by its MCTS value,
+    exp(TILT * (value - best value)): the search's knowledge of his station steers him, but only
+    so far that a detective who knows this code learns little (bench ai: leak_bits_per_move).
+
+    His thinking time does not depend on his station (issue 17): with a time budget the search
+    always runs (even with a single legal move), stops on time, and the answer waits for the
+    budget's end (the plan's own time depends on public facts only)."""
+
+    SEARCH_SHARE = 0.8  # of the time budget; the plan and the draw take (much less than) the rest
+
     def __init__(self, level, seed, seconds=1.0, iterations=None):
         super().__init__(level, seed)
-        self.budget = mcts.Budget(seconds, iterations)
+        self.seconds = seconds
+        self.budget = mcts.Budget(seconds * self.SEARCH_SHARE if seconds else None, iterations)
+        self.hider = hiding.Hider(hiding.BETA.get(level, hiding.BETA["easy"]))
+        self.tilt = hiding.TILT
 
     def choose(self, game):
+        start = time.perf_counter()
         _check_mrx(game)
-        if len(game.legal_mrx()) == 1 and not game.double:
-            to, t = game.legal_mrx()[0]
-            return ("move", t, to)
-        action, self.last = mcts.search_mrx(game, self.budget, self.rnd)
+        action, self.last = mcts.search_mrx(game, self.budget, fast_rng(self.rnd))
+        root = self.last.pop("root", None)
+        if not hiding.surfaces_next(game):
+            action = self.hider.choose(game, self.rnd, tilt=hiding.mcts_tilt(root, self.tilt))
+        if self.seconds:
+            rest = start + self.seconds - time.perf_counter()
+            if rest > 0:
+                time.sleep(rest)
         return action
+
+    def hidden_distribution(self, game):
+        """{(signature, to): probability} of his choice on a hidden move, for one draw of the
+        search's randomness (host/ai/leak.py averages several)."""
+        _action, stats = mcts.search_mrx(game, self.budget, fast_rng(self.rnd))
+        return self.hider.row(game, tilt=hiding.mcts_tilt(stats.get("root"), self.tilt))[0] or {}
 
 
 # --- detectives -----------------------------------------------------------------------------
@@ -107,7 +157,7 @@ class MctsDetectives(_Agent):
 
     def choose(self, view):
         _check_public(view)
-        action, self.last = mcts.search_detective(view, self.budget, self.rnd)
+        action, self.last = mcts.search_detective(view, self.budget, fast_rng(self.rnd))
         return action
 
 

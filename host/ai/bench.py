@@ -4,6 +4,14 @@ Every matchup plays the same games: game k draws 5 detective start cards and 1 M
 from the real start cards with seed (seed, k), so matchups differ only by the agents. MCTS
 agents run on a fixed number of iterations per move (deterministic); the time per move is
 measured and reported. Win rates are Mister X's, with 95 % Wilson intervals.
+
+`leak` (issue 17): per Mister X level, what a detective who knows his code learns beyond public
+information (host/ai/leak.py): `leak_bits_per_move` = mean over hidden moves of log2(|public set|)
+− H(attacker's posterior), `attacker_top1_rate` (the attacker's most likely station is the true
+one), `public_top1_rate` (the same for a uniform guess over the public set), against heuristic
+detectives. The attacker reads a level's hidden-move distribution from its code where it has one
+(hiding plan: exact; MCTS: its search's randomness drawn `--leak-search-samples` times per
+station), else runs it `--leak-samples` times per station.
 """
 import math
 import multiprocessing
@@ -23,7 +31,7 @@ DEFAULT_MATCHUPS = ("random-random", "heuristic-random", "random-heuristic",
 
 
 def add_arguments(parser):
-    parser.add_argument("--games", type=int, default=200, help="games per matchup (default 200)")
+    parser.add_argument("--games", type=int, default=200, help="games per matchup (default 200; 0: the leak only)")
     parser.add_argument("--iterations", type=int, default=150,
                         help="MCTS iterations per move (default 150, about 50 ms; `normal` play uses 1 s)")
     parser.add_argument("--seconds", type=float, default=None,
@@ -34,6 +42,17 @@ def add_arguments(parser):
                         help="number of detectives (bobbies added by the rules for 2 or 3)")
     parser.add_argument("--seed", type=int, default=1, help="tournament seed (default 1)")
     parser.add_argument("--workers", type=int, default=0, help="processes (default: one per core)")
+    parser.add_argument("--leak-levels", default="random,easy,normal,hard",
+                        help="Mister X levels whose leak to a policy-aware attacker is measured ('' for none)")
+    parser.add_argument("--leak-games", type=int, default=12, help="games per level for the leak (random, easy)")
+    parser.add_argument("--leak-games-mcts", type=int, default=3, help="games per MCTS level for the leak")
+    parser.add_argument("--leak-stations", type=int, default=40,
+                        help="stations the attacker replays per move at most (drawn by weight beyond)")
+    parser.add_argument("--leak-stations-mcts", type=int, default=16, help="the same for the MCTS levels")
+    parser.add_argument("--leak-samples", type=int, default=48,
+                        help="runs per station for a policy without a readable distribution")
+    parser.add_argument("--leak-search-samples", type=int, default=4,
+                        help="MCTS searches per station (the search's randomness) for the MCTS levels")
 
 
 def wilson(k, n, z=1.96):
@@ -146,10 +165,75 @@ def _verdicts(out):
     return v
 
 
+# --- the leak to a detective who knows the code (issue 17) ---------------------------------------
+LEAK_TARGET_BITS = 0.5
+
+
+def _leak_agent_maker(level, iterations):
+    from host.ai.agents import make_mrx_agent as make
+    its = {"normal": iterations, "hard": 4 * iterations}.get(level)  # hard: 4 s against normal's 1 s
+    return lambda seed: make(level, seed, iterations=its) if its else make(level, seed)
+
+
+def leak_one(task):
+    from host.ai.leak import attack_game
+    level, k, seed, n_det, iterations, stations, samples, search_samples = task
+    dets, bobbies, x = game_setup(seed, k, n_det)
+    r = attack_game(_leak_agent_maker(level, iterations), make_detective_agent("easy", seed * 7919 + k),
+                    dets, bobbies, x, seed=seed * 1000003 + k, samples=samples, max_stations=stations,
+                    exact_samples=search_samples)
+    return level, r["rows"], r["result"], r["policy_runs"]
+
+
+def leak_levels(levels, games, games_mcts=3, seed=1, n_det=5, iterations=150, stations=40, stations_mcts=16,
+                samples=48, search_samples=4, workers=0):
+    mcts_levels = ("normal", "hard")
+    tasks = [(lv, k, seed, n_det, iterations, stations_mcts if lv in mcts_levels else stations, samples,
+              search_samples) for lv in levels for k in range(games_mcts if lv in mcts_levels else games)]
+    tasks.sort(key=lambda t: t[0] not in mcts_levels)  # the slow ones first
+    workers = workers or os.cpu_count() or 1
+    start = time.perf_counter()
+    if workers > 1 and len(tasks) > 1:
+        ctx = multiprocessing.get_context("fork" if hasattr(os, "fork") else "spawn")
+        with ctx.Pool(workers) as pool:
+            done = pool.map(leak_one, tasks, chunksize=1)
+    else:
+        done = [leak_one(t) for t in tasks]
+    out = {"target_bits_per_move": LEAK_TARGET_BITS, "detectives": "heuristic",
+           "wall_seconds": round(time.perf_counter() - start, 1), "levels": {}}
+    for lv in levels:
+        mine = [d for d in done if d[0] == lv]
+        rows = [r for d in mine for r in d[1]]
+        n = len(rows)
+        wins = sum(1 for d in mine if d[2] == "mrx")
+        lo, hi = wilson(wins, len(mine))
+        out["levels"][lv] = {
+            "leak_bits_per_move": round(sum(r[0] for r in rows) / n, 3) if n else None,
+            "attacker_top1_rate": round(sum(1 for r in rows if r[1]) / n, 3) if n else None,
+            "public_top1_rate": round(sum(r[2] for r in rows) / n, 3) if n else None,
+            "hidden_moves": n, "games": len(mine), "policy_runs": sum(d[3] for d in mine),
+            "stations_per_move": stations_mcts if lv in mcts_levels else stations,
+            "mrx_win_rate": round(wins / len(mine), 3) if mine else None, "ci95": [round(lo, 3), round(hi, 3)],
+            "target_met": (sum(r[0] for r in rows) / n <= LEAK_TARGET_BITS) if n else None,
+        }
+    return out
+
+
 def run(args):
-    if args.games < 1:
-        raise UserError("--games must be at least 1")
-    out = tournament(parse_matchups(args.matchups), args.games, args.iterations, args.seconds,
-                     args.detectives, args.seed, args.workers)
-    out["targets_met"] = _verdicts(out)
+    if args.games < 0:
+        raise UserError("--games must be 0 (the leak only) or more")
+    if args.games:
+        out = tournament(parse_matchups(args.matchups), args.games, args.iterations, args.seconds,
+                         args.detectives, args.seed, args.workers)
+        out["targets_met"] = _verdicts(out)
+    else:
+        out = {}
+    levels = [lv.strip() for lv in args.leak_levels.split(",") if lv.strip()]
+    for lv in levels:
+        if lv not in ("random", "easy", "normal", "hard"):
+            raise UserError("--leak-levels: random, easy, normal, hard (not %r)" % lv)
+    if levels:
+        out["leak"] = leak_levels(levels, args.leak_games, args.leak_games_mcts, args.seed, args.detectives,
+                                  args.iterations, args.leak_stations, args.leak_stations_mcts, args.leak_samples,
+                                  args.leak_search_samples, args.workers)
     return out

@@ -52,7 +52,8 @@ class Budget:
         while True:
             if limit is not None and k >= limit:
                 return
-            if seconds is not None and k & 7 == 0 and k and time.perf_counter() - start >= seconds:
+            # every iteration: the search must end on time, whatever his station (issue 17)
+            if seconds is not None and k and time.perf_counter() - start >= seconds:
                 return
             yield k
             k += 1
@@ -180,7 +181,7 @@ def search_mrx(game, budget, rnd, c=0.7, bias=1.0, eps=0.1):
     # the most visited first action (then, for a double, the most visited second half)
     first = max(root.children.items(), key=lambda kv: (kv[1].n, kv[1].w))
     (kind, t, to), node = first
-    stats = {"iterations": root.n, "value": node.w / node.n if node.n else 0.0}
+    stats = {"iterations": root.n, "value": node.w / node.n if node.n else 0.0, "root": root}
     if kind == 0:
         return ("move", t, to), stats
     if node.children:

@@ -311,7 +311,7 @@ class ChaosGame:
                 continue
             if t.result == "detectives" and st["result"] is None:
                 last = [ev for _s, ev in self.events if ev.get("type") == "move"][-1]
-                self._act(lambda: self.link.request("capture", piece=last["piece"]))
+                self._act(lambda: self.link.request("capture", piece=last["piece"], reveal=self.salts[-1]))
                 continue
             if st["phase"] == "mrx":
                 if self.repl_round and t.round >= self.repl_round and self.repl is None:
@@ -320,7 +320,7 @@ class ChaosGame:
                 if self.pending is None:
                     self.pending = self.plan_mrx()
                     if self.pending is None:
-                        self._act(lambda: self.link.request("cornered"))
+                        self._act(lambda: self.link.request("cornered", reveal=self.salts[-1]))
                         continue
                     self.commits = {k: self.sealed(s) for k, s in enumerate(self.pending[1::2])}
                 args = self.mrx_args(self.pending)

@@ -97,18 +97,55 @@ print("END")
 '''
 
 
-def repl_dump(sim, link):
-    """Stop the game loop (Ctrl-C), dump everything reachable from the REPL. Returns
-    (values [(path, python literal text)], files {path: bytes}). The board needs a restart after."""
-    link.close()
-    ser_path = sim.port
+HOST_FILE_PROBE = r'''
+for _p in %r:
+    try:
+        _f = open(_p, "rb")
+        _b = _f.read(4096)
+        _f.close()
+        print("READ\t" + _p + "\t" + _b.hex())
+    except Exception as _e:
+        print("DENIED\t" + _p + "\t" + repr(_e))
+print("END")
+'''
+
+
+def _stop_game_loop(sim, link=None):
+    """Ctrl-C on the board's serial port: the game loop stops at the REPL (the issue's attack)."""
+    if link is not None:
+        link.close()
     import serial
-    s = serial.Serial(ser_path, 115200, timeout=0.5)
+    s = serial.Serial(sim.port, 115200, timeout=0.5)
     s.write(b"\x03")
     time.sleep(0.3)
     s.read(65536)
     s.close()
-    r = subprocess.run(["mpremote", "connect", ser_path, "resume", "exec", REPL_DUMP], capture_output=True,
+
+
+def repl_host_files(sim, paths, link=None):
+    """The issue's attack on the simulated board: Ctrl-C on its serial port, then open() each of
+    `paths` (the host's files: Mister X's secret log, ...) at its REPL. Returns {path: bytes read
+    or None if refused}. The board needs a restart after."""
+    _stop_game_loop(sim, link)
+    r = subprocess.run(["mpremote", "connect", sim.port, "resume", "exec", HOST_FILE_PROBE % (list(paths),)],
+                       capture_output=True, text=True, timeout=60)
+    if "END" not in r.stdout:
+        raise AssertionError("the REPL probe did not finish: %s %s" % (r.stdout[-500:], r.stderr[-500:]))
+    out = {}
+    for line in r.stdout.splitlines():
+        parts = line.split("\t", 2)
+        if parts[0] == "READ" and len(parts) == 3:
+            out[parts[1]] = bytes.fromhex(parts[2])
+        elif parts[0] == "DENIED" and len(parts) == 3:
+            out[parts[1]] = None
+    return out
+
+
+def repl_dump(sim, link):
+    """Stop the game loop (Ctrl-C), dump everything reachable from the REPL. Returns
+    (values [(path, python literal text)], files {path: bytes}). The board needs a restart after."""
+    _stop_game_loop(sim, link)
+    r = subprocess.run(["mpremote", "connect", sim.port, "resume", "exec", REPL_DUMP], capture_output=True,
                        text=True, timeout=120)
     values, files = [], {}
     for line in r.stdout.splitlines():
@@ -197,6 +234,7 @@ def wire_leaks(sent, truth, salts):
     out = []
     by_commit = {commitlib.commitment(st, salt): k for k, (salt, st) in enumerate(salts)}
     revealed = False
+    latest = None  # the index (in salts) of the latest commitment sent
     for raw in bytes(sent).decode("utf-8", "replace").splitlines():
         if not raw.strip():
             continue
@@ -208,6 +246,16 @@ def wire_leaks(sent, truth, salts):
         if kind == "reveal":
             revealed = True
             continue
+        if kind in ("capture", "cornered") and "reveal" in cmd:
+            # the proof that ends the game (firmware/sy/declare.py): the opening of his latest
+            # commitment, and nothing else; from here on his stations are no secret
+            pair = cmd["reveal"]
+            ok = isinstance(pair, list) and len(pair) == 2 and latest is not None \
+                and [pair[0], pair[1]] == list(salts[latest])
+            if not ok:
+                out.append("wire: a %s reveals something other than his current station: %s" % (kind, raw[:120]))
+            revealed = True
+            continue
         if not revealed:
             for salt, _st in salts:
                 if salt in raw:
@@ -215,6 +263,7 @@ def wire_leaks(sent, truth, salts):
         if kind == "setup":
             if cmd.get("mrx") is not None:
                 out.append("wire: the setup names Mister X's start")
+            latest = by_commit.get(cmd.get("commit"), latest)
             if set(cmd) - {"cmd", "id", "detectives", "bobbies", "replace", "commit", "two_player", "tickets",
                            "mrx_tickets", "rounds", "reveals", "map", "mrx"}:
                 out.append("wire: unknown setup keys %s" % cmd)
@@ -224,6 +273,7 @@ def wire_leaks(sent, truth, salts):
                 if k is None:
                     out.append("wire: a Mister X move with an unknown commitment: %s" % raw[:120])
                     continue
+                latest = k
                 if "to" in st and (k not in truth.reveals or st["to"] != salts[k][1]):
                     out.append("wire: move %d names station %s but does not surface" % (k, st["to"]))
                 if set(st) - {"cmd", "id", "ticket", "to", "commit", "double"}:

@@ -23,7 +23,8 @@ def main(argv=None):
     ap = argparse.ArgumentParser(prog="python -m host.web", description=__doc__.splitlines()[0])
     ap.add_argument("--port", type=int, default=0, help="TCP port on 127.0.0.1 (default: any free one)")
     ap.add_argument("--players", type=int, default=1, help="detective players, 1 = the two-player game")
-    ap.add_argument("--seed", type=int, default=None)
+    ap.add_argument("--seed", type=int, default=None,
+                    help="repeat the automatic Mister X: for demos and tests, not for real games")
     ap.add_argument("--detectives", help="start stations of detectives then bobbies, e.g. 13,26,29,34")
     ap.add_argument("--mrx-start", type=int, help="Mister X's start station (for tests)")
     ap.add_argument("--mrx", choices=("auto", "none"), default="auto")

@@ -1,16 +1,17 @@
 """A stand-in Mister X for `python -m host.web` and the browser tests: sets up a game over the
-board's serial link and answers every Mister X turn with a random legal move (seeded).
+board's serial link and answers every Mister X turn with a random legal move (the OS's randomness,
+or seeded for tests).
 
 It plays through the same protocol as Mister X's console (BoardLink, the secret log with
 commitments), so the board sees exactly what a real game sends. `yard sim` uses the console instead.
 """
-import random
 import tempfile
 import threading
 import time
 
 from host.boardlink import BoardLink, LinkError, reveal_requests
 from host.mrxgame import SecretGame, board_pairs, draw_setup, public_line
+from host.randomness import secret_rng
 from sy.rules import TICKET_NAMES, PHASE_MRX
 
 
@@ -20,7 +21,7 @@ class AutoMrX:
         """moves: optional list of (ticket name, station) Mister X plays first (tests)."""
         self.port = port
         self.players = players
-        self.rng = random.Random(seed)
+        self.rng = secret_rng(seed)  # the OS's unless seeded (tests)
         self.detectives = detectives
         self.mrx = mrx
         self.delay = delay
@@ -82,7 +83,7 @@ class AutoMrX:
         if kind == "move":
             self.secret.detective_move(ev["piece"], ev.get("ticket"), ev["to"])
             if g.result == "detectives" and g.reason == "capture" and not ev.get("capture"):
-                self.link.request("capture", piece=ev["piece"])
+                self.link.request("capture", piece=ev["piece"], reveal=self.secret.current_proof())
         if g.result is not None and kind in ("move", "capture", "cornered"):
             self._reveal()
 
@@ -104,7 +105,7 @@ class AutoMrX:
         legal = g.legal_mrx()
         if not legal:
             self.secret.cornered()
-            self.link.request("cornered")
+            self.link.request("cornered", reveal=self.secret.current_proof())
             self._reveal()
             return
         if self.moves:

@@ -4,17 +4,26 @@ Server -> page (JSON): "hello" (map, legend, display gain), "frame" (every LED f
 writes, one colour per station), "state" (the public game from the board's journal, the pieces,
 faults, power, the board's notes). Page -> server: actions ({"do": "lift", "piece": "D1"}...),
 each answered with {"t": "done", "id", "ok", "error"}. Serves on loopback only.
+
+Other websites in the same browser (issue 17): every request must name this server in its `Host`
+header (127.0.0.1, localhost or [::1] with this port; anything else is a DNS-rebinding page and is
+refused), a request that carries an `Origin` must come from this server's own origin (a websocket
+from another site is refused before it opens), and actions need the page's token, which the
+server writes into the page it serves and which no other origin can read.
 """
 import asyncio
 import csv
+import hmac
 import json
 import os
 import threading
 import time
+from urllib.parse import urlsplit
 
 from aiohttp import web, WSMsgType
 
 from host import ROOT
+from host.randomness import token as new_token
 from host.web.board import PhysicalBoard, ActionError
 from host.web.public import JournalWatch
 
@@ -22,6 +31,8 @@ STATIC = os.path.join(os.path.dirname(os.path.abspath(__file__)), "static")
 FRAME_POLL_S = 0.01
 STATE_POLL_S = 0.05
 LOOPBACK = ("127.0.0.1", "::1", "localhost")
+HOST_NAMES = ("127.0.0.1", "localhost", "[::1]")  # how a Host header may name this server
+TOKEN_META = '<meta name="yard-token" content="%s">'
 
 
 def load_map(name="london"):
@@ -50,6 +61,7 @@ class WebBoard:
         self.frame_leds = None
         self.frame_time = 0.0
         self.state_msg = None
+        self.token = new_token()  # in the page we serve; actions without it are refused
         self.started = time.time()
         cfg = sim.config["leds"]
         self.gain = 1.0 / max(0.05, cfg["brightness"])  # a screen pixel is dimmer than an LED
@@ -158,11 +170,19 @@ class WebBoard:
 
 # --- aiohttp -----------------------------------------------------------------------------------
 async def _index(request):
-    return web.FileResponse(os.path.join(STATIC, "index.html"))
+    with open(os.path.join(STATIC, "index.html"), encoding="utf-8") as f:
+        html = f.read()
+    html = html.replace("<head>", "<head>\n" + TOKEN_META % request.app["board"].token, 1)
+    return web.Response(text=html, content_type="text/html")
+
+
+def token_ok(wb, given):
+    return isinstance(given, str) and hmac.compare_digest(given.encode(), wb.token.encode())
 
 
 async def _ws(request):
     wb = request.app["board"]
+    may_act = token_ok(wb, request.query.get("token"))
     ws = web.WebSocketResponse(heartbeat=20)
     await ws.prepare(request)
     wb.clients.add(ws)
@@ -181,6 +201,10 @@ async def _ws(request):
             except ValueError:
                 continue
             if not isinstance(msg, dict):
+                continue
+            if not may_act:
+                await ws.send_str(json.dumps({"t": "done", "id": msg.get("id"), "ok": False,
+                                              "error": "actions need the page's token: reload the page"}))
                 continue
             asyncio.ensure_future(_run_action(wb, ws, msg, loop))
     finally:
@@ -205,10 +229,37 @@ async def _run_action(wb, ws, msg, loop):
         await ws.send_str(json.dumps(reply))
 
 
+def _own_port(request):
+    sock = request.transport.get_extra_info("sockname") if request.transport else None
+    return sock[1] if sock else None
+
+
+def host_ok(host, port):
+    """A Host header that names this server: a loopback name and our port (no DNS rebinding)."""
+    if not host or port is None:
+        return False
+    name, sep, p = host.rpartition(":")
+    return bool(sep) and name.lower() in HOST_NAMES and p == str(port)
+
+
+def origin_ok(origin, host):
+    """No Origin (not a browser's cross-site request), or exactly this server's own origin."""
+    if origin is None:
+        return True
+    parts = urlsplit(origin)
+    return parts.scheme == "http" and parts.netloc.lower() == host.lower() and not parts.path
+
+
 @web.middleware
 async def _loopback_only(request, handler):
     if request.remote not in LOOPBACK and not (request.remote or "").startswith("127."):
         raise web.HTTPForbidden(text="the simulated board serves this computer only")
+    host = request.headers.get("Host", "")
+    if not host_ok(host, _own_port(request)):
+        raise web.HTTPForbidden(text="the simulated board answers only to its own address (Host %r refused)" % host)
+    if not origin_ok(request.headers.get("Origin"), host):
+        raise web.HTTPForbidden(text="requests from another site are refused (Origin %r)" %
+                                request.headers.get("Origin"))
     resp = await handler(request)
     if isinstance(resp, web.StreamResponse) and not isinstance(resp, web.WebSocketResponse):
         resp.headers["Cache-Control"] = "no-store"

@@ -26,8 +26,12 @@
   window.addEventListener("pointerdown", () => { pressOnPiece = false; }, true);
 
   // --- connection -----------------------------------------------------------------------------
+  // the server writes its token into the page; actions without it are refused (issue 17)
+  const tokenMeta = document.querySelector('meta[name="yard-token"]');
+  const token = tokenMeta ? tokenMeta.content : "";
   function connect() {
-    ws = new WebSocket((location.protocol === "https:" ? "wss://" : "ws://") + location.host + "/ws");
+    ws = new WebSocket((location.protocol === "https:" ? "wss://" : "ws://") + location.host + "/ws?token="
+                       + encodeURIComponent(token));
     ws.onmessage = (e) => handle(JSON.parse(e.data));
     ws.onclose = () => { $("status").textContent = "connection lost, retrying…"; setTimeout(connect, 800); };
   }

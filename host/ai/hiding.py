@@ -1,0 +1,262 @@
+"""Hiding in the crowd: the computer Mister X's mixed strategy for moves that do not surface.
+
+The attack (issue 17): every input of the computer Mister X but his station is public, so a
+detective who knows his code replays it from every station the public information allows and
+keeps those that would have produced the ticket he played. A policy that picks its move from his
+station with a fixed formula (and randomness only for ties) pinned him to one station in most
+hidden moves.
+
+The answer is a plan made from public information only, for every station he may be on: a
+probability for each of his moves (tickets and destination) from each possible station s. He then
+draws his move from the row of the station he is really on. The plan is balanced (Sinkhorn
+scaling) so that, for each ticket (or pair of tickets), every station the public information
+allows after it receives the same total probability from the possible stations. A detective who
+knows the plan and saw the ticket then finds every publicly possible station equally likely:
+knowing the code tells him (almost) nothing more than the board's possible set, and the belief he
+starts the next move from is again uniform over the public set, which is what the plan assumes.
+
+Preferences enter as the rows' weights before the balancing: destinations away from the pieces
+(policy.mrx_score), black tickets only where policy.black_ok allows them, double moves only from
+stations where a piece is next to him. The balancing keeps the proportions within a row but moves
+probability toward stations no row wants, so it costs some strength; `iterations` and `beta` set
+the trade (the bench reports both the leak and the win rates). Surfacing moves are not planned:
+the station is shown anyway, so there he plays his best.
+"""
+import math
+
+from host.ai import policy
+from host.ai.model import BLACK, Sim, bits
+
+BETA = {"random": 0.0, "easy": 3.0, "normal": 3.0, "hard": 3.0}  # row weight = exp(beta * score / 100)
+BLACK_WASTE = 0.05  # the weight of a black ticket where black_ok does not call for one
+DOUBLE_WEIGHT = 5.0  # the weight of a double move (from a station with a piece next to him)
+ITERATIONS = 40
+TILT = 2.0  # how far MCTS values bend his row (host/ai/agents.py MctsMrX)
+# the share of a destination next to a piece, against 1 for any other: the one public preference
+# the plan keeps (bench ai: 0.1 leaks ~0.5 bits a move, 0.2 ~0.4; larger: less strength)
+NEXT_TO_A_PIECE = 0.2
+CROWD = 0.0  # see plan(): leak grows fast with it (crowd 3: ~1.5 bits a move)
+
+
+def surfaces_next(sim):
+    return (sim.moves + 1) in sim.reveals
+
+
+def _row(sim, s, beta, doubles):
+    """{(signature, to): weight} of his moves from s. signature: ("move", t) or ("double", t1, t2)."""
+    tb = sim.tb
+    pos = sim.pos
+    opts = sim.mrx_options_from(s)
+    plain = {to for to, t in opts if t != BLACK}
+    probe = sim.copy()
+    probe.mrx = s
+    row = {}
+
+    def w_of(to, t):
+        w = math.exp(beta * policy.mrx_score(tb, pos, to) / 100.0) if beta else 1.0
+        if t == BLACK and not policy.black_ok(probe, to, to not in plain and to in tb.nbr[3][s]):
+            w *= BLACK_WASTE
+        return w
+
+    for to, t in opts:
+        key = (("move", t), to)
+        row[key] = row.get(key, 0.0) + w_of(to, t)
+    # a double move only where every single move ends next to a piece (as the heuristic does)
+    if doubles and sim.double and not surfaces_next(sim) and (sim.moves + 2) not in sim.reveals \
+            and all(policy.dmin(tb, pos, to) <= 1 for to, _t in opts):
+        for to1, t1 in opts:
+            second = sim.copy()
+            if t1 == BLACK:
+                second.black -= 1
+            else:
+                second.supply[t1] -= 1
+            for to2, t2 in second.mrx_options_from(to1):
+                if to2 == s:
+                    continue
+                key = (("double", t1, t2), to2)
+                row[key] = row.get(key, 0.0) + DOUBLE_WEIGHT * w_of(to2, t2) / len(opts)
+    return row
+
+
+def plan(sim, beta=1.2, iterations=ITERATIONS, doubles=True, crowd=None, prior=None, near=None):
+    """The balanced plan for the public state of sim (sim.mrx is not read): {s: {(sig, to): p}}
+    for every publicly possible station s from which he can move, each row summing to 1.
+
+    prior: {station: probability}, what a detective who knows the plan believes before the move
+    (Hider tracks it; default uniform over the public set). crowd: how strongly the destinations'
+    shares follow their public attractiveness (0: every destination of a ticket gets the same
+    share, so the detective learns nothing; larger: safer destinations get more, which the
+    detective can compute too: KL(shares || uniform) bits)."""
+    crowd = CROWD if crowd is None else crowd
+    near = NEXT_TO_A_PIECE if near is None else near
+    stations = bits(sim.cand)
+    mass = {}
+    for st in stations:
+        m = (prior or {}).get(st, 0.0) if prior else 1.0
+        if m > 0:
+            mass[st] = m
+    if not mass:  # a prior that the public facts contradict: start again from them
+        mass = dict.fromkeys(stations, 1.0)
+    joint = {}
+    for st, m in mass.items():
+        r = _row(sim, st, beta, doubles)
+        if r:
+            total = sum(r.values())
+            joint[st] = {k: m * v / total for k, v in r.items()}
+    if not joint:
+        return {}
+    # each signature keeps the mass the preferences give it; its destinations share it by appeal
+    sig_mass = {}
+    cols = {}
+    for r in joint.values():
+        for k, p in r.items():
+            cols[k] = 0.0
+            sig_mass[k[0]] = sig_mass.get(k[0], 0.0) + p
+    appeal = {}
+    sig_appeal = {}
+    for (sig, to) in cols:
+        a = appeal.get(to)
+        if a is None:
+            a = appeal[to] = near if policy.dmin(sim.tb, sim.pos, to) <= 1 else 1.0
+            if crowd:
+                a *= math.exp(crowd * policy.mrx_score(sim.tb, sim.pos, to) / 100.0)
+        sig_appeal[sig] = sig_appeal.get(sig, 0.0) + a
+    target = {k: sig_mass[k[0]] * appeal[k[1]] / sig_appeal[k[0]] for k in cols}
+    for _ in range(iterations):
+        colsum = dict.fromkeys(cols, 0.0)
+        for r in joint.values():
+            for k, p in r.items():
+                colsum[k] += p
+        scale = {k: target[k] / c if c > 0 else 1.0 for k, c in colsum.items()}
+        for st, r in joint.items():
+            nr = {k: p * scale[k] for k, p in r.items()}
+            total = sum(nr.values())
+            if total <= 0:
+                continue
+            f = mass[st] / total
+            joint[st] = {k: p * f for k, p in nr.items()}
+    return {st: {k: p / mass[st] for k, p in r.items()} for st, r in joint.items()}, \
+        _posteriors(joint)
+
+
+def _posteriors(joint):
+    """{sig: {to: probability}}: what the detective believes after seeing sig (before landings)."""
+    out = {}
+    for r in joint.values():
+        for (sig, to), p in r.items():
+            d = out.setdefault(sig, {})
+            d[to] = d.get(to, 0.0) + p
+    for sig, d in out.items():
+        total = sum(d.values())
+        out[sig] = {to: p / total for to, p in d.items()}
+    return out
+
+
+class Hider:
+    """The plan across a game: keeps what a detective who knows the plan believes after each of
+    Mister X's moves (public: computed from public facts only), so that the next plan starts from
+    it and the detective's belief stays the planned one instead of drifting."""
+
+    def __init__(self, beta, doubles=True, near=None):
+        self.beta = beta
+        self.doubles = doubles
+        self.near = near
+        self.belief = None
+        self.at_moves = -1
+
+    def prior(self, game):
+        if self.belief is None or game.moves != self.at_moves:
+            return None  # a new game, a resumed one, or a surfacing in between: the public set
+        b = {st: p for st, p in self.belief.items() if game.is_candidate(st)}  # minus landings
+        return b or None
+
+    def row(self, game, tilt=None):
+        """(his row: {(sig, to): probability}, the plan's posteriors {sig: {to: p}}) for the game
+        (Mister X to move on game.mrx, not surfacing); changes nothing."""
+        sim = Sim.from_game(game, game.mrx)
+        got = plan(sim, self.beta, doubles=self.doubles, prior=self.prior(game), near=self.near)
+        rows, post = got if got else ({}, {})
+        row = rows.get(game.mrx)
+        if row and tilt:
+            row = {k: p * tilt(k) for k, p in row.items()}
+            total = sum(row.values())
+            row = {k: p / total for k, p in row.items()}
+        return row, post
+
+    def choose(self, game, rnd, tilt=None):
+        sim = Sim.from_game(game, game.mrx)
+        row, post = self.row(game, tilt)
+        if not row:  # (he can always move here: the game would have ended otherwise)
+            self.belief = None
+            return policy.heuristic_mrx(sim, rnd)
+        sig, to = draw(row, rnd)
+        self.belief = post.get(sig)
+        self.at_moves = game.moves + (1 if sig[0] == "move" else 2)
+        if sig[0] == "move":
+            return ("move", sig[1], to)
+        return _double(sim, sig, to, rnd)
+
+
+def draw(row, rnd):
+    """One (sig, to) from a plan's row, by its probabilities (rnd: the OS's randomness in play)."""
+    x = rnd.random()
+    acc = 0.0
+    last = None
+    for k in sorted(row):
+        acc += row[k]
+        last = k
+        if x < acc:
+            return k
+    return last
+
+
+def mcts_tilt(root, strength):
+    """tilt(key) for Hider.choose from an MCTS root (host/ai/mcts.py): exp(strength * (value -
+    best value)); a move the search never tried (its filter leaves out wasted black tickets)
+    gets the worst value it found."""
+    if root is None or not root.children or not strength:
+        return None
+    mean = root.w / root.n if root.n else 0.0
+    single = {}
+    double = {}
+    for (kind, t, to), node in root.children.items():
+        v = node.w / node.n if node.n else mean
+        if kind == 0:
+            single[(("move", t), to)] = v
+        else:
+            for (_k2, t2, to2), n2 in node.children.items():
+                key = (("double", t, t2), to2)
+                v2 = n2.w / n2.n if n2.n else v
+                if v2 > double.get(key, -1.0):
+                    double[key] = v2
+    values = dict(single)
+    values.update(double)
+    best = max(list(values.values()) + [mean])
+    worst = min(list(values.values()) + [mean])
+
+    def tilt(key):
+        return math.exp(strength * (values.get(key, worst) - best))
+    return tilt
+
+
+def _double(sim, sig, to2, rnd):
+    """A double move with tickets sig[1], sig[2] ending on to2: a first station drawn among those
+    that make it (each public-neutral: the first half does not surface)."""
+    _d, t1, t2 = sig
+    s = sim.mrx
+    firsts = []
+    for to1, t in sim.mrx_options_from(s):
+        if t != t1:
+            continue
+        second = sim.copy()
+        if t1 == BLACK:
+            second.black -= 1
+        else:
+            second.supply[t1] -= 1
+        if any(d == to2 and tt == t2 for d, tt in second.mrx_options_from(to1)):
+            firsts.append(to1)
+    to1 = sorted(firsts)[int(rnd.random() * len(firsts))]
+    return ("double", t1, to1, t2, to2)
+
+
+__all__ = ["plan", "Hider", "draw", "surfaces_next", "mcts_tilt", "BETA", "TILT"]

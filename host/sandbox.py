@@ -1,0 +1,55 @@
+"""The simulated board's sandbox: the unix-port firmware sees its own flash and nothing of the host.
+
+The issue that asked for it (17): the unix-port board ran as the host's user, so Ctrl-C on its
+serial port and `open()` at its REPL printed Mister X's secret log, every station and salt. A real
+Pico cannot reach the laptop's files; the simulated one now cannot either. It runs under
+bubblewrap (`bwrap`, Debian's `bubblewrap`) in new namespaces (no network, its own process
+table), with a file system of: the system's programs and libraries and the Python that runs the
+unix port, read-only; the board's own folder (flash, switch and LED files), writable; and
+nothing else (no home folders, no /tmp, no /etc). `tests/test_sim_sandbox.py` makes the attempt.
+"""
+import os
+import shutil
+import sys
+
+from host.errors import UserError
+
+# top-level names that merged-/usr systems keep as symlinks into /usr
+_USR_LINKS = ("/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32")
+
+
+def bwrap():
+    path = shutil.which("bwrap")
+    if not path:
+        raise UserError("the simulated board runs in a sandbox: install bubblewrap (apt-get install bubblewrap)")
+    return path
+
+
+def confine(argv, writable, readable=(), env=None, cwd=None):
+    """argv wrapped so that it runs in the sandbox: `writable` folders read-write, `readable`
+    files or folders read-only (besides /usr and the Python running this process), `env` the
+    whole environment it gets, `cwd` its working folder."""
+    out = [bwrap(), "--unshare-all", "--die-with-parent", "--new-session",
+           "--ro-bind", "/usr", "/usr", "--dev", "/dev", "--proc", "/proc"]
+    for top in _USR_LINKS:
+        if os.path.islink(top):
+            out += ["--symlink", os.readlink(top), top]
+        elif os.path.isdir(top):
+            out += ["--ro-bind", top, top]
+    ro = {os.path.realpath(p) for p in readable}
+    ro |= {os.path.realpath(sys.base_prefix), os.path.realpath(sys.prefix)}
+    for path in sorted(ro):
+        if os.path.exists(path) and not path.startswith("/usr/"):
+            out += ["--ro-bind", path, path]
+    for path in writable:
+        path = os.path.realpath(path)
+        out += ["--bind", path, path]
+    out += ["--clearenv"]
+    for k, v in sorted((env or {}).items()):
+        out += ["--setenv", k, v]
+    if cwd:
+        out += ["--chdir", os.path.realpath(cwd)]
+    return out + ["--"] + list(argv)
+
+
+__all__ = ["confine", "bwrap"]

@@ -1,0 +1,40 @@
+"""Issue 17: `yard bench reliability`'s secrecy part runs the attacks and counts their successes
+(host/reliability/attacks.py); here the cheaper ones run, each count must be 0 (the forged
+claims, the REPL and the browser view have tests of their own: test_capture_proof.py,
+test_sim_sandbox.py, test_web_security.py)."""
+import argparse
+import shutil
+
+import pytest
+
+from host import bench_reliability
+from host.reliability import attacks
+
+
+def test_randomness_and_timing_attacks_find_nothing():
+    assert attacks.guessable_randomness() == {"secret_generators_guessable": 0}
+    t = attacks.thinking_time(budget=0.15, n=3)
+    assert t["thinking_time_telling"] == 0, t
+
+
+def test_policy_aware_attacker_learns_little_from_the_default_level():
+    r = attacks.policy_leak(games=8)
+    assert r["policy_leak_over_target"] == 0 and r["policy_leak_bits_per_move"] <= 0.5, r
+    # and what he learns barely beats guessing from the public set
+    assert r["policy_attacker_top1_rate"] < 2.5 * r["policy_public_top1_rate"], r
+
+
+@pytest.mark.skipif(not shutil.which("micropython") or not shutil.which("bwrap"),
+                    reason="needs the MicroPython unix port and bubblewrap")
+def test_bench_reliability_reports_the_attacks(monkeypatch):
+    # the secrecy part, with the chaos games left out: the attacks' figures and their failures
+    monkeypatch.setattr(bench_reliability.chaos, "run_games",
+                        lambda *a, **k: {"secret_leaks": 0, "problems": [], "_frames": [], "games": 1,
+                                         "finished_games": 1})
+    out = bench_reliability.run_all(only=["secrecy"], seed=2)
+    for k in ("forged_claims_accepted", "host_files_read", "web_attacks_accepted", "secret_generators_guessable"):
+        assert out[k] == 0, (k, out)
+    assert out["forged_claims_sent"] > 20 and out["web_attacks"] == 4 and out["host_files_tried"] == 2
+    assert out["problems"] == 0, out
+    p = argparse.ArgumentParser()
+    bench_reliability.add_arguments(p)
