@@ -4,8 +4,10 @@
 SHELL := /bin/bash
 VENV := .venv
 export PATH := $(CURDIR)/$(VENV)/bin:$(PATH)
-APT_PACKAGES := socat librsvg2-bin chromium strace bubblewrap nodejs npm
-APT_COMMANDS := socat rsvg-convert chromium strace bwrap node npm
+# command:package pairs; only the packages whose command is missing are installed (a machine with
+# NodeSource's nodejs has npm already, and Debian's npm package conflicts with it)
+APT_NEEDS := socat:socat rsvg-convert:librsvg2-bin chromium:chromium strace:strace bwrap:bubblewrap \
+	node:nodejs npm:npm
 
 .PHONY: demo test setup apt clean
 
@@ -30,10 +32,11 @@ host/pico/node_modules/.installed: host/pico/package-lock.json | apt
 
 # System packages the tests drive (as root; CI runs as root).
 apt:
-	@missing=""; for c in $(APT_COMMANDS); do command -v $$c >/dev/null || missing=1; done; \
+	@missing=""; for pair in $(APT_NEEDS); do \
+		command -v $${pair%%:*} >/dev/null || missing="$$missing $${pair#*:}"; done; \
 	if [ -n "$$missing" ]; then \
-		echo "installing $(APT_PACKAGES) with apt-get"; \
-		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $(APT_PACKAGES) >/dev/null; \
+		echo "installing$$missing with apt-get"; \
+		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing >/dev/null; \
 	fi
 
 clean:

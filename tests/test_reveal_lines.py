@@ -46,7 +46,7 @@ def _captured_game(tmp_path):
     secret.detective_move("D1", "underground", 46)
     assert secret.game.result == "detectives"
     if tb.board.game.result is None:
-        link.request("capture", piece="D1")
+        link.request("capture", piece="D1", reveal=secret.current_proof())
     return tb, link, secret
 
 
