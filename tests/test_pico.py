@@ -215,8 +215,8 @@ def test_safe_mode_pin_at_power_on_leaves_the_repl_free(tmp_path):
 @needs_node
 def test_yard_flash_with_mpremote_then_machine_reset_and_resume(pico):
     board, link = pico
-    link.request("setup", detectives=[13, 26], replace=True)
-    board.set_inputs([13, 26])
+    link.request("setup", detectives=[13, 26], bobbies=[29, 34], replace=True)
+    board.set_inputs([13, 26, 29, 34])
     link.wait_event("ready")
     link.request("mrx", ticket="taxi")
     board.lift(13)
@@ -230,7 +230,7 @@ def test_yard_flash_with_mpremote_then_machine_reset_and_resume(pico):
     assert "answers" in proc.stdout
     link.open()
     st = link.request("status")
-    assert st["pieces"] == {"D1": 4, "D2": 26} and st["moves"] == 1 and not st["restoring"]
+    assert st["pieces"] == {"D1": 4, "D2": 26, "B1": 29, "B2": 34} and st["moves"] == 1 and not st["restoring"]
     link.close()
     # machine.reset() through mpremote: the watchdog reboots the chip, the game resumes
     proc = subprocess.run([sys.executable, "-m", "mpremote", "connect", board.port, "reset"],
@@ -241,7 +241,7 @@ def test_yard_flash_with_mpremote_then_machine_reset_and_resume(pico):
         reset = board.events.get(timeout=60)
     link.open()
     st = link.request("status")
-    assert st["pieces"] == {"D1": 4, "D2": 26} and st["moves"] == 1
+    assert st["pieces"] == {"D1": 4, "D2": 26, "B1": 29, "B2": 34} and st["moves"] == 1
 
 
 @needs_pico
