@@ -32,7 +32,7 @@ _CLASS = b'\x00\x00\x00\x00\x00\x00\x00\x00\x00\x01\x01\x00\x00\x01\x00\x00\x00\
 def forget_rules_modules():
     """Drop the modules the rules load when they need them (a refusal's sentence, a new or saved
     game, Mister X's moves): after every command, and after the boot's resume."""
-    for name in ("messages", "gamestart", "savedgame", "mrxmoves", "mrxknown"):
+    for name in ("messages", "gamestart", "savedgame", "mrxmoves", "mrxknown", "takeback"):
         forget(name)
 
 
