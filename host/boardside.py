@@ -95,6 +95,8 @@ class BoardSide:
                 self._reconnect(deadline)
                 if cmd == "mrx":
                     return None  # resync resent it if the board had not got it
+                if cmd == "undo":
+                    return None  # not sent twice: had the board taken it back, resync took it back here too
 
     def _reconnect(self, deadline):
         while True:

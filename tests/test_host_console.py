@@ -246,3 +246,12 @@ def test_parse_undo():
     assert parse_command("undo d2") == ("undo", "D2")
     with pytest.raises(ParseError):
         parse_command("undo 14")
+
+
+def test_the_standing_moves_of_a_journal_leave_out_those_taken_back():
+    from host.boardside import standing
+    journal = [{"type": "setup"}, {"type": "ready"}, {"type": "mrx", "ticket": "taxi"},
+               {"type": "move", "piece": "D1", "to": 4}, {"type": "move", "piece": "D2", "to": 27},
+               {"type": "undo", "piece": "D2", "from": 27, "to": 26}, {"type": "undo", "piece": "D1", "from": 4, "to": 13},
+               {"type": "move", "piece": "D1", "to": 14}, {"type": "move", "piece": "D2", "to": 39}]
+    assert [(seq, line.get("piece")) for seq, line in standing(journal)] == [(3, None), (8, "D1"), (9, "D2")]
