@@ -25,6 +25,24 @@ def _steps(line):
     return line["double"] if "double" in line else [line]
 
 
+class MoveTakenBack(BoardError):
+    """The board refused Mister X's move: the detectives took back a move meanwhile, so it is their
+    turn again (the console withdraws his move and follows the board's events)."""
+
+
+def standing(journal):
+    """[(seq, line)] of the journal's mrx and move lines that stand: each `undo` line takes back
+    the latest standing move of its turn (as the board's record does, sy/report.py)."""
+    out = []
+    for seq, line in enumerate(journal, 1):
+        kind = line.get("type")
+        if kind in ("mrx", "move"):
+            out.append((seq, line))
+        elif kind == "undo" and out and out[-1][1]["type"] == "move":
+            out.pop()
+    return out
+
+
 class BoardSide:
     def __init__(self, port, sg, out=print, link=None, retry_seconds=60.0, wire_log=None):
         self.port = port
@@ -77,6 +95,8 @@ class BoardSide:
                 self._reconnect(deadline)
                 if cmd == "mrx":
                     return None  # resync resent it if the board had not got it
+                if cmd == "undo":
+                    return None  # not sent twice: had the board taken it back, resync took it back here too
 
     def _reconnect(self, deadline):
         while True:
@@ -141,6 +161,8 @@ class BoardSide:
                 break
             except BoardCommandError as e:
                 st = self.link.request("status")
+                if e.code == "wrong_turn" and st.get("phase") == "detectives" and st.get("stage") == "play":
+                    raise MoveTakenBack("the board refused Mister X's move: %s" % e.message)
                 if e.code != "wrong_turn" or not (st.get("restoring") or st.get("stage") == "setup"):
                     raise BoardError("the board refused Mister X's move: %s (the move is saved; yard play "
                                      "--resume sends it again)" % e.message)
@@ -166,6 +188,15 @@ class BoardSide:
         except BoardCommandError as e:
             self.guided = None
             raise BoardError("the board refused the computer's move %s to %d: %s" % (piece, to, e.message))
+
+    def undo(self, piece=None):
+        """Take back the last detective's or bobby's move of this turn on the board (its undo event
+        then comes like any other). BoardError with the board's sentence if it refuses."""
+        args = {"piece": piece} if piece else {}
+        try:
+            return self._call("undo", **args)
+        except BoardCommandError as e:
+            raise BoardError("the board refused the take-back: %s" % e.message)
 
     def capture(self, piece):
         """Declare the capture, proved: the opening of Mister X's current commitment goes with it."""
@@ -209,7 +240,7 @@ class BoardSide:
             if seq <= self.synced:
                 continue
             self.synced = seq
-            if ev.get("type") == "move":
+            if ev.get("type") in ("move", "undo"):
                 self.guided = None
             out.append(ev)
         if got:
@@ -228,9 +259,20 @@ class BoardSide:
             raise BoardError("the board holds no game (it was reset or is another board); start a new game")
         if journal[0].get("commit") != sg.setup.get("commit"):
             raise BoardError("the board holds another game than the secret log %s" % sg.path)
-        board = [(seq, line) for seq, line in enumerate(journal, 1) if line.get("type") in ("mrx", "move")]
+        board = standing(journal)
         mine = [line for line in sg.lines[1:] if line.get("type") in ("mrx", "move")]
-        summary = {"applied": 0, "resent": 0}
+        summary = {"applied": 0, "resent": 0, "taken_back": 0}
+        same = 0  # detective moves the board took back while the host did not hear: taken back here too
+        while same < min(len(board), len(mine)) and (mine[same]["type"] != "move" or (
+                mine[same]["piece"], mine[same]["to"]) == (board[same][1].get("piece"), board[same][1].get("to"))):
+            same += 1
+        if any(line["type"] == "move" for line in mine[same:]):
+            if any(line["type"] != "move" for line in mine[same:]):
+                raise BoardError("the board took back detective moves that Mister X's later move followed")
+            for _ in mine[same:]:
+                sg.take_back()
+                summary["taken_back"] += 1
+            mine = mine[:same]
         for k, (seq, bline) in enumerate(board):
             if k < len(mine):
                 self._check_same(k, mine[k], bline)

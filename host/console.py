@@ -9,10 +9,13 @@ Move syntax (case-insensitive, ticket names may be abbreviated):
     black 115     x 115        bl 115
     double taxi 14 bus 58      2 t 14 b 58
     legal [double]   status   log   help   quit (the game is saved; `yard play --resume`)
+    undo [D1]     take back the detectives' last move of this turn (a piece put on the wrong
+                  station), until Mister X moves; the board blinks the piece's station until it is back
 """
 import copy
 import time
 
+from host.boardside import MoveTakenBack
 from host.errors import BoardError
 from sy.rules import RuleError, TICKET_NAMES, BLACK, PHASE_MRX, PHASE_DETECTIVES
 
@@ -24,7 +27,7 @@ TICKET_ALIASES = {
 }
 DOUBLE_WORDS = ("double", "dbl", "d", "2", "2x", "do", "dou")
 SHORT = ("taxi", "bus", "ug", "black")
-COMMAND_WORDS = ("taxi", "bus", "underground", "black", "double", "legal", "status", "log", "help", "quit")
+COMMAND_WORDS = ("taxi", "bus", "underground", "black", "double", "legal", "status", "log", "help", "quit", "undo")
 
 
 class ParseError(Exception):
@@ -76,6 +79,11 @@ def parse_command(text):
     if not words:
         return "empty", None
     head = words[0].lower()
+    if head in ("undo", "takeback", "take-back"):
+        if len(words) > 2 or len(words) == 2 and not (len(words[1]) == 2 and words[1][0].upper() in "DB"
+                                                     and words[1][1] in "1234567"):
+            raise ParseError("undo takes back the last move of this turn: undo, or undo D2 to name the piece")
+        return "undo", words[1].upper() if len(words) == 2 else None
     for name in ("status", "log", "help", "quit", "exit", "legal", "?", "candidates"):
         if len(head) >= 1 and name.startswith(head) and head not in TICKET_ALIASES and not head.isdigit() \
                 and head not in DOUBLE_WORDS:
@@ -186,6 +194,8 @@ class Console:
     def computer_move(self):
         """--mrx computer: the agent's move, told to the board like a typed one; the screen shows only
         what the detectives may know."""
+        if self.catch_up():
+            return True
         choice = self.mrx_agent.choose(copy.deepcopy(self.sg.game))
         if choice[0] == "double":
             line = self.try_move("double", [(choice[1], choice[2]), (choice[3], choice[4])])
@@ -288,6 +298,28 @@ class Console:
             parts.append("%s to %d%s" % (st["ticket"], st["to"], " (you surface: the board shows %d)" % st["to"] if st.get("shown") else ""))
         return ("double move: " if len(steps) == 2 else "") + ", then ".join(parts)
 
+    def catch_up(self):
+        """Apply the board's events that came while Mister X was thinking (a take-back reopens the
+        detectives' turn). True if it is no longer his turn."""
+        for ev in self.board.events(0):
+            self.on_event(ev)
+        g = self.sg.game
+        return g.phase != PHASE_MRX or g.result is not None
+
+    def take_back(self, piece):
+        """The console's `undo`: the board takes back the move, then its event updates the game."""
+        g = self.sg.game
+        if not g.n_turn:
+            raise ParseError("no move of this turn is left to take back (Mister X has moved since)")
+        self.board.undo(piece)
+        end = self.clock() + 5
+        while g.n_turn and self.clock() < end:
+            before = g.n_turn
+            for ev in self.board.events(self.wait or 0.01):
+                self.on_event(ev)
+            if g.n_turn < before:
+                break
+
     # --- the loop -----------------------------------------------------------------------------
     def mrx_turn(self):
         """Ask for moves until one is accepted. Returns False if Mister X quits."""
@@ -331,6 +363,17 @@ class Console:
                 if kind == "legal":
                     self.out(self.legal_text(payload))
                     continue
+                if kind == "undo":
+                    try:
+                        self.take_back(payload)
+                    except BoardError as e:
+                        self.out("refused: %s" % e)
+                        continue
+                    if g.phase != PHASE_MRX:
+                        return True
+                    continue
+                if self.catch_up():
+                    return True
                 line = self.try_move(kind, payload)
                 self.out("OK: " + self.describe(line))
                 return True
@@ -338,6 +381,11 @@ class Console:
                 self.out("? " + str(e))
             except RuleError as e:
                 self.out("refused: " + e.message)
+            except MoveTakenBack as e:
+                self.sg.withdraw_mrx()
+                self.out("(%s; your move is withdrawn: you move again after the detectives)" % e)
+                self.catch_up()
+                return True
 
     def detectives_turn(self):
         """Wait for the board to report the detectives' moves; apply them; declare a capture.
@@ -363,6 +411,15 @@ class Console:
     def on_event(self, ev):
         sg = self.sg
         g = sg.game
+        if ev.get("type") == "undo":
+            try:
+                line = sg.take_back(ev.get("piece"))
+            except RuleError as e:
+                self.out("the board took back a move the game cannot (%s): %s" % (ev.get("piece"), e.message))
+                return
+            self.out("  %s's move to %d taken back: %s goes back to %d" % (
+                line["piece"], line["to"], line["piece"], ev.get("to")))
+            return
         if ev.get("type") != "move":
             return
         piece, ticket, to = ev.get("piece"), ev.get("ticket"), ev.get("to")

@@ -217,6 +217,27 @@ class SecretGame:
         self.save()
         return line
 
+    def take_back(self, piece_name=None):
+        """The board took back the last detective's or bobby's move of this turn (of piece_name, if
+        given): the game as before it, and the move gone from the log (a record holds only the moves
+        that stand). Returns the log line taken back. RuleError if there is none."""
+        g = self.game
+        if piece_name is not None and g.n_turn and g.piece_name(g.turn[3 * g.n_turn - 3] & 0x7F) != piece_name:
+            raise RuleError("wrong_turn", "%s's move is not the last of this turn" % piece_name)
+        g.take_back()
+        k = max(i for i, line in enumerate(self.lines) if line.get("type") == "move")
+        line = self.lines.pop(k)
+        self.save()
+        return line
+
+    def withdraw_mrx(self):
+        """Drop Mister X's last move, which the board refused because the detectives took back a
+        move meanwhile (it never reached the board): the game as before it."""
+        assert self.lines[-1].get("type") == "mrx"
+        self.lines.pop()
+        self.game = SecretGame(self.path, self.lines).game
+        self.save()
+
     def cornered(self):
         """Mister X has no legal move at the start of his turn: the detectives win."""
         self.game.mrx_cornered()

@@ -197,6 +197,79 @@ def test_power_cut_resume_and_resend(board):
     fresh.close()
 
 
+def test_take_back_over_serial_with_power_cuts_before_during_and_after(board):
+    """A take-back by the held confirm button and by the undo command; power cuts before it,
+    while it is being saved (a cut as the command arrives: it lands before, inside or after the
+    save, and the board resumes consistent either way) and after it, with the piece still on the
+    wrong station."""
+    sim, link = board
+    link.request("setup", detectives=[13, 26], bobbies=[29, 34])
+    for s in (13, 26, 29, 34):
+        sim.place(s, settle=False)
+    link.wait_event("ready")
+    link.request("mrx", ticket="taxi")
+    sim.lift(13)
+    sim.place(4)
+    link.wait_event("move")
+    # before: the cut after the move, the move stands
+    sim.power_cut()
+    sim.restart()
+    time.sleep(0.5)
+    info = link.reconnect()
+    assert info["pieces"]["D1"] == 4 and not info["restoring"]
+    # the confirm button held: taken back, D1's station 13 blinks until it is back
+    sim.press("confirm", hold=1.8)
+    seq, ev = link.wait_event("undo")
+    assert ev == {"type": "undo", "piece": "D1", "from": 4, "to": 13}
+    st = link.request("status")
+    assert st["pieces"]["D1"] == 13 and st["tickets"]["D1"] == [11, 8, 4] and "D1" in st["to_move"]
+    seen = frames(sim, 13, 1.2)
+    assert (0, 14, 63) in seen and (0, 0, 0) in seen, seen  # D1's blue (at 255/256), blinking
+    with pytest.raises(BoardCommandError) as e:
+        link.request("mrx", ticket="taxi")
+    assert e.value.code == "wrong_turn"
+    sim.lift(4)
+    sim.place(13)
+    link.wait_note("back")
+    sim.lift(13)
+    sim.place(4)
+    link.wait_event("move")
+    # during: the undo command, the power cut as it arrives
+    link._write(b'{"cmd":"undo","id":900}\n')
+    time.sleep(0.002)
+    sim.power_cut()
+    sim.restart()
+    time.sleep(0.5)
+    fresh = BoardLink(sim.port, timeout=5)
+    link.close()
+    link = fresh
+    info = link.open()
+    journal = link.record(everything=True)
+    if info["pieces"]["D1"] == 4:  # cut before the save: the move stands, nothing half done
+        assert journal[-1]["type"] == "move" and not info["restoring"]
+        link.request("undo", piece="D1")
+        info = link.request("status")
+    assert journal[-1]["type"] in ("move", "undo")
+    # after: taken back, D1 still on 4 when the power goes: it resumes taken back, D1 to put back
+    assert info["pieces"]["D1"] == 13 and info["tickets"]["D1"] == [11, 8, 4]
+    sim.power_cut()
+    sim.restart()
+    time.sleep(0.5)
+    info = link.reconnect()
+    assert info["pieces"]["D1"] == 13 and info["restoring"] and info["missing"] == ["D1"] and info["extra"] == [4]
+    sim.lift(4)
+    sim.place(13)
+    link.wait_note("restored")
+    sim.lift(13)
+    sim.place(14)  # by bus this time
+    link.wait_event("move", pred=lambda e: e["to"] == 14)
+    moves = [line for line in link.record() if line["type"] == "move"]
+    assert moves == [{"type": "move", "piece": "D1", "ticket": "bus", "to": 14}], moves
+    verdicts = list(replay(json.dumps(x) for x in link.record()))
+    assert all(v.get("ok") for v in verdicts[:-1]), verdicts
+    link.close()
+
+
 def test_malformed_and_oversized_lines(board):
     sim, link = board
     ser = link.ser

@@ -13,9 +13,11 @@ sys.path.insert(0, os.path.join(HERE, "firmware"))
 sys.path.insert(0, ROOT)
 
 import fw_cases  # noqa: E402
+import fw_takeback  # noqa: E402
 from mpy import MICROPYTHON, FAKES  # noqa: E402
 
 CASES = sorted(n for n in dir(fw_cases) if n.startswith("test_"))
+TAKEBACK = sorted(n for n in dir(fw_takeback) if n.startswith("test_"))
 HEAP = "160k"  # the tests' own harness (a second Game for Mister X's truth, queues) rides along
 
 
@@ -24,18 +26,24 @@ def test_cpython(name):
     getattr(fw_cases, name)()
 
 
+@pytest.mark.parametrize("name", TAKEBACK)
+def test_takeback_cpython(name):
+    getattr(fw_takeback, name)()
+
+
 @pytest.mark.skipif(not MICROPYTHON, reason="micropython not installed")
-def test_micropython(tmp_path):
+@pytest.mark.parametrize("cases", ("fw_cases", "fw_takeback"))
+def test_micropython(tmp_path, cases):
     from host.mpy_build import compile_tree
     build = str(tmp_path / "lib")
     compile_tree(os.path.join(ROOT, "firmware", "sy"), os.path.join(build, "sy"))
     env = dict(os.environ)
     env["MICROPYPATH"] = ":".join([build, FAKES, ".frozen"])
     proc = subprocess.run([MICROPYTHON, "-X", "heapsize=" + HEAP, os.path.join(HERE, "mpy_run.py"),
-                           os.path.join(HERE, "firmware", "fw_cases.py")],
+                           os.path.join(HERE, "firmware", cases + ".py")],
                           env=env, capture_output=True, text=True, timeout=600, cwd=ROOT)
     out = proc.stdout + proc.stderr
     m = re.search(r"^(\d+) passed, (\d+) failed$", out, re.M)
     assert m, out
     assert int(m.group(2)) == 0, out
-    assert int(m.group(1)) == len(CASES), out
+    assert int(m.group(1)) == len(CASES if cases == "fw_cases" else TAKEBACK), out

@@ -8,6 +8,7 @@ import pytest
 
 from host import cli
 from host.console import Console, parse_command, ParseError
+from host.errors import BoardError
 from host.mrxgame import SecretGame, draw_setup, public_line
 from host.verify import verify_lines
 from sy import commit as commitlib
@@ -165,3 +166,92 @@ def test_console_refuses_with_reason(tmp_path):
     assert "refused:" in text or "?" in text
     assert "legal:" in text and "yard play --resume" in text
     assert SecretGame.load(sg.path).game.moves == 0
+
+
+class UndoBoard(FakeBoard):
+    """A fake board that takes back the turn's last move when told to, and says so in an event."""
+
+    def __init__(self, rng, sg):
+        super().__init__(rng)
+        self.sg = sg
+
+    def undo(self, piece=None):
+        g = self.sg.game
+        if not g.n_turn:
+            raise BoardError("the board refused the take-back: no move of this turn is left to take back")
+        k = 3 * g.n_turn - 3
+        p = g.turn[k] & 0x7F
+        if piece and piece != g.piece_name(p):
+            raise BoardError("the board refused the take-back: %s's move is not the last of this turn: take back "
+                             "the later ones first" % piece)
+        self.sent.append({"undo": piece})
+        self.pending.append({"type": "undo", "piece": g.piece_name(p), "from": g.pos[p], "to": g.turn[k + 1]})
+        return {"seq": 0}
+
+
+def test_console_undo_takes_back_the_detectives_last_move(tmp_path):
+    """`undo` at Mister X's prompt: the detectives' last move of the turn is taken back (the game as
+    before it, the move gone from the secret log), their turn again; before any move, nothing to undo."""
+    rng = random.Random(11)
+    sg = SecretGame.create(draw_setup(2, rng), folder=str(tmp_path))
+    board = UndoBoard(rng, sg)
+    mover = random_detectives(board)
+    out = []
+    seen = {}
+
+    def inp(prompt):
+        g = sg.game
+        rnd = g.round
+        if rnd == 1 and "undo" not in seen:
+            seen["undo"] = (g.save(), len(sg.lines))
+            return "undo D1"  # not the last move: refused with the reason
+        if rnd == 1 and seen.get("undo") and "undone" not in seen:
+            seen["undone"] = True
+            before = bytes(g.pos), [bytes(t) for t in g.tickets], bytes(g.supply), g.candidates()
+            last = [line for line in sg.lines if line["type"] == "move"][-1]
+            seen["last"] = last
+            seen["before_lines"] = len(sg.lines)
+            seen["before"] = before
+            return "undo"
+        if rnd == 0 and "early" not in seen:
+            seen["early"] = True
+            return "undo"  # nobody has moved yet"
+        s, t = rng.choice(g.legal_mrx())
+        return "%s %d" % (["taxi", "bus", "ug", "black"][t], s)
+
+    def detectives(sg_):
+        if seen.get("undone") and "again" not in seen:
+            seen["again"] = True
+            g = sg_.game
+            # the taken-back piece is the only one to move: the game is as before that move
+            assert g.phase == PHASE_DETECTIVES and bin(g.to_move()).count("1") == 1
+            assert len(sg_.lines) == seen["before_lines"] - 1
+            assert all(line is not seen["last"] for line in sg_.lines)
+        mover(sg_)
+
+    con = Console(sg, board, inp=inp, out=out.append, detectives=detectives, wait=0)
+    assert con.play()
+    text = "\n".join(out)
+    assert "taken back" in text and "again" in seen
+    assert "is not the last of this turn" in text or "later ones first" in text, text
+    assert "no move of this turn is left to take back" in text
+    with open(sg.path) as f:
+        ok, problems, result = verify_lines(f.read().splitlines())
+    assert ok, problems
+    assert not any(line.get("type") == "undo" for line in sg.lines)
+
+
+def test_parse_undo():
+    assert parse_command("undo") == ("undo", None)
+    assert parse_command("undo d2") == ("undo", "D2")
+    with pytest.raises(ParseError):
+        parse_command("undo 14")
+
+
+def test_the_standing_moves_of_a_journal_leave_out_those_taken_back():
+    from host.boardside import standing
+    journal = [{"type": "setup"}, {"type": "ready"}, {"type": "mrx", "ticket": "taxi"},
+               {"type": "move", "piece": "D1", "to": 4}, {"type": "move", "piece": "D2", "to": 27},
+               {"type": "undo", "piece": "D2", "from": 27, "to": 26}, {"type": "undo", "piece": "D1", "from": 4, "to": 13},
+               {"type": "move", "piece": "D1", "to": 14}, {"type": "move", "piece": "D2", "to": 39}]
+    assert [(seq, line.get("piece")) for seq, line in standing(journal)] == [(3, None), (8, "D1"), (9, "D2")]

@@ -232,3 +232,53 @@ def test_capture_is_declared_to_the_board(env):
             assert board[-1].get("capture") is True
         finally:
             host.close()
+
+
+def test_undo_at_the_console_takes_back_a_detectives_move(env):
+    """Mister X types `undo` at his prompt: the board takes back the detectives' last move (the
+    piece's station blinks until it is back), the console follows, the detectives move again, and
+    the game plays to its end with the move gone from the secret log and the board's record."""
+    rng = random.Random(5)
+    with SimBoard(heapsize=HEAP, debounce_ms=10) as sim:
+        host = start_game(sim, env, 2)
+        try:
+            state = {}
+
+            def stop(sg, k):
+                return k == 0 and sg.game.round == 1 and "done" not in state
+
+            assert play_until(host, sim, env, rng, stop=stop) == "stopped"
+            path = secret_log(env)
+            sg = SecretGame.load(path)
+            g = sg.game
+            last = [line for line in sg.lines if line["type"] == "move"][-1]
+            origin = g.turn[3 * g.n_turn - 2]
+            n_lines = len(sg.lines)
+            host.send("undo")
+            host.expect([r"taken back: %s goes back to %d" % (last["piece"], origin)], timeout=15)
+            state["done"] = True
+            after = SecretGame.load(path)
+            assert len(after.lines) == n_lines - 1 and after.game.phase == PHASE_DETECTIVES
+            assert after.game.pos[after.game.piece_index(last["piece"])] == origin
+            sim.lift(last["to"])
+            sim.place(origin)
+            assert move_one_detective(sim, path, rng)
+            assert play_until(host, sim, env, rng) == "over"
+            host.expect([r"\n"], timeout=5)
+            path = finish_and_verify(host, sim, env)
+            host.proc.wait(10)
+            link = BoardLink(sim.port)
+            link.open()
+            board = link.record()
+            journal = link.record(everything=True)
+            link.close()
+            assert any(line["type"] == "undo" for line in journal)
+            assert not any(line["type"] == "undo" for line in board)
+            board_file = os.path.join(env["YARD_HOME"], "board.jsonl")
+            with open(board_file, "w") as f:
+                f.write("\n".join(json.dumps(x) for x in board) + "\n")
+            r = subprocess.run([sys.executable, "-m", "host", "verify", path, "--board", board_file],
+                               capture_output=True, text=True, cwd=ROOT)
+            assert r.returncode == 0, r.stdout + r.stderr
+        finally:
+            host.close()

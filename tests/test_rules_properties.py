@@ -106,3 +106,85 @@ def test_bad_lines_change_nothing(seed, junk):
         assert v["error"] in ("bad_input", "wrong_turn", "already_moved", "not_connected", "no_ticket",
                               "occupied", "ferry", "double_used", "game_over")
         assert isinstance(v["message"], str) and v["message"]
+
+
+def _state(g):
+    """Everything a take-back must restore, compared as values."""
+    return (g.save(), [bytes(t) for t in g.tickets], bytes(g.supply), bytes(g.pos), g.candidates(),
+            g.to_move(), g.moved, g.round, g.phase, g._landing, g.n_turn,
+            [g.legal(p) for p in range(g.n_pieces)])
+
+
+@settings(max_examples=60, deadline=None)
+@given(seed=st.integers(0, 10**9), n_det=st.integers(2, 5), two=st.booleans(), secret=st.booleans())
+def test_move_then_take_back_is_never_moved(seed, n_det, two, secret):
+    """On random games, in the host's game (Mister X known) and the board's (secret): each
+    detective move, taken back (and, for a turn's later moves, the earlier ones too), leaves the
+    game exactly as if it had never been made; a take-back at any other time changes nothing."""
+    two = two and n_det == 2
+    rnd = random.Random(seed)
+    cards = rnd.sample(list(london.D_CARDS), n_det + BOBBIES[n_det])
+    mrx = rnd.choice(list(london.X_CARDS))
+    g = rules.Game(cards[:n_det], cards[n_det:], mrx, two_player=two)
+    board = rules.Game(cards[:n_det], cards[n_det:], 0, two_player=two)  # the board's secret game
+    checked = 0
+    turn = []
+    while g.result is None:
+        if g.phase == rules.PHASE_MRX:
+            for game in (g, board):
+                before = _state(game)
+                if game.n_turn == 0:  # at the start, or a turn that closed and came back
+                    try:
+                        game.take_back()
+                        raise AssertionError("a take-back with no move of this turn")
+                    except rules.RuleError as e:
+                        assert e.code == "wrong_turn"
+                    assert _state(game) == before
+            s, t = rnd.choice(g.legal_mrx())
+            surfacing = (g.moves + 1) in g.reveals
+            g.mrx_move(t, s)
+            board.mrx_move(t, s if surfacing else 0)
+            turn = []
+            continue
+        mask = g.to_move()
+        p = rnd.choice([i for i in range(g.n_pieces) if mask >> i & 1])
+        s, t = rnd.choice(g.legal(p))
+        t = None if g.is_bobby(p) else t
+        history = []
+        for game in (g, board):
+            history.append(_state(game))
+            game.move(p, t, s)
+        if g.result is not None or board.result is not None:
+            for game in (g, board):  # the move that ended the game stays
+                if game.result is not None:
+                    over = _state(game)
+                    try:
+                        game.take_back()
+                        raise AssertionError("the move that ended the game was taken back")
+                    except rules.RuleError as e:
+                        assert e.code == "game_over"
+                    assert _state(game) == over
+            break
+        if rnd.random() < 0.5:
+            for game, before in zip((g, board), history):
+                assert game.take_back() == (p, t, before[3][p], s)
+                assert _state(game) == before
+                checked += 1
+                game.move(p, t, s)  # and played again: the same game as before
+        turn.append((p, t, s))
+        if g.phase == rules.PHASE_MRX and rnd.random() < 0.3:
+            # the turn closed: every one of its moves can still be taken back, last first
+            saved = [_state(game) for game in (g, board)]
+            assert g.n_turn == len(turn)
+            for game in (g, board):
+                for _ in turn:
+                    game.take_back()
+                    assert game.phase == rules.PHASE_DETECTIVES
+                assert game.moved == 0 and game.n_turn == 0
+            assert bytes(g.pos) == bytes(board.pos) and g.candidates() == board.candidates()
+            board = rules.Game.load(board.save())  # a take-back survives a save (the board's resume)
+            for game, before in zip((g, board), saved):  # played again in order: the closed turn
+                for p, t, s in turn:
+                    game.move(p, t, s)
+                assert _state(game) == before
+    assert checked or g.moves < 3

@@ -94,6 +94,8 @@ class App:
                     board.switch(s, v & 1)
             elif v & 1:
                 board.button(bit - self.nbits)
+            else:
+                board.release(bit - self.nbits)
             self._after_event()
             if not board.every_scan:
                 return

@@ -28,6 +28,7 @@ _GAME_OVER = const(7)
 _NO_GAME = const(39)
 _NOT_SET_UP = const(40)
 _RESTORE_FIRST = const(41)
+_PUT_BACK_FIRST = const(57)
 
 IDLE = 0
 SETUP = 1
@@ -46,6 +47,7 @@ _CLOSED = b"\x01"
 _STRAY = b"\x03"
 STATIONS = 199
 BUTTON_CONFIRM = 3
+HOLD_MS = 1500  # the confirm button held this long and let go: the turn's last move taken back
 
 
 def _move_line(game, piece, ticket, to):
@@ -83,6 +85,8 @@ class Board:
         self.extra = bytearray(_MAX)
         self.n_extra = 0
         self.off = 0  # bit p: piece p lifted when it could not move, out of place until put back
+        self.back = -1  # a piece whose move was taken back (sy/undo.py), until it is on its station again
+        self.held = -1  # when the confirm button went down (ms), while it is down
         self.tomove = 0
         self.lifted = -1
         self.lift_note = -1  # a lifted piece the host has not been told about yet (send_notes)
@@ -157,14 +161,35 @@ class Board:
         self.evaluate()
 
     def _may(self, p):
-        return self.stage == PLAY and not self.restoring and not (self.off | ~self.game.to_move()) & (1 << p)
+        return (self.stage == PLAY and not self.restoring and self.back < 0
+                and not (self.off | ~self.game.to_move()) & (1 << p))
 
     def button(self, k):
         if k == BUTTON_CONFIRM:
             self.info_until = self.now + 4000
+            self.held = self.now
             self.dirty = True
             return
         self.choose(k)
+
+    def release(self, k):
+        """A button let go: the confirm button held HOLD_MS or longer takes back the turn's last move."""
+        if k != BUTTON_CONFIRM or self.held < 0:
+            return
+        held = ticks_diff(self.now, self.held)
+        self.held = -1
+        if held < HOLD_MS or self.stage != PLAY:
+            return
+        self.info_until = self.now  # the travel-log view gives way to the take-back
+        from sy import undo  # rare: loaded for the take-back and dropped after it
+        try:
+            undo.take_back(self, None)
+        except RuleError as e:  # nothing to take back: the players are told on the host
+            self.out.note({"note": "refused", "error": e.code, "message": e.message})
+        finally:
+            forget("undo")
+            forget("takeback")
+            forget("messages")
 
     def choose(self, ticket):
         """A ticket chosen (button or host) for the pending or the next placement."""
@@ -226,6 +251,12 @@ class Board:
                 return
             self.restoring = False
             self.out.note({"note": "restored"})
+        if self.back >= 0:  # a move taken back: nothing commits until the piece is on its station
+            if not occ[pos[self.back]]:
+                self._drop_lift()
+                return
+            self.out.note({"note": "back", "piece": g.piece_name(self.back), "station": pos[self.back]})
+            self.back = -1
         if g.phase != PHASE_DETECTIVES or self.n_missing != 1 or n_new > 1:
             self._drop_lift()
             return
@@ -344,6 +375,9 @@ class Board:
             raise RuleError("game_over", _GAME_OVER)
         if self.restoring:
             raise RuleError("wrong_turn", _RESTORE_FIRST)
+        p = self.back
+        if p >= 0:
+            raise RuleError("wrong_turn", _PUT_BACK_FIRST, self.game.piece_name(p), self.game.pos[p])
         return self.game
 
     # --- drawing --------------------------------------------------------------------------

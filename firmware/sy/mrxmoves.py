@@ -174,6 +174,7 @@ def _start_detectives(g):
     g.phase = _PHASE_DETECTIVES
     g.moved = 0
     g._landing = 0
+    g.n_turn = 0  # moves of an earlier turn cannot be taken back
     for i in range(g.n_detectives):
         if g.can_move(i):
             break

@@ -32,7 +32,7 @@ _CLASS = b'\x00\x00\x00\x00\x00\x00\x00\x00\x00\x01\x01\x00\x00\x01\x00\x00\x00\
 def forget_rules_modules():
     """Drop the modules the rules load when they need them (a refusal's sentence, a new or saved
     game, Mister X's moves): after every command, and after the boot's resume."""
-    for name in ("messages", "gamestart", "savedgame", "mrxmoves", "mrxknown"):
+    for name in ("messages", "gamestart", "savedgame", "mrxmoves", "mrxknown", "takeback"):
         forget(name)
 
 
@@ -251,8 +251,8 @@ _COMMANDS = {
     "mem": Protocol.c_mem,
 }
 # commands that change the game: refused while service mode has the switches and LEDs
-_GAME_CMDS = ("mrx", "choose", "setup", "reset", "reveal", "capture", "cornered", "guide")
+_GAME_CMDS = ("mrx", "choose", "setup", "reset", "reveal", "capture", "cornered", "guide", "undo")
 # rare commands: module sy.<name> has c_<cmd>(protocol, msg); it is imported for the command and
 # dropped after it, so the heap carries only the game's code during play
 _RARE = {"mrx": "mrxturn", "hello": "status", "status": "status", "record": "report", "setup": "newgame", "reset": "newgame",
-         "reveal": "verify", "capture": "declare", "cornered": "declare", "guide": "declare"}
+         "reveal": "verify", "capture": "declare", "cornered": "declare", "guide": "declare", "undo": "undo"}

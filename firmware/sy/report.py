@@ -5,13 +5,32 @@ import json
 from sy.rules import TICKET_NAMES
 
 
+def _taken_back(store):
+    """The seqs of the move lines an `undo` line took back (each takes back the latest move of
+    its turn that still stands)."""
+    gone = []
+    turn = []  # the standing moves of the turn at hand
+    for seq, text in store.lines(1):
+        if '"move"' in text:
+            turn.append(seq)
+        elif '"undo"' in text and turn:
+            gone.append(turn.pop())
+        elif '"mrx"' in text:
+            turn = []
+    return gone
+
+
 def c_record(p, msg):
-    """Stream the journal: standard lines (the game record) unless all: true."""
+    """Stream the journal: standard lines (the game record, without the moves taken back) unless
+    all: true (every line, the `undo` lines and the moves they took back too)."""
     rid = msg["id"]
     everything = bool(msg.get("all"))
+    gone = () if everything else _taken_back(p.board.store)
     n = 0
     prev = None
-    for _seq, text in p.board.store.lines(1):
+    for seq, text in p.board.store.lines(1):
+        if seq in gone:
+            continue
         obj = json.loads(text)
         kind = obj.get("type")
         if not everything and kind == "capture" and prev is not None:

@@ -136,6 +136,10 @@ class Game:
         self.log = []
         self._landing = 0  # the last detective move since Mister X's: piece << 8 | station, bit 15 if
         # the station was publicly possible for him before (the capture check, sy/mrxknown.py)
+        # this turn's moves, for a take-back (sy/takeback.py): 3 bytes each, piece | 0x80 if its
+        # station was one of his possible ones before, the station it left, the ticket (255: none)
+        self.turn = bytearray(3 * self.n_pieces)
+        self.n_turn = 0
         self.cand = bytearray(32)
         cards = g.x_cards
         if mrx and mrx not in cards:
@@ -306,6 +310,12 @@ class Game:
         if holder >= 0:
             raise RuleError("occupied", _HELD_BY, to, self.piece_name(holder))
         # accepted
+        k = 3 * self.n_turn
+        turn = self.turn
+        turn[k] = piece | (0x80 if self.is_candidate(to) else 0)
+        turn[k + 1] = here
+        turn[k + 2] = 255 if ticket is None else ticket
+        self.n_turn += 1
         self.pos[piece] = to
         if ticket is not None and not bobby:  # (a detective's ticket is never None here)
             self.tickets[piece][ticket] -= 1
@@ -323,6 +333,13 @@ class Game:
             return
         self.cand[to >> 3] &= ~(1 << (to & 7)) & 0xFF
         self._close_round_if_done()
+
+    def take_back(self):
+        """Take back the last detective's or bobby's move of this turn (until Mister X moves
+        again; never the move that ended the game): the game is exactly as before it.
+        Returns (piece, ticket or None, station left, station taken back from) (sy/takeback.py)."""
+        from sy import takeback
+        return takeback.undo(self)
 
     def _refuse_link(self, here, to, ticket):
         if self.graph.connected(here, to, mapgraph.FERRY):
@@ -381,8 +398,8 @@ class Game:
         return bytes(buf)
 
     def save_size(self):
-        return (58 + len(self.graph.name) + len(self.reveals) + self.n_pieces
-                + 3 * (1 if self.two_player else self.n_detectives) + 2 * len(self.log))
+        return (59 + len(self.graph.name) + len(self.reveals) + self.n_pieces
+                + 3 * (1 if self.two_player else self.n_detectives) + 2 * len(self.log) + 3 * self.n_turn)
 
     def save_into(self, buf):
         """Write the snapshot into buf (a bytearray of save_size() bytes or more, made once by
@@ -419,7 +436,12 @@ class Game:
             buf[k] = t
             buf[k + 1] = s
             k += 2
-        return k
+        buf[k] = self.n_turn
+        turn = self.turn
+        for i in range(3 * self.n_turn):
+            k += 1
+            buf[k] = turn[i]
+        return k + 1
 
     @classmethod
     def load(cls, data, graph=None):

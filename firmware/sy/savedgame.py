@@ -62,6 +62,13 @@ def _load(cls, data, graph):
     for _ in range(n_log):
         g.log.append((data[k], data[k + 1]))
         k += 2
+    if k < len(data):  # this turn's moves, for a take-back (absent in a snapshot before 0.1.2)
+        n = data[k]
+        if n > g.n_pieces:
+            raise ValueError
+        g.turn[:3 * n] = data[k + 1:k + 1 + 3 * n]
+        g.n_turn = n
+        k += 1 + 3 * n
     if len(data) != k:
         raise ValueError
     return g

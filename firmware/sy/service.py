@@ -67,6 +67,9 @@ class Service:
     def button(self, k):
         pass
 
+    def release(self, k):
+        pass
+
     def render(self, now):
         self.now = now
         app = self.app

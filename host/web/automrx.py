@@ -9,7 +9,7 @@ import tempfile
 import threading
 import time
 
-from host.boardlink import BoardLink, LinkError, reveal_requests
+from host.boardlink import BoardLink, BoardCommandError, LinkError, reveal_requests
 from host.mrxgame import SecretGame, board_pairs, draw_setup, public_line
 from host.randomness import secret_rng
 from sy.rules import TICKET_NAMES, PHASE_MRX
@@ -80,6 +80,8 @@ class AutoMrX:
     def _on_event(self, ev):
         kind = ev.get("type")
         g = self.secret.game
+        if kind == "undo":  # a detective's move taken back on the board: he sees the position after it
+            self.secret.take_back(ev.get("piece"))
         if kind == "move":
             self.secret.detective_move(ev["piece"], ev.get("ticket"), ev["to"])
             if g.result == "detectives" and g.reason == "capture" and not ev.get("capture"):
@@ -108,11 +110,20 @@ class AutoMrX:
             self.link.request("cornered", reveal=self.secret.current_proof())
             self._reveal()
             return
+        ticket_given = None
         if self.moves:
-            ticket, to = self.moves.pop(0)
+            ticket_given = self.moves.pop(0)
+            ticket, to = ticket_given
             t = TICKET_NAMES.index(ticket)
         else:
             to, t = self.rng.choice(legal)
         line = self.secret.mrx_move(t, to)
-        self.link.request("mrx", ticket=TICKET_NAMES[t], to=to if line.get("shown") else None,
-                          commit=line["commit"])
+        try:
+            self.link.request("mrx", ticket=TICKET_NAMES[t], to=to if line.get("shown") else None,
+                              commit=line["commit"])
+        except BoardCommandError as e:
+            if e.code != "wrong_turn":
+                raise
+            self.secret.withdraw_mrx()  # the detectives took back a move meanwhile: their turn again
+            if self.moves is not None and ticket_given:
+                self.moves.insert(0, ticket_given)

@@ -169,10 +169,11 @@ class PhysicalBoard:
             self.place(name, s)
             time.sleep(0.08)
 
-    def press(self, button):
+    def press(self, button, hold=False):
+        """A button pressed; hold: the confirm button held 1.8 s (the board's take-back)."""
         if button not in ("taxi", "bus", "underground", "confirm"):
             raise ActionError("no button %r" % (button,))
-        self.sim.press(button)
+        self.sim.press(button, hold=1.8 if hold else 0.08)
 
     # --- faults ---------------------------------------------------------------------------
     def chatter(self, station):

@@ -69,6 +69,8 @@ def public_state(lines):
                 g.move(p, TICKET_NAMES.index(t) if t else None, line["to"])
                 if line.get("capture") and g.result is None:
                     g.capture(p)
+            elif kind == "undo":
+                g.take_back()  # the detectives' last move of the turn, taken back on the board
             elif kind == "capture":
                 if g.reason != "capture":
                     g.capture(g.piece_index(line["piece"]))

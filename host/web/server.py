@@ -114,6 +114,8 @@ class WebBoard:
             p.set_up([(x["name"], x["station"]) for x in pieces])
         elif do == "press":
             p.press(msg.get("button"))
+        elif do == "take_back":  # the confirm button held: the detectives' last move taken back
+            p.press("confirm", hold=True)
         elif do == "chatter":
             p.chatter(msg.get("station"))
         elif do == "knock":

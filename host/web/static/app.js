@@ -282,6 +282,8 @@
       case "mrx_turn": return `Mister X's turn (round ${n.round})`;
       case "game_over": return `game over: ${n.result} (${n.reason})`;
       case "restored": return "pieces agree with the saved game again";
+      case "back": return `${n.piece} is back on ${n.station}: its move is taken back`;
+      case "refused": return `refused: ${n.message}`;
       case "mrx_piece": return `Mister X's piece on ${n.station}`;
       case "page": return n.message;
       default: return JSON.stringify(n);
@@ -333,6 +335,7 @@
   yard.hands = () => ({ selected, mode, pressOnPiece });
   $("setup-btn").addEventListener("click", () => send({ do: "setup" }));
   document.querySelectorAll("[data-button]").forEach((b) => b.addEventListener("click", () => send({ do: "press", button: b.dataset.button })));
+  document.getElementById("takeback").addEventListener("click", () => send({ do: "take_back" }));
 
   // --- faults ---------------------------------------------------------------------------------
   const FAULT_HINT = {
