@@ -223,7 +223,47 @@ def test_lan_link_is_printed_with_a_qr_code(tmp_path):
 
 
 # --- a whole game by clicks ---------------------------------------------------------------------------
-class Game:
+class Screen:
+    """Mister X's page in Chromium, and the terminal of the yard that serves it (read as it goes)."""
+
+    def __init__(self, term, page, touch=False):
+        self.term, self.page, self.touch = term, page, touch
+
+    def pump(self):
+        while self.term._read(0):
+            pass
+
+    def wait(self, js, timeout=30.0):
+        end = time.monotonic() + timeout
+        while time.monotonic() < end:
+            self.pump()
+            if self.page.evaluate(js):
+                return
+            time.sleep(0.05)
+        raise AssertionError("timed out waiting for %s; the terminal said:\n%s" % (js, (self.term.seen + self.term.buf)[-2000:]))
+
+    def state(self):
+        return self.page.evaluate("yard.state.game")
+
+    def tap_station(self, s):
+        self.page.evaluate("(s) => document.querySelector('#board .st[data-s=\"' + s + '\"]').scrollIntoView({block: 'center'})", s)
+        xy = self.page.evaluate("(s) => yard.stationXY(s)", s)
+        if self.touch:
+            self.page.touchscreen.tap(xy["x"], xy["y"])
+        else:
+            self.page.mouse.click(xy["x"], xy["y"])
+
+    def choose(self, s, ticket):
+        """Click a lit station; when the page asks for the ticket, click it."""
+        tickets = self.page.evaluate("(s) => yard.targets()[s]", s)
+        assert tickets and ticket in tickets, (s, ticket, tickets)
+        self.tap_station(s)
+        if len(tickets) > 1:
+            self.page.wait_for_selector('#choose button[data-ticket="%s"]' % ticket, timeout=5000)
+            self.page.click('#choose button[data-ticket="%s"]' % ticket)
+
+
+class Game(Screen):
     """`yard sim --secret-page` in a pty, its public page and Mister X's page in Chromium."""
 
     def __init__(self, browser, tmp, seed, viewport):
@@ -259,49 +299,12 @@ class Game:
         self.page.goto(self.url)
         self.touch = viewport.get("has_touch", False)
 
-    def pump(self):
-        while self.term._read(0):
-            pass
-
-    def wait(self, js, timeout=30.0):
-        end = time.monotonic() + timeout
-        while time.monotonic() < end:
-            self.pump()
-            if self.page.evaluate(js):
-                return
-            time.sleep(0.05)
-        raise AssertionError("timed out waiting for %s; the terminal said:\n%s" % (js, (self.term.seen + self.term.buf)[-2000:]))
-
-    def state(self):
-        return self.page.evaluate("yard.state.game")
-
-    def tap_station(self, s):
-        self.page.evaluate("(s) => document.querySelector('#board .st[data-s=\"' + s + '\"]').scrollIntoView({block: 'center'})", s)
-        xy = self.page.evaluate("(s) => yard.stationXY(s)", s)
-        if self.touch:
-            self.page.touchscreen.tap(xy["x"], xy["y"])
-        else:
-            self.page.mouse.click(xy["x"], xy["y"])
-
-    def choose(self, s, ticket):
-        """Click a lit station; when the page asks for the ticket, click it."""
-        tickets = self.page.evaluate("(s) => yard.targets()[s]", s)
-        assert tickets and ticket in tickets, (s, ticket, tickets)
-        self.tap_station(s)
-        if len(tickets) > 1:
-            self.page.wait_for_selector('#choose button[data-ticket="%s"]' % ticket, timeout=5000)
-            self.page.click('#choose button[data-ticket="%s"]' % ticket)
-
     def close(self):
         if self.ctx:
             self.ctx.close()
         if self.public:
             self.public.close()
         self.term.close()
-
-
-def _xy(g, s, stations):
-    return stations[str(s)]
 
 
 def pick_move(game, hunt, want_black=False):
@@ -444,3 +447,74 @@ def test_whole_game_by_taps_on_a_phone(browser, tmp_path):
         assert "fair play verified" in game.term.seen and not game.errors
     finally:
         game.close()
+
+
+def test_yard_play_page_and_console_agree_and_take_back(browser, tmp_path):
+    """`yard play --secret-page` on the simulated board, the detectives moved by hand: Mister X moves
+    by a click, then takes back a detective's move from his page (the notice shows; the board makes
+    the piece go back), then types his next move at the console: one game on both screens."""
+    import random
+    from host.simboard import SimBoard
+    from test_host_e2e import move_one_detective, mrx_input, secret_log
+    env = dict(os.environ, YARD_HOME=str(tmp_path / "yard"), PYTHONUNBUFFERED="1")
+    rng = random.Random(5)
+    with SimBoard(heapsize="192k", debounce_ms=10) as sim:
+        term = PtyTerminal(["play", "--port", sim.port, "--players", "1", "--start", START, "--secret-page"], env=env,
+                           name="yard play")
+        page = browser.new_page(viewport={"width": 1280, "height": 800})
+        try:
+            _k, m = term.expect([r"Mister X's secret page: (http://\S+)"], timeout=30)
+            url = m.group(1)
+            term.expect([r"Put the pieces on their start stations"], timeout=60)
+            path = secret_log(env)
+            for st in SecretGame.load(path).game.pos:
+                sim.place(st, settle=False)
+            sim.settle()
+            term.expect([r"mister x> "], timeout=30)
+            page.goto(url)
+            me = Screen(term, page)
+            me.wait("window.yard && yard.map && yard.state && yard.state.asking !== null")
+            me.choose(46, "taxi")  # by a click
+            term.expect([r"\(secret page\) taxi 46", r"OK: taxi to 46"], timeout=10)
+            while move_one_detective(sim, path, rng):
+                pass
+            me.wait("yard.state.asking !== null && !document.getElementById('takeback').hidden")
+            sg = SecretGame.load(path)
+            last = [line for line in sg.lines if line["type"] == "move"][-1]
+            origin = sg.game.turn[3 * sg.game.n_turn - 2]
+            page.click("#takeback")
+            term.expect([r"taken back: %s goes back to %d" % (last["piece"], origin)], timeout=15)
+            me.wait("!document.getElementById('notice').hidden && yard.state.game.phase === 'detectives'", 10)
+            assert "taken back" in page.text_content("#notice")
+            shot(page, "play-take-back")
+            g = me.state()
+            assert [p["station"] for p in g["pieces"] if p["name"] == last["piece"]] == [origin]
+            sim.lift(last["to"])  # the piece goes back where it was ...
+            sim.place(origin)
+            assert move_one_detective(sim, path, rng)  # ... and moves again
+            term.expect([r"mister x> "], timeout=15)
+            sg = SecretGame.load(path)
+            term.send(mrx_input(sg, rng))  # typed at the console
+            term.expect([r"OK: "], timeout=10)
+            me.wait("yard.state.game.moves === 2")
+            sg = SecretGame.load(path)
+            g = me.state()
+            assert g["mrx"] == sg.game.mrx and [e["station"] for e in g["log"]] == [e[1] for e in sg.entries()]
+            assert sum(1 for line in sg.lines if line["type"] == "move") == 4
+            term.interrupt()  # the detectives' turn: Ctrl-C; the game is saved for yard play --resume
+            assert term.finish(20) == 130
+        finally:
+            page.close()
+            term.close()
+
+
+def test_the_options_go_with_a_human_mister_x():
+    from argparse import Namespace
+    from host.errors import UserError
+    from host.play import secret_page_options
+    assert secret_page_options(Namespace(secret_page=False, lan=False, secret_port=0), "human") is None
+    assert secret_page_options(Namespace(secret_page=True, lan=True, secret_port=0), "human") == {"lan": True, "port": 0}
+    with pytest.raises(UserError):
+        secret_page_options(Namespace(secret_page=True, lan=False, secret_port=0), "computer")
+    with pytest.raises(UserError):
+        secret_page_options(Namespace(secret_page=False, lan=True, secret_port=0), "human")

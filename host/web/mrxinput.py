@@ -9,8 +9,14 @@ for the page to show.
 """
 import collections
 import queue
+import sys
 import threading
 import time
+
+
+def _prompt_again(prompt):
+    sys.stdout.write(prompt)
+    sys.stdout.flush()
 
 
 class PageBusy(Exception):
@@ -18,9 +24,10 @@ class PageBusy(Exception):
 
 
 class PageInput:
-    def __init__(self, terminal=input, out=print):
+    def __init__(self, terminal=input, out=print, reprompt=_prompt_again):
         self.terminal = terminal  # None: the page alone
         self.out = out
+        self.reprompt = reprompt  # shows the prompt again while the terminal's read is still under way
         self.q = queue.Queue()
         self.lock = threading.Lock()
         self.asking = None        # the prompt the console waits at, or None
@@ -42,6 +49,8 @@ class PageInput:
         with self.lock:
             self.asking = prompt
         try:
+            if self.terminal is not None and self.reading and prompt:
+                self.reprompt(prompt)  # the console asks again (after a click, a take-back...)
             while True:
                 if self.terminal is not None and not self.reading:
                     self.reading = True
