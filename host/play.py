@@ -197,8 +197,8 @@ def _connect_and_play(port, sg, resume, inp, out, detectives, side, on_setup, qu
                           show_mrx=show_mrx, move_timeout=move_timeout)
         if quit_hint:
             console.quit_hint = quit_hint
-        if inp is input and sys.stdin.isatty():
-            setup_readline(console)
+        if (inp is input or getattr(inp, "terminal", None) is input) and sys.stdin.isatty():
+            setup_readline(console)  # the terminal, alone or beside the secret page
         if sg.over:
             console.finish()
         elif not console.play():
