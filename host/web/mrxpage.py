@@ -244,7 +244,10 @@ def start_secret_page(path, pageinput, said, lan=False, port=0, map_name="london
 
 def qr_text(url):
     """The URL as a QR code drawn with text blocks, to scan from the terminal with a phone."""
-    import segno
+    try:
+        import segno
+    except ImportError:  # a dependency (pyproject.toml); an older environment may lack it
+        return "(no QR code: pip install segno)"
     buf = io.StringIO()
     segno.make(url, error="m").terminal(out=buf, compact=True)
     return buf.getvalue()
