@@ -39,6 +39,42 @@ def add_game_arguments(parser):
                         help="start stations by hand: detectives then bobbies, then X's, e.g. 13,26,29,34:45")
     parser.add_argument("--dir", metavar="FOLDER", help="where secret logs are kept (default: $YARD_HOME or "
                                                        "~/.local/share/yard)")
+    parser.add_argument("--secret-page", action="store_true",
+                        help="Mister X's screen in a browser too (his station, moves by click, the detectives): "
+                             "served on 127.0.0.1, its secret link printed; the console keeps working")
+    parser.add_argument("--lan", action="store_true",
+                        help="with --secret-page: serve it on the local network, for a phone at the table (the "
+                             "link carries a secret key; it is printed and shown as a QR code)")
+    parser.add_argument("--secret-port", type=int, default=0, metavar="PORT",
+                        help="the secret page's port (default: any free one)")
+
+
+def secret_page_options(args, mrx):
+    """{"lan", "port"} for connect_and_play, or None without --secret-page."""
+    if not args.secret_page:
+        if args.lan:
+            raise UserError("--lan goes with --secret-page")
+        return None
+    if mrx != "human":
+        raise UserError("the secret page is Mister X's screen: it goes with a human Mister X")
+    return {"lan": args.lan, "port": args.secret_port}
+
+
+def open_secret_page(sg, inp, out, lan=False, port=0):
+    """Serve Mister X's secret page next to the console. Returns (inp, out, stop): the console's
+    input (terminal and page), its output (also shown on the page) and stop()."""
+    from host.web.mrxinput import PageInput, Said
+    from host.web.mrxpage import start_secret_page, qr_text
+    said = Said(out)
+    pin = PageInput(inp, said)
+    url, stop = start_secret_page(sg.path, pin, said, lan, port, sg.setup.get("map") or "london")
+    out("Mister X's secret page: %s" % url)
+    if lan:
+        out("Scan it with your phone (the link is the key: keep it to yourself):")
+        out(qr_text(url))
+    else:
+        out("(this computer only: --lan serves it to a phone on the local network)")
+    return pin, said, stop
 
 
 def ask(prompt, inp=input, out=print):
@@ -113,11 +149,24 @@ def load_resume(which, folder):
 
 def connect_and_play(port, sg, resume, inp=input, out=print, detectives=None, wire_log=None, side=None,
                      on_setup=None, quiet=False, boot_wait=0.0, replace=True, quit_hint=None, mrx_agent=None,
-                     show_mrx=False, move_timeout=20.0):
+                     show_mrx=False, move_timeout=20.0, secret_page=None):
     """Open the board, set up or resync, run the console. Returns the exit code.
     detectives: a driver (callable(sg)) that makes one detective move, or a function
     side -> driver (it needs the board), or None when people move the pieces."""
     side = side or BoardSide(port, sg, out=out, wire_log=wire_log)
+    stop_page = None
+    if secret_page is not None:
+        inp, out, stop_page = open_secret_page(sg, inp, out, **secret_page)
+    try:
+        return _connect_and_play(port, sg, resume, inp, out, detectives, side, on_setup, quiet, boot_wait, replace,
+                                 quit_hint, mrx_agent, show_mrx, move_timeout, stop_page is not None)
+    finally:
+        if stop_page:
+            stop_page()
+
+
+def _connect_and_play(port, sg, resume, inp, out, detectives, side, on_setup, quiet, boot_wait, replace, quit_hint,
+                      mrx_agent, show_mrx, move_timeout, page):
     info = side.open(boot_wait)
     out("Board: firmware %s, protocol %s, on %s" % (info.get("firmware"), info.get("proto"), port))
     try:
@@ -148,12 +197,19 @@ def connect_and_play(port, sg, resume, inp=input, out=print, detectives=None, wi
                           show_mrx=show_mrx, move_timeout=move_timeout)
         if quit_hint:
             console.quit_hint = quit_hint
-        if inp is input and sys.stdin.isatty():
-            setup_readline(console)
+        if (inp is input or getattr(inp, "terminal", None) is input) and sys.stdin.isatty():
+            setup_readline(console)  # the terminal, alone or beside the secret page
         if sg.over:
             console.finish()
+        elif not console.play():
             return 0
-        return 0 if console.play() else 0
+        if page:
+            out("The secret page shows the end of the game until you press Enter (or Done on the page).")
+            try:
+                inp("")
+            except EOFError:
+                pass
+        return 0
     finally:
         side.close()
 
@@ -172,7 +228,8 @@ def run(args):
     port = resolve(args.port)
     mrx, det = play_modes(args)
     level = args.level or "normal"
-    opts = {"mrx_agent": mrx_agent(level) if mrx == "computer" else None, "show_mrx": args.show_mrx}
+    opts = {"mrx_agent": mrx_agent(level) if mrx == "computer" else None, "show_mrx": args.show_mrx,
+            "secret_page": secret_page_options(args, mrx)}
     if det == "computer":
         opts["detectives"] = lambda side: GuidedDetectives(side, level)
         opts["detectives"].needs_side = True

@@ -19,7 +19,7 @@ from host.computer import GuidedDetectives, mrx_agent
 from host.console import SHORT
 from host.errors import UserError
 from host.mrxgame import SecretGame
-from host.play import add_game_arguments, new_setup, connect_and_play
+from host.play import add_game_arguments, new_setup, connect_and_play, secret_page_options
 from host.randomness import SEED_WARNING, secret_rng
 
 
@@ -122,6 +122,7 @@ def run_sim(args, out=print, inp=input):
     if seed is not None:
         out(SEED_WARNING % seed)
     mrx, det = sim_modes(args)
+    page = secret_page_options(args, mrx)
     level = args.level or "easy"
     web_on = args.web if args.demo else not args.no_web
     if det == "human" and not web_on:
@@ -185,7 +186,8 @@ def run_sim(args, out=print, inp=input):
         code = connect_and_play(sim.port, sg, False, inp=typing, out=out, detectives=driver, side=side,
                                 on_setup=place_pieces, quiet=args.demo and not args.verbose, boot_wait=30,
                                 quit_hint="Game abandoned (the simulated board stops with yard sim). Secret log: " + sg.path,
-                                mrx_agent=agent, show_mrx=args.show_mrx, move_timeout=20.0 if driver else None)
+                                mrx_agent=agent, show_mrx=args.show_mrx, move_timeout=20.0 if driver else None,
+                                secret_page=page)
         if args.demo:
             out("Demo: %d detective moves made through the simulated switches; %.1f s." % (
                 driver.moves, time.monotonic() - t0))

@@ -297,13 +297,21 @@ def start_web(simboard, host="127.0.0.1", port=0, power_cut_s=1.5):
     if host not in LOOPBACK:
         raise ValueError("the simulated board's page serves loopback only (127.0.0.1), not %r" % host)
     wb = WebBoard(simboard, power_cut_s)
+    port, stop = serve(make_app(wb), host, port, name="yard-web")
+    url = "http://%s:%d/" % ("127.0.0.1" if host == "localhost" else host, port)
+    stop.webboard = wb
+    return url, stop
+
+
+def serve(app, host, port, name="yard-web"):
+    """Run an aiohttp app in a background thread. Returns (port, stop)."""
     ready = threading.Event()
     box = {}
 
     def run():
         loop = asyncio.new_event_loop()
         asyncio.set_event_loop(loop)
-        runner = web.AppRunner(make_app(wb), access_log=None)
+        runner = web.AppRunner(app, access_log=None)
         try:
             loop.run_until_complete(runner.setup())
             site = web.TCPSite(runner, host, port)
@@ -322,14 +330,13 @@ def start_web(simboard, host="127.0.0.1", port=0, power_cut_s=1.5):
             loop.run_until_complete(runner.cleanup())
             loop.close()
 
-    thread = threading.Thread(target=run, name="yard-web", daemon=True)
+    thread = threading.Thread(target=run, name=name, daemon=True)
     thread.start()
     ready.wait(10)
     if "error" in box:
         raise box["error"]
     if "port" not in box:
         raise RuntimeError("the web server did not start")
-    url = "http://%s:%d/" % ("127.0.0.1" if host == "localhost" else host, box["port"])
 
     def stop():
         loop = box["loop"]
@@ -337,5 +344,4 @@ def start_web(simboard, host="127.0.0.1", port=0, power_cut_s=1.5):
             loop.call_soon_threadsafe(loop.stop)
         thread.join(5)
 
-    stop.webboard = wb
-    return url, stop
+    return box["port"], stop

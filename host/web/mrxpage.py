@@ -1,0 +1,253 @@
+"""Mister X's secret page: his screen in a browser (`yard play --secret-page`, `yard sim --secret-page`).
+
+It shows the game as he knows it (host/web/mrxstate.py, read from his secret log) and turns his
+clicks into the console's own commands ("bus 58", "double taxi 14 black 15", "undo"), given to the
+console through host/web/mrxinput.py: one secret game, one set of commitments, the terminal and the
+page both usable at once.
+
+A server of its own, on its own port: the public board page (host/web/server.py) has no route to
+any of this. By default on 127.0.0.1; with `lan`, on every interface so a phone at the table can
+open it. Either way:
+  - every request needs the secret key in its URL (?k=...): without it, 403 and nothing else (the
+    key is printed, with a QR code in the terminal when on the local network);
+  - the Host header must name this server (a loopback name, or with `lan` the address the request
+    came in on) and its port: a DNS-rebinding page is refused;
+  - an Origin, when sent, must be this server's own; actions need the page's token as well, which
+    the server writes into the page it serves (issue 17).
+"""
+import asyncio
+import hmac
+import io
+import ipaddress
+import json
+import os
+import socket
+
+from aiohttp import web, WSMsgType
+
+from host.randomness import token as new_token
+from host.web.mrxinput import PageBusy
+from host.web.mrxstate import SecretLogWatch
+from host.web.server import STATIC, HOST_NAMES, load_map, origin_ok, serve, _own_port
+from sy.board import PIECE_RGB
+
+POLL_S = 0.1
+TICKETS = ("taxi", "bus", "underground", "black")
+LOOPBACK = ("127.0.0.1", "::1")
+
+
+def piece_colours(n=8):
+    """The board's piece colours (sy/board.py) by piece index, as on the public page."""
+    out = []
+    for i in range(n):
+        c = PIECE_RGB[3 * i:3 * i + 3] if 3 * i + 3 <= len(PIECE_RGB) else bytes((110, 110, 190))
+        out.append("#%02x%02x%02x" % tuple(c))
+    return out
+
+
+def command(msg):
+    """A page action -> the console's command line. ValueError if it is not one."""
+    do = msg.get("do")
+
+    def step(t, s):
+        if t not in TICKETS or not isinstance(s, int) or isinstance(s, bool) or not 1 <= s <= 199:
+            raise ValueError("not a move: %r %r" % (t, s))
+        return "%s %d" % (t, s)
+    if do == "move":
+        return step(msg.get("ticket"), msg.get("station"))
+    if do == "double":
+        steps = msg.get("steps")
+        if not (isinstance(steps, list) and len(steps) == 2 and all(isinstance(x, list) and len(x) == 2 for x in steps)):
+            raise ValueError("a double move is two [ticket, station] steps")
+        return "double " + " ".join(step(t, s) for t, s in steps)
+    if do == "undo":
+        return "undo"
+    if do == "done":
+        return "done"
+    raise ValueError("unknown action %r" % (do,))
+
+
+class SecretPage:
+    def __init__(self, path, pageinput, said, lan=False, map_name="london"):
+        self.watch = SecretLogWatch(path)
+        self.inp = pageinput
+        self.said = said
+        self.lan = lan
+        self.key = new_token()    # in the URL: nothing is served without it
+        self.token = new_token()  # in the page: actions without it are refused
+        self.map = load_map(map_name)
+        self.colours = piece_colours()
+        self.clients = set()
+        self.state_msg = None
+
+    def make_state(self):
+        self.watch.poll()
+        return json.dumps({"t": "state", "game": self.watch.state, "said": list(self.said.lines),
+                           "asking": self.inp.asking, "error": self.watch.error})
+
+    def hello(self):
+        return json.dumps({"t": "hello", "map": self.map, "colours": self.colours})
+
+    async def broadcast(self, text):
+        for ws in list(self.clients):
+            try:
+                await ws.send_str(text)
+            except (ConnectionError, RuntimeError):
+                self.clients.discard(ws)
+
+    async def state_loop(self):
+        loop = asyncio.get_running_loop()
+        while True:
+            text = await loop.run_in_executor(None, self.make_state)
+            if text != self.state_msg:
+                self.state_msg = text
+                await self.broadcast(text)
+            await asyncio.sleep(POLL_S)
+
+    # --- who may ask ---------------------------------------------------------------------------
+    def host_ok(self, host, request):
+        """The Host header names this server: a loopback name, or (lan) the address asked, and our port."""
+        port = _own_port(request)
+        name, sep, p = host.rpartition(":")
+        if not sep or port is None or p != str(port):
+            return False
+        if name.lower() in HOST_NAMES:
+            return True
+        if not self.lan:
+            return False
+        sock = request.transport.get_extra_info("sockname") if request.transport else None
+        try:
+            return sock is not None and ipaddress.ip_address(name.strip("[]")) == ipaddress.ip_address(sock[0])
+        except ValueError:
+            return False  # a name, not the address: a rebinding page could own it
+
+    def key_ok(self, given):
+        return isinstance(given, str) and hmac.compare_digest(given.encode(), self.key.encode())
+
+    def token_ok(self, given):
+        return isinstance(given, str) and hmac.compare_digest(given.encode(), self.token.encode())
+
+
+REFUSED = "Mister X's secret page: refused"
+PAGE = web.AppKey("page", SecretPage)
+LOOPS = web.AppKey("loops", list)
+
+
+@web.middleware
+async def _guard(request, handler):
+    page = request.app[PAGE]
+    if not page.lan and request.remote not in LOOPBACK and not (request.remote or "").startswith("127."):
+        raise web.HTTPForbidden(text=REFUSED)
+    if not page.host_ok(request.headers.get("Host", ""), request):
+        raise web.HTTPForbidden(text=REFUSED)
+    if not origin_ok(request.headers.get("Origin"), request.headers.get("Host", "")):
+        raise web.HTTPForbidden(text=REFUSED)
+    if not page.key_ok(request.query.get("k")):
+        raise web.HTTPForbidden(text=REFUSED)
+    resp = await handler(request)
+    if isinstance(resp, web.StreamResponse) and not isinstance(resp, web.WebSocketResponse):
+        resp.headers["Cache-Control"] = "no-store"
+        resp.headers["Referrer-Policy"] = "no-referrer"  # the key is in the URL: never pass it on
+        resp.headers["X-Frame-Options"] = "DENY"
+        resp.headers["X-Content-Type-Options"] = "nosniff"
+    return resp
+
+
+async def _index(request):
+    page = request.app[PAGE]
+    with open(os.path.join(STATIC, "mrx.html"), encoding="utf-8") as f:
+        html = f.read()
+    html = html.replace("{{KEY}}", page.key).replace("{{TOKEN}}", page.token)
+    return web.Response(text=html, content_type="text/html")
+
+
+async def _static(request):
+    name = request.match_info["name"]
+    if name not in ("map.js", "mrx.js", "mrx.css", "style.css"):
+        raise web.HTTPNotFound()
+    return web.FileResponse(os.path.join(STATIC, name))
+
+
+async def _ws(request):
+    page = request.app[PAGE]
+    may_act = page.token_ok(request.query.get("token"))
+    ws = web.WebSocketResponse(heartbeat=20)
+    await ws.prepare(request)
+    page.clients.add(ws)
+    try:
+        await ws.send_str(page.hello())
+        if page.state_msg:
+            await ws.send_str(page.state_msg)
+        async for m in ws:
+            if m.type != WSMsgType.TEXT:
+                continue
+            try:
+                msg = json.loads(m.data)
+            except ValueError:
+                continue
+            if not isinstance(msg, dict):
+                continue
+            reply = {"t": "done", "id": msg.get("id"), "ok": True}
+            try:
+                if not may_act:
+                    raise PageBusy("actions need the page's token: reload the page")
+                page.inp.submit(command(msg))
+            except (PageBusy, ValueError) as e:
+                reply.update(ok=False, error=str(e))
+            await ws.send_str(json.dumps(reply))
+    finally:
+        page.clients.discard(ws)
+    return ws
+
+
+def make_app(page):
+    app = web.Application(middlewares=[_guard])
+    app[PAGE] = page
+    app.router.add_get("/", _index)
+    app.router.add_get("/ws", _ws)
+    app.router.add_get("/static/{name}", _static)
+
+    async def _start(app):
+        app[LOOPS] = [asyncio.ensure_future(page.state_loop())]
+
+    async def _stop(app):
+        for t in app[LOOPS]:
+            t.cancel()
+        for ws in list(page.clients):
+            await ws.close()
+
+    app.on_startup.append(_start)
+    app.on_shutdown.append(_stop)
+    return app
+
+
+def lan_address():
+    """This computer's address on the local network (the interface of its default route)."""
+    s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    try:
+        s.connect(("192.0.2.1", 9))  # no packet is sent: it only picks the interface
+        return s.getsockname()[0]
+    except OSError:
+        return "127.0.0.1"
+    finally:
+        s.close()
+
+
+def start_secret_page(path, pageinput, said, lan=False, port=0, map_name="london"):
+    """Serve Mister X's page for the secret log at `path`. Returns (url with its key, stop)."""
+    page = SecretPage(path, pageinput, said, lan, map_name)
+    port, stop = serve(make_app(page), "0.0.0.0" if lan else "127.0.0.1", port, name="yard-secret-page")
+    url = "http://%s:%d/?k=%s" % (lan_address() if lan else "127.0.0.1", port, page.key)
+    stop.page = page
+    return url, stop
+
+
+def qr_text(url):
+    """The URL as a QR code drawn with text blocks, to scan from the terminal with a phone."""
+    try:
+        import segno
+    except ImportError:  # a dependency (pyproject.toml); an older environment may lack it
+        return "(no QR code: pip install segno)"
+    buf = io.StringIO()
+    segno.make(url, error="m").terminal(out=buf, compact=True)
+    return buf.getvalue()

@@ -1,0 +1,250 @@
+// Mister X's secret page. It draws what his server sends (the game from his secret log) and turns a
+// click into one of the console's commands; the console checks it against the rules, logs it,
+// commits to it and tells the board, exactly as if he had typed it.
+"use strict";
+(function () {
+  const svg = document.getElementById("board");
+  const $ = (id) => document.getElementById(id);
+  const el = YardMap.el;
+  const TICKET_COLOUR = { taxi: "#f2b705", bus: "#14a88f", underground: "#d62828", black: "#111" };
+  const TICKET_LABEL = { taxi: "taxi", bus: "bus", underground: "underground", black: "black ticket" };
+  const FULL = [-12, -12, 1663, 1252];
+  const yard = window.yard = { state: null, map: null, sent: 0, replies: [] };
+  let ws = null, nextId = 1, pending = {}, stationEls = {};
+  let doubleMode = false, first = null, asked = null, zoomed = window.innerWidth < 820, fitted = "";
+
+  const key = new URLSearchParams(location.search).get("k") || "";
+  const token = (document.querySelector('meta[name="yard-token"]') || {}).content || "";
+  function connect() {
+    ws = new WebSocket((location.protocol === "https:" ? "wss://" : "ws://") + location.host + "/ws?k="
+                       + encodeURIComponent(key) + "&token=" + encodeURIComponent(token));
+    ws.onmessage = (e) => handle(JSON.parse(e.data));
+    ws.onclose = () => { $("status").textContent = "connection lost, retrying…"; setTimeout(connect, 1000); };
+  }
+  function send(msg) {
+    msg.id = nextId++; yard.sent++;
+    ws.send(JSON.stringify(msg));
+    return new Promise((resolve) => { pending[msg.id] = resolve; });
+  }
+  yard.send = send;
+  function handle(m) {
+    if (m.t === "hello") { yard.map = m.map; yard.colours = m.colours; stationEls = YardMap.draw(m.map, $("edges"), $("halos"), $("stations")); fitted = ""; if (yard.state) render(); }
+    else if (m.t === "state") { yard.state = m; render(); }
+    else if (m.t === "done") {
+      yard.replies.push(m);
+      if (!m.ok) showNotice(m.error, true);
+      const r = pending[m.id]; delete pending[m.id]; if (r) r(m);
+    }
+  }
+  yard.stationXY = (s) => YardMap.stationXY(svg, stationEls[s]);
+
+  // --- what he may click now --------------------------------------------------------------------
+  function myTurn() { const m = yard.state; return !!(m && m.game && m.game.phase === "mrx" && m.asking !== null); }
+  function targets() {
+    // {station: [tickets]} of the step he is choosing
+    const g = yard.state.game, out = {};
+    if (!myTurn()) return out;
+    if (!doubleMode) return Object.assign(out, g.legal);
+    for (const [t1, s1, t2, s2] of g.doubles) {
+      if (!first) (out[s1] = out[s1] || []).includes(t1) || out[s1].push(t1);
+      else if (first[0] === t1 && first[1] === s1) (out[s2] = out[s2] || []).includes(t2) || out[s2].push(t2);
+    }
+    return out;
+  }
+  yard.targets = () => (yard.state ? targets() : {});
+
+  // --- drawing ----------------------------------------------------------------------------------
+  function render() {
+    const m = yard.state, g = m.game;
+    if (!g || !yard.map) return;
+    if (!myTurn()) { doubleMode = false; first = null; asked = null; }
+    if (!g.doubles.length && doubleMode) { doubleMode = false; first = null; }
+    const tg = targets();
+    for (const s in stationEls) {
+      const e = stationEls[s], ts = tg[s];
+      const cls = ["st"];
+      if (+s === g.mrx && !(first && doubleMode)) cls.push("here");
+      if ((first && +s === first[1]) || +s === asked) cls.push("picked");
+      if (ts) cls.push("legal", ts[0]);
+      e.g.setAttribute("class", cls.join(" "));
+      e.halo.setAttribute("fill", ts ? TICKET_COLOUR[ts[0]] : "none");
+      e.halo.setAttribute("opacity", ts ? 0.45 : 0);
+      e.g.querySelectorAll(".tkdots").forEach((d) => d.remove());
+      if (ts && ts.length > 1) {
+        const d = el("g", { class: "tkdots" }, e.g);
+        ts.forEach((t, i) => el("circle", { cx: -14 + 9 * i, cy: 20, r: 5, fill: TICKET_COLOUR[t] }, d));
+      }
+    }
+    pieces(g);
+    maybe(g);
+    status(g, m);
+    moveBox(g, m, tg);
+    travelLog(g);
+    gameInfo(g);
+    tickets(g);
+    said(m.said || []);
+    fit(g, tg);
+  }
+  function pieces(g) {
+    const layer = $("pieces"); layer.textContent = "";
+    g.pieces.forEach((p, i) => {
+      const e = stationEls[p.station]; if (!e) return;
+      const pg = el("g", { class: "pc", "data-piece": p.name, transform: `translate(${e.x + 21},${e.y - 21})` }, layer);
+      el("circle", { r: 17, fill: (yard.colours || [])[i] || "#557", stroke: "#fff", "stroke-width": 3 }, pg);
+      el("text", {}, pg).textContent = p.name;
+    });
+    const at = doubleMode && first ? first[1] : g.mrx, e = stationEls[at];
+    if (e) {
+      const x = el("g", { class: "mx", "data-piece": "X", transform: `translate(${e.x - 21},${e.y - 21})` }, layer);
+      el("circle", { r: 17 }, x); el("text", {}, x).textContent = "X";
+    }
+  }
+  function maybe(g) {
+    const layer = $("maybe"); layer.textContent = "";
+    if (!$("maybebox").checked) return;
+    for (const s of g.candidates || []) { const e = stationEls[s]; if (e) el("circle", { cx: e.x, cy: e.y, r: 23 }, layer); }
+  }
+  const WHY = { capture: "a detective caught you", mrx_stuck: "you could not move", detectives_stuck: "no detective could move" };
+  function resultText(g) {
+    if (g.result === "mrx") return g.reason === "rounds_done" ? `You win: hidden for all ${g.rounds} rounds` : `You win: ${WHY[g.reason] || g.reason}`;
+    return `The detectives win: ${WHY[g.reason] || g.reason}`;
+  }
+  function status(g, m) {
+    let t;
+    if (g.phase === "over") t = resultText(g);
+    else if (g.phase === "mrx") t = (m.asking !== null ? "Your move" : "Your turn (the console is busy…)") + ` · round ${g.round + 1} of ${g.rounds}`;
+    else t = `Detectives' turn (round ${g.round}): ` + g.pieces.filter((p) => p.to_move).map((p) => p.name).join(", ") + " to move";
+    if (g.phase !== "over") t += g.next_reveal ? ` · you surface after move ${g.next_reveal}` : " · no more surfacing";
+    $("status").textContent = t;
+    $("banner").hidden = g.phase !== "over";
+    if (g.phase === "over") $("banner").textContent = resultText(g);
+  }
+  function moveBox(g, m, tg) {
+    const n = Object.keys(tg).length;
+    let h;
+    if (g.phase === "over") h = "The game is over.";
+    else if (!myTurn()) h = "Wait for the detectives.";
+    else if (doubleMode && !first) h = `Double move: tap your first station (${n} lit).`;
+    else if (doubleMode) h = `Double move: ${first[0]} to ${first[1]}, now tap your second station (${n} lit).`;
+    else h = `You are on <b>${g.mrx}</b>. Tap a lit station to move (${n} lit; the ring's colour is the ticket).`;
+    $("movehint").innerHTML = h;
+    const dbl = $("double");
+    dbl.hidden = !myTurn() || !g.doubles.length;
+    dbl.textContent = `double move (${g.tickets.double} left)`;
+    dbl.setAttribute("aria-pressed", doubleMode ? "true" : "false");
+    $("cancel").hidden = !(first || asked);
+    $("takeback").hidden = !(myTurn() && g.can_take_back);
+    $("done").hidden = !(g.phase === "over" && m.asking !== null);
+    if (asked && !(tg[asked] || []).length) asked = null;
+    chooser(tg);
+  }
+  function chooser(tg) {
+    const box = $("choose");
+    box.hidden = !asked; box.textContent = "";
+    if (!asked) return;
+    const p = document.createElement("p"); p.textContent = `To ${asked} by which ticket?`; box.appendChild(p);
+    for (const t of tg[asked]) {
+      const b = document.createElement("button");
+      b.className = "tk " + t; b.dataset.ticket = t; b.textContent = TICKET_LABEL[t];
+      b.addEventListener("click", () => pick(t, asked));
+      box.appendChild(b);
+    }
+  }
+  function travelLog(g) {
+    const strip = $("logstrip"), log = g.log, n = Math.max(g.rounds, log.length);
+    let html = "";
+    for (let i = 0; i < n; i++) {
+      const e = log[i], cls = ["cell"];
+      if (g.reveals.includes(i + 1)) cls.push("reveal");
+      if (e) cls.push(e.ticket, e.shown ? "shown" : "hidden");
+      else if (i === log.length && g.phase !== "over") cls.push("next");
+      const inner = e ? `<b>${e.station}</b>` + (e.double ? "·2×" : "") : "";
+      const title = `move ${i + 1}` + (e ? `: ${e.ticket} to ${e.station}` + (e.shown ? " (you surfaced)" : "") : (g.reveals.includes(i + 1) ? " (you surface)" : ""));
+      html += `<div class="${cls.join(" ")}" title="${title}"><span class="n">${i + 1}</span>${inner}</div>`;
+    }
+    strip.style.gridTemplateColumns = `repeat(${n}, 1fr)`;
+    strip.innerHTML = html;
+  }
+  function gameInfo(g) {
+    const lastShown = [...g.log].reverse().find((e) => e.shown);
+    const nxt = g.next_reveal ? `after move ${g.next_reveal} (in ${g.next_reveal - g.moves})` : "none left";
+    const over = g.phase === "over";
+    const rows = [["Your station", g.mrx], ["Started on", g.start], ["Moves made", `${g.moves} of ${g.rounds}`],
+      ["Next surfacing", over ? "—" : nxt], ["Last seen by them", lastShown ? lastShown.station : "never"],
+      ["They think you may be on", over ? "—" : `${g.candidates.length} station${g.candidates.length === 1 ? "" : "s"}`]];
+    $("gameinfo").innerHTML = rows.map(([k, v]) => `<div><span>${k}</span><b>${v}</b></div>`).join("")
+      + (g.candidates.length && g.candidates.length <= 30 ? `<div class="hint" id="maybelist">${g.candidates.join(" ")}</div>` : "");
+  }
+  function tickets(g) {
+    let h = `<tr><th></th><th>taxi</th><th>bus</th><th>ug</th><th>at</th></tr>`;
+    h += `<tr class="you"><td>You</td><td colspan="3">black ${g.tickets.black} · double ${g.tickets.double}</td><td>${g.mrx}</td></tr>`;
+    g.pieces.forEach((p, i) => {
+      const dot = `<i class="dot" style="background:${(yard.colours || [])[i] || "#557"}"></i>`;
+      const t = p.tickets ? `<td>${p.tickets.taxi}</td><td>${p.tickets.bus}</td><td>${p.tickets.underground}</td>`
+                          : `<td colspan="3">${p.bobby ? "bobby" : "shares " + p.shares + "'s"}</td>`;
+      h += `<tr data-piece="${p.name}"><td>${dot}${p.name}</td>${t}<td>${p.station}</td></tr>`;
+    });
+    h += `<tr><td>supply</td><td>${g.supply.taxi}</td><td>${g.supply.bus}</td><td>${g.supply.underground}</td><td></td></tr>`;
+    $("tickets").innerHTML = h;
+  }
+  let noticeShown = 0;
+  function said(lines) {
+    const ul = $("said"); ul.textContent = "";
+    for (const l of lines.slice(-14)) {
+      const li = document.createElement("li"); li.textContent = l.text;
+      if (/^(\?|refused)/.test(l.text)) li.className = "bad";
+      if (/taken back|withdrawn/.test(l.text)) li.className = "back";
+      ul.appendChild(li);
+    }
+    ul.scrollTop = ul.scrollHeight;
+    const back = [...lines].reverse().find((l) => /taken back|withdrawn/.test(l.text));
+    if (back && back.n > noticeShown) { noticeShown = back.n; showNotice("Take-back: " + back.text.trim()); }
+  }
+  function showNotice(text, bad) {
+    const n = $("notice"); n.hidden = false; n.textContent = text; n.className = bad ? "bad" : "";
+    clearTimeout(showNotice.t); showNotice.t = setTimeout(() => { n.hidden = true; }, 12000);
+  }
+  // phones: the map around him (his station and where he may go), big enough to tap
+  function fit(g, tg) {
+    let box = FULL;
+    if (zoomed) {
+      const ss = Object.keys(tg).map(Number).concat([g.mrx]).concat(first ? [first[1]] : []);
+      let x0 = 1e9, y0 = 1e9, x1 = -1e9, y1 = -1e9;
+      for (const s of ss) { const e = stationEls[s]; if (!e) continue; x0 = Math.min(x0, e.x); y0 = Math.min(y0, e.y); x1 = Math.max(x1, e.x); y1 = Math.max(y1, e.y); }
+      // the box takes the shape of the map's frame on the screen, and stays on the map
+      const aspect = (svg.clientWidth || 1) / (svg.clientHeight || 1);
+      let w = Math.max(x1 - x0 + 120, 420), h = Math.max(y1 - y0 + 120, 380);
+      if (w / h < aspect) w = h * aspect; else h = w / aspect;
+      w = Math.min(w, FULL[2]); h = Math.min(h, FULL[3]);
+      const cx = Math.min(Math.max((x0 + x1) / 2, FULL[0] + w / 2), FULL[0] + FULL[2] - w / 2);
+      const cy = Math.min(Math.max((y0 + y1) / 2, FULL[1] + h / 2), FULL[1] + FULL[3] - h / 2);
+      box = [cx - w / 2, cy - h / 2, w, h];
+    }
+    const key = box.map(Math.round).join(" ");
+    if (key !== fitted) { fitted = key; svg.setAttribute("viewBox", key); }
+    $("zoom").textContent = zoomed ? "whole map" : "around me";
+  }
+
+  // --- moving -----------------------------------------------------------------------------------
+  function pick(t, s) {
+    asked = null;
+    if (doubleMode && !first) { first = [t, s]; render(); return; }
+    if (doubleMode) { const f = first; first = null; doubleMode = false; send({ do: "double", steps: [f, [t, s]] }); render(); return; }
+    send({ do: "move", ticket: t, station: s }); render();
+  }
+  yard.pick = pick;
+  svg.addEventListener("click", (ev) => {
+    if (!yard.state || !myTurn()) return;
+    const s = YardMap.stationAt(svg, stationEls, ev.clientX, ev.clientY);
+    const ts = s && targets()[s];
+    if (!ts) return;
+    if (ts.length === 1) pick(ts[0], s); else { asked = s; render(); }
+  });
+  $("double").addEventListener("click", () => { doubleMode = !doubleMode; first = null; asked = null; render(); });
+  $("cancel").addEventListener("click", () => { first = null; asked = null; render(); });
+  $("takeback").addEventListener("click", () => send({ do: "undo" }));
+  $("done").addEventListener("click", () => send({ do: "done" }));
+  $("zoom").addEventListener("click", () => { zoomed = !zoomed; render(); });
+  $("maybebox").addEventListener("change", () => yard.state && render());
+  connect();
+})();
