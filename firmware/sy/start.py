@@ -32,14 +32,16 @@ def _intern_names():
 
 def _hardware(folder, sim):
     from sy import boardconfig, hw
+    path = (folder + "/board.json") if folder else boardconfig.DEFAULT_PATH
     try:
-        cfg = boardconfig.load((folder + "/board.json") if folder else boardconfig.DEFAULT_PATH)
+        cfg = boardconfig.load(path)
     except boardconfig.ConfigError as e:
         import json
         print(json.dumps({"note": "config_error", "message": str(e)}))
         return None
     inputs, leds = hw.simulated(cfg, folder) if sim else hw.real(cfg)
     small = hw.compact(cfg)
+    small["config_path"] = path
     forget("boardconfig")
     forget("hw")
     return inputs, leds, small

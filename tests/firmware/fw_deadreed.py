@@ -1,0 +1,184 @@
+"""Reeds out of service (sy/deadreed.py) as plain functions: tests/test_firmware_units.py runs them
+under CPython and under the MicroPython unix port. A reed stuck closed or never closing, at a start
+station or at a station the game passes, is taken out of service and a whole game plays to its
+end with the board agreeing with Mister X's truth after every move (testkit.play_game)."""
+import json
+import sys
+
+if sys.implementation.name != "micropython":
+    import os
+    _ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    for p in (os.path.join(_ROOT, "firmware"), os.path.join(_ROOT, "tests", "fakes")):
+        if p not in sys.path:
+            sys.path.insert(0, p)
+
+from sy import boardconfig
+from sy.testkit import TestBoard, MemInputs, play_game
+
+TMP = "/tmp/sy-fwtest-deadreed"
+
+
+class FaultInputs(MemInputs):
+    """Memory inputs with one reed broken: stuck closed (True) or never closing (False)."""
+
+    def __init__(self, nbytes, bit, closed):
+        MemInputs.__init__(self, nbytes)
+        self.fault = (bit, closed)
+
+    def scan(self, bitmap):
+        MemInputs.scan(self, bitmap)
+        bit, closed = self.fault
+        if closed:
+            bitmap[bit >> 3] |= 0x80 >> (bit & 7)
+        else:
+            bitmap[bit >> 3] &= ~(0x80 >> (bit & 7)) & 0xFF
+
+
+class DeadBoard(TestBoard):
+    """A TestBoard whose players press confirm after putting a piece on a station out of service."""
+
+    def __init__(self, folder, dead, stuck_closed, cfg=None):
+        cfg = cfg or boardconfig.validate({"board": "pico", "debounce_ms": 30, "scan_hz": 200,
+                                           "reeds": {"dead": [dead]}})
+        self.inputs = FaultInputs(cfg["reeds"]["chips"] + 1, cfg["reeds"]["bits"][dead - 1], stuck_closed)
+        self.confirms = 0
+        TestBoard.__init__(self, folder, cfg)
+
+    def place(self, station):
+        TestBoard.place(self, station)
+        bl = self.board.blind
+        if bl is not None and bl.dead[station] and self.board.lifted >= 0:
+            self.confirms += 1
+            self.press(3)
+
+
+def _events(tb):
+    r = tb.command("record", all=True)
+    assert r["ok"], r
+    return [m["line"] for m in tb.messages() if "line" in m]
+
+
+_BASE = {}
+
+
+def _game(dead, stuck_closed, detectives=(13, 26, 29, 34, 50), seed=7):
+    """The seeded game with `dead` out of service ends as it does with every reed working (and
+    play_game checked the board against Mister X's truth after every move)."""
+    if seed not in _BASE:
+        base = play_game(TestBoard(TMP), detectives=detectives, seed=seed)
+        _BASE[seed] = (base["pieces"], base["log"], base["tickets"], base["result"], base["reason"])
+    tb = DeadBoard(TMP, dead, stuck_closed)
+    st = play_game(tb, detectives=detectives, seed=seed)
+    assert st["dead"] == [dead], st["dead"]
+    assert st["stage"] == "over", st
+    assert (st["pieces"], st["log"], st["tickets"], st["result"], st["reason"]) == _BASE[seed]
+    return tb, st
+
+
+def _visits(seed=7):
+    """The stations detectives go to in the seeded game (with every reed working)."""
+    tb = TestBoard(TMP)
+    play_game(tb, seed=seed)
+    out = []
+    for line in _events(tb):
+        if line.get("type") == "move" and line.get("piece", "X")[0] in "DB" and line["to"] not in out:
+            out.append(line["to"])
+    return out
+
+
+def test_config_dead_list():
+    cfg = boardconfig.validate({"reeds": {"dead": [45, 3]}})
+    assert cfg["reeds"]["dead"] == [45, 3]
+    assert "dead" not in boardconfig.validate({})["reeds"] and "dead" not in boardconfig.validate({"reeds": {"dead": []}})["reeds"]
+    for bad, words in (([0], "1..199"), ([200], "1..199"), (["4"], "integer"), ([True], "integer"),
+                       ([4, 4], "twice"), (45, "a list"), (list(range(1, 23)), "at most")):
+        try:
+            boardconfig.validate({"reeds": {"dead": bad}})
+        except boardconfig.ConfigError as e:
+            assert e.key.startswith("reeds.dead"), e.key
+            assert words in str(e), (words, str(e))
+        else:
+            raise AssertionError("accepted reeds.dead %r" % (bad,))
+
+
+def test_max_dead_agrees():
+    from sy import deadreed
+    assert deadreed.MAX_DEAD == boardconfig.MAX_DEAD
+
+
+def test_start_station_stuck_open():
+    tb, _st = _game(13, False)
+
+
+def test_start_station_stuck_closed():
+    tb, _st = _game(26, True)
+
+
+def test_visited_station_both_kinds():
+    dest = _visits()[2]
+    for closed in (False, True):
+        tb, _st = _game(dest, closed)
+        assert tb.confirms >= 1, "the game never put a piece on %d" % dest
+
+
+def test_reed_command_remembered_in_board_json():
+    tb = TestBoard(TMP)
+    r = tb.command("reed", station=45, out=True)
+    assert r["ok"] and r["dead"] == [45], r
+    assert tb.command("reed", station=3, out=True)["dead"] == [3, 45]
+    f = open(TMP + "/board.json")
+    cfg = json.load(f)
+    f.close()
+    assert cfg["reeds"]["dead"] == [3, 45]
+    assert boardconfig.load(TMP + "/board.json")["reeds"]["dead"] == [3, 45]
+    assert tb.command("status")["dead"] == [3, 45]
+    tb.reboot()
+    assert tb.board.blind.dead[45] and tb.board.blind.dead[3] and tb.board.blind.n == 2
+    assert tb.command("reed", station=3, out=False)["dead"] == [45]
+    assert tb.command("status")["dead"] == [45]
+    assert tb.command("reed", station=45, out=False)["dead"] == []
+    assert tb.board.blind is None
+
+
+def test_reed_command_refuses_bad_input():
+    tb = TestBoard(TMP)
+    for args in ({"station": 0, "out": True}, {"station": 200, "out": True}, {"station": "4", "out": True},
+                 {"station": 4, "out": 1}, {"station": 4}):
+        r = tb.command("reed", **args)
+        assert not r["ok"] and r["error"] == "bad_input", r
+    assert tb.command("status")["dead"] == []
+    f = open(TMP + "/board.json")
+    assert "dead" not in json.load(f)["reeds"]
+    f.close()
+
+
+def test_taken_out_during_a_game_and_place_by_the_host():
+    tb = TestBoard(TMP)
+    tb.command("hello", proto=1)
+    assert tb.command("setup", detectives=[13, 26], bobbies=[29, 34])["ok"]
+    for s in (13, 26, 29, 34):
+        tb.place(s)
+    tb.command("mrx", ticket="taxi")
+    # station 4 (taxi from 13) and 14 (bus) go out of service; D1 lifted: two blind destinations
+    assert tb.command("reed", station=4, out=True)["ok"]
+    assert tb.command("reed", station=14, out=True)["ok"]
+    tb.messages()
+    tb.lift(13)
+    tb.run(20)
+    notes = [m for m in tb.messages() if m.get("note") == "lifted"]
+    assert notes and notes[-1]["confirm"] == [4, 14], notes
+    tb.press(3)
+    where = [m for m in tb.messages() if m.get("note") == "where"]
+    assert where == [{"note": "where", "piece": "D1", "stations": [4, 14]}], where
+    assert tb.board.game.pos[0] == 13
+    r = tb.command("place", piece="D1", station=26)
+    assert not r["ok"], r  # 26 is in service
+    r = tb.command("place", piece="D2", station=4)
+    assert not r["ok"] and r["error"] == "wrong_turn", r
+    r = tb.command("place", piece="D1", station=14)
+    assert r["ok"], r
+    assert tb.board.game.pos[0] == 14
+    evs = [m["ev"] for m in tb.messages() if "ev" in m]
+    assert evs == [{"type": "move", "piece": "D1", "ticket": "bus", "to": 14}], evs
+    # D1 now stands on 14 (out of service) and is not missing; it moves again next round
+    assert tb.board.n_missing == 0 and tb.board.n_extra == 0
