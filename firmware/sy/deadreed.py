@@ -24,8 +24,8 @@ def _station(v):
 
 def _write(path, dead):
     """Rewrite reeds.dead in the board config at path: <name>.new written whole, then renamed into
-    place (never over an existing file: FAT cannot); sy/boardconfig.py load() finishes a rewrite a
-    power cut interrupted."""
+    place (never over an existing file: FAT cannot); recover() finishes a rewrite a power cut
+    interrupted."""
     if not path:
         raise RuleError("bad_input", "this board has no config file to remember it in")
     f = open(path)
@@ -56,6 +56,25 @@ def _write(path, dead):
     os.rename(path, base + ".old")
     os.rename(base + ".new", path)
     os.remove(base + ".old")
+
+
+def recover(path):
+    """At boot, with no config at path (sy/start.py): a rewrite a power cut interrupted between its
+    renames (_write) is finished: the complete <name>.new, else <name>.old, takes its place. True
+    if one did."""
+    try:
+        open(path).close()
+        return False  # there is one: a config error of its own
+    except OSError:
+        pass
+    base = path[:-5] if path.endswith(".json") else path
+    for tail in (".new", ".old"):
+        try:
+            os.rename(base + tail, path)
+            return True
+        except OSError:
+            pass
+    return False
 
 
 def c_reed(p, msg):

@@ -34,7 +34,14 @@ def _hardware(folder, sim):
     from sy import boardconfig, hw
     path = (folder + "/board.json") if folder else boardconfig.DEFAULT_PATH
     try:
-        cfg = boardconfig.load(path)
+        try:
+            cfg = boardconfig.load(path)
+        except boardconfig.ConfigError:
+            from sy.deadreed import recover  # a rewrite of reeds.dead cut by a power cut
+            if not recover(path):
+                raise
+            forget("deadreed")
+            cfg = boardconfig.load(path)
     except boardconfig.ConfigError as e:
         import json
         print(json.dumps({"note": "config_error", "message": str(e)}))

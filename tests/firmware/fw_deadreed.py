@@ -182,3 +182,20 @@ def test_taken_out_during_a_game_and_place_by_the_host():
     assert evs == [{"type": "move", "piece": "D1", "ticket": "bus", "to": 14}], evs
     # D1 now stands on 14 (out of service) and is not missing; it moves again next round
     assert tb.board.n_missing == 0 and tb.board.n_extra == 0
+
+
+def test_a_rewrite_cut_by_a_power_cut_is_finished_at_boot():
+    import os
+    from sy.deadreed import recover
+    tb = TestBoard(TMP)
+    path = TMP + "/board.json"
+    assert tb.command("reed", station=45, out=True)["ok"]
+    assert not recover(path)  # nothing to do
+    # cut after board.json -> board.old, before board.new -> board.json
+    os.rename(path, TMP + "/board.new")
+    assert recover(path) and boardconfig.load(path)["reeds"]["dead"] == [45]
+    # a board.new left beside a good board.json (cut while writing it) is not taken
+    f = open(TMP + "/board.new", "w")
+    f.write("{broken")
+    f.close()
+    assert not recover(path) and boardconfig.load(path)["reeds"]["dead"] == [45]
