@@ -39,10 +39,6 @@ class App:
         self.proto = Protocol(link, name, self)
         self.board = Board(leds, store, self.proto, graph)
         self.proto.board = self.board
-        if hwcfg.get("dead"):  # reeds out of service (board.json reeds.dead): the work-around
-            from sy.blind import Blind
-            self.board.blind = Blind(hwcfg["dead"])
-        self.config_path = hwcfg.get("config_path")  # where sy/deadreed.py rewrites reeds.dead
         self.cycles = 0
         self.last_frame = 0
         self.changes = 0  # debounced changes seen (tests and the benchmark watch it)

@@ -162,12 +162,13 @@ def _permutation(v, key, limit):
 
 def _dead(v, key):
     """At most MAX_DEAD distinct stations (their reeds out of service)."""
-    if not isinstance(v, list) or len(v) > MAX_DEAD:
-        raise ConfigError(key, "must be a list of at most %d stations, got %r" % (MAX_DEAD, v))
-    for i in range(len(v)):
-        _int(v[i], "%s[%d]" % (key, i), 1, STATIONS)
-        if v[i] in v[:i]:
-            raise ConfigError("%s[%d]" % (key, i), "station %d is listed twice" % v[i])
+    ok = isinstance(v, list) and len(v) <= MAX_DEAD
+    for i in range(len(v) if ok else 0):
+        x = v[i]
+        if _is_bool(x) or not isinstance(x, int) or not 1 <= x <= STATIONS or x in v[:i]:
+            ok = False
+    if not ok:
+        raise ConfigError(key, "must list at most %d distinct stations 1..%d, got %r" % (MAX_DEAD, STATIONS, v))
     return v
 
 

@@ -22,6 +22,18 @@ def _station(v):
     return v
 
 
+def config_path(app):
+    """Where the board read its config (sy/start.py): board.json, in the simulator's folder under
+    the unix port; a test's App names its own (config_path)."""
+    path = getattr(app, "config_path", None)
+    if path:
+        return path
+    import sys
+    if sys.platform == "linux":
+        return (os.getenv("SY_SIM") or "sim") + "/board.json"
+    return "board.json"
+
+
 def _write(path, dead):
     """Rewrite reeds.dead in the board config at path: <name>.new written whole, then renamed into
     place (never over an existing file: FAT cannot); recover() finishes a rewrite a power cut
@@ -95,7 +107,7 @@ def c_reed(p, msg):
         raise RuleError("bad_input", "at most %d reeds can be out of service: repair the board" % MAX_DEAD)
     if (bl is not None and bl.dead[s] == 1) != out:
         try:
-            _write(p.app.config_path if p.app else None, dead)
+            _write(config_path(p.app), dead)
         except OSError as e:
             raise RuleError("bad_input", "board.json could not be rewritten (%s): nothing changed" % (e,))
         if not dead:

@@ -48,7 +48,6 @@ def _hardware(folder, sim):
         return None
     inputs, leds = hw.simulated(cfg, folder) if sim else hw.real(cfg)
     small = hw.compact(cfg)
-    small["config_path"] = path
     forget("boardconfig")
     forget("hw")
     return inputs, leds, small
@@ -74,5 +73,9 @@ def build():
     small["debouncer"] = Debouncer(small["chips"] + 1, small["debounce_ms"])
     graph = mapgraph.load(small["map"])
     gc.collect()
-    return App(small, inputs, leds, link, Store(folder + "/flash" if sim else "game"), graph,
-               "sim" if sim else small["board"])
+    app = App(small, inputs, leds, link, Store(folder + "/flash" if sim else "game"), graph,
+              "sim" if sim else small["board"])
+    if small["dead"]:  # reeds out of service (board.json reeds.dead): the board's work-around
+        from sy.blind import Blind
+        app.board.blind = Blind(small["dead"])
+    return app

@@ -90,13 +90,12 @@ def test_config_dead_list():
     cfg = boardconfig.validate({"reeds": {"dead": [45, 3]}})
     assert cfg["reeds"]["dead"] == [45, 3]
     assert "dead" not in boardconfig.validate({})["reeds"] and "dead" not in boardconfig.validate({"reeds": {"dead": []}})["reeds"]
-    for bad, words in (([0], "1..199"), ([200], "1..199"), (["4"], "integer"), ([True], "integer"),
-                       ([4, 4], "twice"), (45, "a list"), (list(range(1, 23)), "at most")):
+    for bad in ([0], [200], ["4"], [True], [4, 4], 45, list(range(1, 23))):
         try:
             boardconfig.validate({"reeds": {"dead": bad}})
         except boardconfig.ConfigError as e:
-            assert e.key.startswith("reeds.dead"), e.key
-            assert words in str(e), (words, str(e))
+            assert e.key == "reeds.dead", e.key
+            assert "at most 20 distinct stations 1..199" in str(e), str(e)
         else:
             raise AssertionError("accepted reeds.dead %r" % (bad,))
 
@@ -146,7 +145,7 @@ def test_reed_command_refuses_bad_input():
                  {"station": 4, "out": 1}, {"station": 4}):
         r = tb.command("reed", **args)
         assert not r["ok"] and r["error"] == "bad_input", r
-    assert tb.command("status")["dead"] == []
+    assert "dead" not in tb.command("status")
     f = open(TMP + "/board.json")
     assert "dead" not in json.load(f)["reeds"]
     f.close()
