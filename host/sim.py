@@ -156,6 +156,8 @@ def run_sim(args, out=print, inp=input):
             out("Browser view of the simulated board: %s" % url)
         hands = Hands(sim, web)
         side = BoardSide(sim.port, sg, out=out)
+        if web:
+            web.commander = side.link.request  # the page's `reed` goes over the console's link
         driver = None
         if det == "computer":
             driver = GuidedDetectives(side, level, seed=seed, out=out, hands=hands)
