@@ -37,12 +37,13 @@ class FaultInputs(MemInputs):
 class DeadBoard(TestBoard):
     """A TestBoard whose players press confirm after putting a piece on a station out of service."""
 
-    def __init__(self, folder, dead, stuck_closed, cfg=None):
+    def __init__(self, folder, cfg=None, fresh=True, period_ms=5, dead=0, stuck_closed=False):
         cfg = cfg or boardconfig.validate({"board": "pico", "debounce_ms": 30, "scan_hz": 200,
                                            "reeds": {"dead": [dead]}})
-        self.inputs = FaultInputs(cfg["reeds"]["chips"] + 1, cfg["reeds"]["bits"][dead - 1], stuck_closed)
+        if not isinstance(getattr(self, "inputs", None), FaultInputs):  # a reboot keeps the switches
+            self.inputs = FaultInputs(cfg["reeds"]["chips"] + 1, cfg["reeds"]["bits"][dead - 1], stuck_closed)
         self.confirms = 0
-        TestBoard.__init__(self, folder, cfg)
+        TestBoard.__init__(self, folder, cfg, fresh=fresh, period_ms=period_ms)
 
     def place(self, station):
         TestBoard.place(self, station)
@@ -67,7 +68,7 @@ def _game(dead, stuck_closed, detectives=(13, 26, 29, 34, 50), seed=7):
     if seed not in _BASE:
         base = play_game(TestBoard(TMP), detectives=detectives, seed=seed)
         _BASE[seed] = (base["pieces"], base["log"], base["tickets"], base["result"], base["reason"])
-    tb = DeadBoard(TMP, dead, stuck_closed)
+    tb = DeadBoard(TMP, dead=dead, stuck_closed=stuck_closed)
     st = play_game(tb, detectives=detectives, seed=seed)
     assert st["dead"] == [dead], st["dead"]
     assert st["stage"] == "over", st
@@ -198,3 +199,68 @@ def test_a_rewrite_cut_by_a_power_cut_is_finished_at_boot():
     f.write("{broken")
     f.close()
     assert not recover(path) and boardconfig.load(path)["reeds"]["dead"] == [45]
+
+
+def _dead_game(dead, closed, detectives=(13, 26), bobbies=(29, 34)):
+    tb = DeadBoard(TMP, dead=dead, stuck_closed=closed)
+    tb.command("hello", proto=1)
+    assert tb.command("setup", detectives=list(detectives), bobbies=list(bobbies))["ok"]
+    for s in list(detectives) + list(bobbies):
+        tb.place(s)
+    assert tb.board.stage == 2
+    tb.command("mrx", ticket="taxi")
+    tb.messages()
+    return tb
+
+
+def _evs(tb):
+    return [m["ev"] for m in tb.messages() if "ev" in m]
+
+
+def test_a_move_onto_a_dead_station_taken_back_and_made_again():
+    for closed in (False, True):
+        tb = _dead_game(4, closed)
+        g = tb.board.game
+        tb.lift(13)
+        tb.place(4)  # DeadBoard presses confirm
+        assert g.pos[0] == 4 and _evs(tb) == [{"type": "move", "piece": "D1", "ticket": "taxi", "to": 4}]
+        tb.button(3, True)  # held: the take-back
+        tb.settle()
+        tb.run(1600 // tb.period)
+        tb.button(3, False)
+        tb.settle()
+        assert _evs(tb) == [{"type": "undo", "piece": "D1", "from": 4, "to": 13}]
+        assert g.pos[0] == 13 and tb.board.back == 0
+        tb.lift(4)  # unseen: the piece goes back to 13
+        tb.place(13)
+        assert tb.board.back == -1 and tb.board.n_missing == 0 and tb.board.n_extra == 0
+        tb.lift(13)
+        tb.place(4)
+        assert g.pos[0] == 4 and _evs(tb) == [{"type": "move", "piece": "D1", "ticket": "taxi", "to": 4}]
+
+
+def test_a_piece_on_a_dead_station_moves_off_it_and_an_illegal_landing_waits():
+    for closed in (False, True):
+        tb = _dead_game(13, closed)  # D1 starts on the dead station
+        g = tb.board.game
+        b = tb.board
+        tb.place(100)  # not a legal destination of D1 (nor of anyone): an error, nothing committed
+        assert _evs(tb) == [] and g.pos[0] == 13 and b.bad == 100
+        tb.lift(100)
+        assert b.n_missing == 0 and b.n_extra == 0 and b.lifted == -1
+        tb.lift(13)  # unseen
+        tb.place(4)  # taxi from 13
+        assert g.pos[0] == 4 and _evs(tb) == [{"type": "move", "piece": "D1", "ticket": "taxi", "to": 4}]
+
+
+def test_a_power_cut_with_a_piece_on_a_dead_station_resumes():
+    tb = _dead_game(4, True)
+    tb.lift(13)
+    tb.place(4)
+    assert tb.board.game.pos[0] == 4
+    tb.reboot()
+    b = tb.board
+    assert b.blind is not None and b.blind.dead[4]
+    tb.run(20)
+    assert not b.restoring and b.n_missing == 0 and b.n_extra == 0, (b.restoring, b.n_missing, b.n_extra)
+    assert b.game.pos[0] == 4
