@@ -56,3 +56,34 @@ def test_the_page_takes_a_reed_out_of_service_and_back():
         stop.set()
         link.close()
         sim.stop()
+
+
+def test_the_simulators_hands_press_confirm_on_a_station_out_of_service(tmp_path):
+    """yard sim's computer detectives carry out their moves like people: on a station whose reed
+    is out of service (the board's config says which) they press the confirm button."""
+    from host.sim import Hands
+
+    class FakeSim:
+        folder = str(tmp_path)
+
+        def __init__(self):
+            self.did = []
+
+        def lift(self, s):
+            self.did.append(("lift", s))
+
+        def place(self, s):
+            self.did.append(("place", s))
+
+        def press(self, button):
+            self.did.append(("press", button))
+
+    sim = FakeSim()
+    hands = Hands(sim)
+    hands("D1", 13, 14)  # no board.json: every reed in service
+    with open(str(tmp_path / "board.json"), "w") as f:
+        json.dump({"reeds": {"dead": [4]}}, f)
+    hands("D1", 14, 13)
+    hands("D1", 13, 4)
+    assert sim.did == [("lift", 13), ("place", 14), ("lift", 14), ("place", 13), ("lift", 13), ("place", 4),
+                       ("press", "confirm")]
