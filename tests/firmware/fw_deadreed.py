@@ -264,3 +264,17 @@ def test_a_power_cut_with_a_piece_on_a_dead_station_resumes():
     tb.run(20)
     assert not b.restoring and b.n_missing == 0 and b.n_extra == 0, (b.restoring, b.n_missing, b.n_extra)
     assert b.game.pos[0] == 4
+
+
+def test_a_destination_out_of_service_alternates_white_with_its_transport():
+    tb = _dead_game(4, False)
+    tb.lift(13)
+    seen = []
+    for _ in range(300):  # 1.5 s of frames
+        tb.run(1)
+        c = tb.colour(4)
+        if c not in seen:
+            seen.append(c)
+    assert (255, 255, 255) in seen and (255, 170, 0) in seen, seen  # white, taxi yellow
+    other = tb.colour(14)  # a destination in service (bus): never white
+    assert other != (255, 255, 255)
