@@ -10,6 +10,7 @@ duplicates (a resend after a reconnect) and asks for a resend when it sees a gap
 last event handed out) is what a host saves to resume later: BoardLink(port, applied=N).
 """
 import json
+import threading
 import time
 
 import serial
@@ -82,6 +83,9 @@ class BoardLink:
         self._replies = {}
         self._streams = {}
         self._partial = b""
+        # a second thread may send a command (the browser view's `reed`, host/web/server.py) while
+        # the game's thread polls: the reading, the ids and the hand-over of events are locked
+        self._lock = threading.RLock()
 
     # --- connection ---------------------------------------------------------------------------
     def open(self):
@@ -130,11 +134,12 @@ class BoardLink:
     # --- commands -----------------------------------------------------------------------------
     def request(self, cmd, timeout=None, **args):
         """Send a command and wait for its reply. Returns the reply (dict) or raises."""
-        rid = self.next_id
-        self.next_id += 1
-        args["cmd"] = cmd
-        args["id"] = rid
-        self._write(json.dumps(args, separators=(",", ":")).encode() + b"\n")
+        with self._lock:
+            rid = self.next_id
+            self.next_id += 1
+            args["cmd"] = cmd
+            args["id"] = rid
+            self._write(json.dumps(args, separators=(",", ":")).encode() + b"\n")
         limit = self.timeout if timeout is None else timeout
         end = time.monotonic() + limit
         while rid not in self._replies:
@@ -176,7 +181,8 @@ class BoardLink:
             self._pump(max(0.0, min(0.05, end - time.monotonic())))
             if self.events or time.monotonic() >= end:
                 break
-        out, self.events = self.events, []
+        with self._lock:
+            out, self.events = self.events, []
         return out
 
     def wait_event(self, kind=None, timeout=None, pred=None):
@@ -218,6 +224,10 @@ class BoardLink:
     def _pump(self, wait, first=False):
         """Read and handle lines for `wait` seconds; with first=True, return as soon as a line has
         been handled (the callers that wait for a reply, an event or a note check after each)."""
+        with self._lock:
+            self._pump_locked(wait, first)
+
+    def _pump_locked(self, wait, first):
         if self.ser is None:
             raise LinkClosed("closed", "the link to the board is not open")
         end = time.monotonic() + wait

@@ -198,6 +198,38 @@ class BoardSide:
         except BoardCommandError as e:
             raise BoardError("the board refused the take-back: %s" % e.message)
 
+    def reed(self, station, out=True):
+        """Take station's reed out of service (out=True) or put it back; the board remembers it in its
+        board.json. Returns the stations out of service. BoardError with the board's sentence."""
+        try:
+            return self._call("reed", station=station, out=out).get("dead", [])
+        except BoardCommandError as e:
+            raise BoardError("the board refused: %s" % e.message)
+
+    def place(self, piece, station, ticket=None):
+        """Put the piece in hand on station, whose reed is out of service (the board's `where` note
+        asked). Its move event then comes like any other; a reply with `pending` lists the tickets
+        to choose from (the ticket buttons, or choose())."""
+        args = {"piece": piece, "station": station}
+        if ticket:
+            args["ticket"] = ticket
+        try:
+            return self._call("place", **args)
+        except BoardCommandError as e:
+            raise BoardError("the board refused: %s" % e.message)
+
+    def choose(self, ticket):
+        try:
+            return self._call("choose", ticket=ticket)
+        except BoardCommandError as e:
+            raise BoardError("the board refused: %s" % e.message)
+
+    def notes(self):
+        """The board's notes since the last call (lifted, where, illegal...): the players are told."""
+        got = list(self.link.notes)
+        del self.link.notes[:]
+        return got
+
     def capture(self, piece):
         """Declare the capture, proved: the opening of Mister X's current commitment goes with it."""
         try:

@@ -11,6 +11,10 @@ Move syntax (case-insensitive, ticket names may be abbreviated):
     legal [double]   status   log   help   quit (the game is saved; `yard play --resume`)
     undo [D1]     take back the detectives' last move of this turn (a piece put on the wrong
                   station), until Mister X moves; the board blinks the piece's station until it is back
+    reed out 45   take station 45's switch out of service (stuck closed or never closing: `yard
+                  selftest` finds them); the board remembers it and works around the station: a
+                  piece put there is confirmed with the confirm button. reed in 45 puts it back
+    place D1 45 [bus]  put the piece in hand on 45 (out of service) when the board asks where
 """
 import copy
 import time
@@ -27,7 +31,8 @@ TICKET_ALIASES = {
 }
 DOUBLE_WORDS = ("double", "dbl", "d", "2", "2x", "do", "dou")
 SHORT = ("taxi", "bus", "ug", "black")
-COMMAND_WORDS = ("taxi", "bus", "underground", "black", "double", "legal", "status", "log", "help", "quit", "undo")
+COMMAND_WORDS = ("taxi", "bus", "underground", "black", "double", "legal", "status", "log", "help", "quit", "undo",
+                 "reed", "place")
 
 
 class ParseError(Exception):
@@ -84,6 +89,22 @@ def parse_command(text):
                                                      and words[1][1] in "1234567"):
             raise ParseError("undo takes back the last move of this turn: undo, or undo D2 to name the piece")
         return "undo", words[1].upper() if len(words) == 2 else None
+    if head == "reed":
+        if len(words) != 3 or words[1].lower() not in ("out", "in") or not words[2].isdigit() \
+                or not 1 <= int(words[2]) <= 199:
+            raise ParseError("reed out 45 takes station 45's switch out of service; reed in 45 puts it back")
+        return "reed", (int(words[2]), words[1].lower() == "out")
+    if head == "place":
+        if len(words) not in (3, 4) or not (len(words[1]) == 2 and words[1][0].upper() in "DB"
+                                            and words[1][1] in "1234567") or not words[2].isdigit():
+            raise ParseError("place D1 45 [ticket] puts D1 on 45, whose switch is out of service")
+        ticket = None
+        if len(words) == 4:
+            ticket = parse_ticket(words[3])
+            if ticket == BLACK:
+                raise ParseError("detectives travel by taxi, bus or underground")
+            ticket = TICKET_NAMES[ticket]
+        return "place", (words[1].upper(), int(words[2]), ticket)
     for name in ("status", "log", "help", "quit", "exit", "legal", "?", "candidates"):
         if len(head) >= 1 and name.startswith(head) and head not in TICKET_ALIASES and not head.isdigit() \
                 and head not in DOUBLE_WORDS:
@@ -320,6 +341,55 @@ class Console:
             if g.n_turn < before:
                 break
 
+    def reed(self, station, out):
+        """The console's `reed out|in N`: the board takes the switch out of service (or back)."""
+        dead = self.board.reed(station, out)
+        self.out("Switch of station %d %s. Out of service now: %s" % (
+            station, "out of service: a piece put there is confirmed with the confirm button" if out
+            else "back in service", ", ".join(map(str, dead)) or "none"))
+
+    def place(self, piece, station, ticket):
+        """The console's `place`: the piece in hand put on a station out of service."""
+        r = self.board.place(piece, station, ticket)
+        if r and r.get("pending"):
+            self.out("%s on %d: which ticket? press %s on the board (or place %s %d %s)" % (
+                piece, station, " or ".join(r["pending"]), piece, station, r["pending"][0]))
+
+    def board_notes(self):
+        """Tell the players what the board cannot see: a destination out of service (put the piece
+        there and press confirm), and ask where a piece in hand went when several are."""
+        notes = getattr(self.board, "notes", None)
+        if notes is None:
+            return
+        for n in notes():
+            kind = n.get("note")
+            if kind == "lifted" and n.get("confirm"):
+                self.out("  %s in hand: the switch of %s is out of service: put it there, then press confirm" % (
+                    n.get("piece"), " / ".join(map(str, n["confirm"]))))
+            elif kind == "where":
+                self.ask_where(n.get("piece"), n.get("stations") or [])
+
+    def ask_where(self, piece, stations):
+        names = " or ".join(map(str, stations))
+        while True:
+            try:
+                text = self.inp("%s went to %s (switches out of service): which? " % (piece, names)).strip()
+            except EOFError:
+                return
+            if not text:
+                return  # the players go on with the board
+            try:
+                words = text.split()
+                if not words[0].isdigit() or int(words[0]) not in stations or len(words) > 2:
+                    raise ParseError("one of %s, and a ticket if asked" % names)
+                ticket = TICKET_NAMES[parse_ticket(words[1])] if len(words) == 2 else None
+                self.place(piece, int(words[0]), ticket)
+                return
+            except ParseError as e:
+                self.out("? " + str(e))
+            except BoardError as e:
+                self.out("refused: %s" % e)
+
     # --- the loop -----------------------------------------------------------------------------
     def mrx_turn(self):
         """Ask for moves until one is accepted. Returns False if Mister X quits."""
@@ -363,6 +433,12 @@ class Console:
                 if kind == "legal":
                     self.out(self.legal_text(payload))
                     continue
+                if kind in ("reed", "place"):
+                    try:
+                        getattr(self, kind)(*payload)
+                    except BoardError as e:
+                        self.out("refused: %s" % e)
+                    continue
                 if kind == "undo":
                     try:
                         self.take_back(payload)
@@ -398,6 +474,7 @@ class Console:
             if self.detectives is None:
                 for ev in self.board.events(self.wait):
                     self.on_event(ev)
+                self.board_notes()
                 continue
             mark = (g.round, g.moved, g.phase)
             self.detectives(sg)

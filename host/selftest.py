@@ -10,6 +10,10 @@ Step 3, colours: the whole board lights red, green, blue, white; the maker types
   are dark or show another colour (Enter: all fine; a colour word: every LED shows that one).
 Step 4, the chase (--chase-ms, 0 skips it): one LED at a time in chain order while the screen
   names the station it should be under; the maker types where it went wrong.
+Then the broken switches (stuck closed, never closed): the maker may take them out of service
+  (`reed` on the board, remembered in its board.json: the board then works around those stations,
+  docs/protocol.md "Reeds out of service"), and switches out of service that now work are offered
+  back into service. --take-out yes|no answers without asking.
 Before step 1, the reader bus: the board reads the reed chain BUS_READS times at each clock in
   BUS_CLOCKS (svc_bus) and the report names the fastest clock at which every read agreed, and
   whether reeds.baudrate keeps a factor BUS_MARGIN below it (skipped on a simulated board).
@@ -37,6 +41,9 @@ def add_arguments(parser):
     parser.add_argument("--report", metavar="FILE", default="yard-selftest-report.txt",
                         help="also write the report here (default ./yard-selftest-report.txt)")
     parser.add_argument("--chase-ms", type=int, default=80, help="ms per LED in the chase (0 skips the chase)")
+    parser.add_argument("--take-out", choices=("ask", "yes", "no"), default="ask",
+                        help="take the broken switches found out of service (and put those out of service "
+                             "that now work back): ask (default), yes, no")
     parser.add_argument("--pause", action="store_true",
                         help="test during a game (the game waits; put the pieces back afterwards)")
 
@@ -210,6 +217,56 @@ class SelfTest:
         d["chase"] = bad[0] if bad else 0
         self.p.save()
 
+    # the broken switches: out of service, or back in
+    def broken(self):
+        """The stations whose switch is stuck closed or never closed, in order."""
+        d = self.p.data
+        seen = set(d.get("seen", []))
+        stuck = set(d["stuck"])
+        return sorted(s for s in range(1, STATIONS + 1) if self.bits[s - 1] in stuck or self.bits[s - 1] not in seen)
+
+    def take_out(self, dead, answer="ask"):
+        """Offer to take the broken switches out of service and those out of service that work back
+        in. dead: the stations out of service now. Returns the stations out of service after."""
+        d = self.p.data
+        dead = set(dead)
+        broken = self.broken()
+        out = [s for s in broken if s not in dead]
+        back = sorted(dead - set(broken))
+        for stations, to_out, what in ((out, True, "Take the switch%s of station %s out of service until repaired "
+                                                   "(the board works around %s; board.json remembers it)? [y/N] "),
+                                       (back, False, "The switch%s of station %s work%s again: put %s back in "
+                                                     "service? [y/N] ")):
+            if not stations or d.get("took_out" if to_out else "put_back") is not None:
+                continue
+            names = ", ".join(str(s) for s in stations)
+            plural = len(stations) > 1
+            if to_out:
+                prompt = what % ("es" if plural else "", names, "them" if plural else "it")
+            else:
+                prompt = what % ("es" if plural else "", names, "" if plural else "s", "them" if plural else "it")
+            yes = answer == "yes"
+            if answer == "ask":
+                text = self.svc.ask(prompt).lower()
+                if text == "q":
+                    raise Quit()
+                yes = text in ("y", "yes")
+            done = []
+            if yes:
+                for st in stations:
+                    try:
+                        r = self.svc.cmd("reed", station=st, out=to_out)
+                    except BoardCommandError as e:
+                        self.say("  station %d: the board refused: %s" % (st, e.message))
+                        break
+                    done.append(st)
+                    dead = set(r["dead"])
+            d["took_out" if to_out else "put_back"] = done
+            self.p.save()
+        d["dead"] = sorted(dead)
+        self.p.save()
+        return sorted(dead)
+
     # the report
     def report(self, head):
         d = self.p.data
@@ -234,6 +291,9 @@ class SelfTest:
         for b in d.get("stray", []):
             lines.append("  SPARE INPUT   %s closed during the sweep: a reed wired to the wrong input? "
                          "(yard calibrate maps it)" % chain_pos(b))
+        for s in d.get("dead", []):
+            lines.append("  OUT OF SERVICE station %3d: the board works around it (the confirm button puts a piece "
+                         "there); repair it, then run yard selftest again" % s)
         led_lines, led_ok = self._led_report(d)
         lines += led_lines
         bus = d.get("bus")
@@ -346,7 +406,7 @@ def bus_lines(r):
 
 
 def selftest(port, progress_path="yard-selftest.progress.json", restart=False, report_path=None, chase_ms=80,
-             pause=False, out=print, keyboard=None):
+             pause=False, out=print, keyboard=None, take_out="ask"):
     say = _out_factory(out)
     prog = Progress(progress_path)
     if restart:
@@ -371,6 +431,7 @@ def selftest(port, progress_path="yard-selftest.progress.json", restart=False, r
         st.sweep()
         st.colours()
         st.chase()
+        st.take_out(svc.hello.get("dead", []), take_out)
     except (Quit, KeyboardInterrupt) as e:
         return stopped(e, svc, progress_path, say)
     svc.close()
@@ -387,4 +448,5 @@ def selftest(port, progress_path="yard-selftest.progress.json", restart=False, r
 
 
 def run(args):
-    return selftest(resolve(args.port), args.progress, args.restart, args.report, args.chase_ms, args.pause)
+    return selftest(resolve(args.port), args.progress, args.restart, args.report, args.chase_ms, args.pause,
+                    take_out=args.take_out)

@@ -10,6 +10,7 @@ URL printed (`--no-web` to skip). `--demo` lets a computer Mister X play too (ty
 console) and prints the result and the travel log.
 """
 import copy
+import json
 import os
 import sys
 import time
@@ -82,6 +83,20 @@ class Hands:
         else:
             self.sim.lift(here)
             self.sim.place(to)
+        if to in self.out_of_service():  # the board cannot see it there: the confirm button
+            if self.phys:
+                self.phys.press("confirm")
+            else:
+                self.sim.press("confirm")
+
+    def out_of_service(self):
+        """The stations whose reed is out of service, as the board's config says (the people at the
+        table know them: the board tells them)."""
+        try:
+            with open(os.path.join(self.sim.folder, "board.json")) as f:
+                return json.load(f).get("reeds", {}).get("dead", [])
+        except (OSError, ValueError, AttributeError, TypeError):
+            return []
 
     def set_up(self, web, pieces):
         """Put every piece on its start station."""
@@ -157,6 +172,8 @@ def run_sim(args, out=print, inp=input):
             out("Browser view of the simulated board: %s" % url)
         hands = Hands(sim, web)
         side = BoardSide(sim.port, sg, out=out)
+        if web:
+            web.commander = side.link.request  # the page's `reed` goes over the console's link
         driver = None
         if det == "computer":
             driver = GuidedDetectives(side, level, seed=seed, out=out, hands=hands)

@@ -302,14 +302,15 @@ def _mrx_second(truth, s1, t1):
 
 
 def play_game(sim, link, detectives=(13, 26, 29, 34, 50), bobbies=(), mrx=45, seed=7, capture_round=0,
-              on_step=None, timeout=5.0, commit=False):
+              on_step=None, timeout=5.0, commit=False, dead=()):
     """Play a whole game on a SimBoard through a BoardLink, as Mister X's host and the players'
     hands would: Mister X's truth is a full-knowledge Game here (the board never sees it). Uses a
     black ticket in round 2, double moves in rounds 5 and 12, the ticket buttons (and the host's
     choose command, alternately) for ambiguous placements. on_step(kind, info) is called at key
     moments (tests check LED frames there). commit=True sends salted commitments with setup and
     every move and reveals them after the game (the status then has `verified`, and `salts`).
-    Returns the board's final status."""
+    dead: the stations whose reed is out of service: a piece put there is confirmed by the confirm
+    button, as the players are told. Returns the board's final status."""
     import random
     from sy import commit as commitlib
     from sy.rules import Game
@@ -383,6 +384,9 @@ def play_game(sim, link, detectives=(13, 26, 29, 34, 50), bobbies=(), mrx=45, se
             sim.lift(truth.pos[p], settle=False)
             sim.pause(gap)
             sim.place(s, settle=False)
+            if s in dead:  # the board cannot see it: the confirm button puts it there
+                sim.pause(gap)
+                sim.press("confirm")
             if ambiguous:
                 link.wait_note("choose", timeout=timeout)
                 if on_step:

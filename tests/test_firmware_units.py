@@ -14,10 +14,12 @@ sys.path.insert(0, ROOT)
 
 import fw_cases  # noqa: E402
 import fw_takeback  # noqa: E402
+import fw_deadreed  # noqa: E402
 from mpy import MICROPYTHON, FAKES  # noqa: E402
 
 CASES = sorted(n for n in dir(fw_cases) if n.startswith("test_"))
 TAKEBACK = sorted(n for n in dir(fw_takeback) if n.startswith("test_"))
+DEADREED = sorted(n for n in dir(fw_deadreed) if n.startswith("test_"))
 HEAP = "160k"  # the tests' own harness (a second Game for Mister X's truth, queues) rides along
 
 
@@ -31,8 +33,13 @@ def test_takeback_cpython(name):
     getattr(fw_takeback, name)()
 
 
+@pytest.mark.parametrize("name", DEADREED)
+def test_deadreed_cpython(name):
+    getattr(fw_deadreed, name)()
+
+
 @pytest.mark.skipif(not MICROPYTHON, reason="micropython not installed")
-@pytest.mark.parametrize("cases", ("fw_cases", "fw_takeback"))
+@pytest.mark.parametrize("cases", ("fw_cases", "fw_takeback", "fw_deadreed"))
 def test_micropython(tmp_path, cases):
     from host.mpy_build import compile_tree
     build = str(tmp_path / "lib")
@@ -46,4 +53,4 @@ def test_micropython(tmp_path, cases):
     m = re.search(r"^(\d+) passed, (\d+) failed$", out, re.M)
     assert m, out
     assert int(m.group(2)) == 0, out
-    assert int(m.group(1)) == len(CASES if cases == "fw_cases" else TAKEBACK), out
+    assert int(m.group(1)) == len({"fw_cases": CASES, "fw_takeback": TAKEBACK, "fw_deadreed": DEADREED}[cases]), out

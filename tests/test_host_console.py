@@ -255,3 +255,80 @@ def test_the_standing_moves_of_a_journal_leave_out_those_taken_back():
                {"type": "undo", "piece": "D2", "from": 27, "to": 26}, {"type": "undo", "piece": "D1", "from": 4, "to": 13},
                {"type": "move", "piece": "D1", "to": 14}, {"type": "move", "piece": "D2", "to": 39}]
     assert [(seq, line.get("piece")) for seq, line in standing(journal)] == [(3, None), (8, "D1"), (9, "D2")]
+
+
+class ReedBoard(FakeBoard):
+    """A fake board with reeds out of service: `reed`, `place` and the board's notes."""
+
+    def __init__(self, rng, notes=()):
+        super().__init__(rng)
+        self.dead = []
+        self.queued = list(notes)
+
+    def reed(self, station, out=True):
+        if station == 99:
+            raise BoardError("the board refused: at most 20 reeds can be out of service: repair the board")
+        self.sent.append({"reed": station, "out": out})
+        if out and station not in self.dead:
+            self.dead.append(station)
+        if not out and station in self.dead:
+            self.dead.remove(station)
+        return sorted(self.dead)
+
+    def place(self, piece, station, ticket=None):
+        self.sent.append({"place": piece, "station": station, "ticket": ticket})
+        return {"pending": ["taxi", "bus"]} if ticket is None and station == 4 else {"seq": 9}
+
+    def notes(self):
+        out, self.queued = self.queued, []
+        return out
+
+
+def test_parse_reed_and_place():
+    assert parse_command("reed out 45") == ("reed", (45, True))
+    assert parse_command("Reed IN 3") == ("reed", (3, False))
+    assert parse_command("place d1 45") == ("place", ("D1", 45, None))
+    assert parse_command("place B2 45 ug") == ("place", ("B2", 45, "underground"))
+    for bad in ("reed 45", "reed out", "reed off 45", "reed out 200", "reed out 0", "place X 45", "place D1",
+                "place D1 45 black", "place D1 45 fly"):
+        with pytest.raises(ParseError):
+            parse_command(bad)
+
+
+def test_console_takes_a_reed_out_of_service_and_back(tmp_path):
+    rng = random.Random(3)
+    sg = SecretGame.create(draw_setup(3, rng), folder=str(tmp_path))
+    typed = iter(["reed out 45", "reed out 99", "reed out 300", "reed in 45", "quit"])
+    out = []
+    board = ReedBoard(rng)
+    con = Console(sg, board, inp=lambda p: next(typed), out=out.append)
+    assert con.play() is False
+    text = "\n".join(out)
+    assert "Switch of station 45 out of service" in text and "Out of service now: 45" in text
+    assert "refused: the board refused: at most 20 reeds" in text
+    assert "? reed out 45 takes" in text  # 300 is no station: nothing sent
+    assert "Switch of station 45 back in service. Out of service now: none" in text
+    assert [m for m in board.sent if "reed" in m] == [{"reed": 45, "out": True}, {"reed": 45, "out": False}]
+    assert SecretGame.load(sg.path).game.moves == 0  # Mister X has not moved
+
+
+def test_console_tells_the_players_and_asks_where(tmp_path):
+    rng = random.Random(4)
+    sg = SecretGame.create(draw_setup(3, rng), folder=str(tmp_path))
+    board = ReedBoard(rng, notes=[{"note": "lifted", "piece": "D1", "station": 13, "legal": [[4, ["taxi"]]],
+                                   "confirm": [4]},
+                                  {"note": "where", "piece": "D1", "stations": [4, 14]}])
+    typed = iter(["7", "14"])
+    out = []
+    con = Console(sg, board, inp=lambda p: out.append(p) or next(typed), out=out.append)
+    con.board_notes()
+    text = "\n".join(out)
+    assert "D1 in hand: the switch of 4 is out of service: put it there, then press confirm" in text
+    assert "D1 went to 4 or 14 (switches out of service): which?" in text
+    assert "? one of 4 or 14" in text
+    assert board.sent == [{"place": "D1", "station": 14, "ticket": None}]
+    # several tickets: the players are told to choose
+    board.queued = [{"note": "where", "piece": "D2", "stations": [4, 14]}]
+    typed = iter(["4"])
+    con.board_notes()
+    assert "D2 on 4: which ticket? press taxi or bus on the board" in out[-1]

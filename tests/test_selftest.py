@@ -3,6 +3,7 @@ faults: a dead LED, a reed stuck closed, a reed that never closes. The test is t
 presses Enter, sweeps a piece over every station on the simulated board, looks at the simulated
 LEDs and types the stations that are wrong. The report must name each fault by station and chain
 position."""
+import json
 import os
 import re
 import time
@@ -77,6 +78,8 @@ def test_selftest_names_the_faults(faulty, tmp_path):
             wiz.send(" ".join(str(s) for s in wrong_stations(sim, COLOURS[m.group(1)])))
         wiz.expect([r"Did it go through every station as named\?.*: "])
         wiz.send("")
+        wiz.expect([r"Take the switches of station 57, 112 out of service until repaired .*\[y/N\] "])
+        wiz.send("y")
         assert wiz.finish() == 1  # faults found
     finally:
         wiz.close()
@@ -98,8 +101,12 @@ def test_selftest_names_the_faults(faulty, tmp_path):
     # the game has the board back
     from host.boardlink import BoardLink
     link = BoardLink(sim.port, timeout=5)
-    assert link.open()["stage"] == "idle"
+    hello = link.open()
+    assert hello["stage"] == "idle"
+    assert hello["dead"] == [57, 112]  # taken out of service, and remembered in the board's config
     link.close()
+    assert json.load(open(os.path.join(sim.folder, "board.json")))["reeds"]["dead"] == [57, 112]
+    assert re.search(r"OUT OF SERVICE station  57: the board works around it", text)
 
 
 def test_bus_check_names_the_fastest_reliable_clock():
@@ -116,3 +123,52 @@ def test_bus_check_names_the_fastest_reliable_clock():
     assert not ok and "set reeds.baudrate to 250000 or less" in "\n".join(bus_lines(r))
     r["results"][0][1] = 1
     assert bus_verdict(r) == (False, None) and "no clock read the chain reliably" in "\n".join(bus_lines(r))
+
+
+class _FakeSvc:
+    """svc for SelfTest.take_out: answers typed in order, the board's `reed` command recorded."""
+
+    def __init__(self, answers, dead=()):
+        self.answers = list(answers)
+        self.dead = set(dead)
+        self.sent = []
+        self.info = {"bits": list(range(199)), "index": list(range(199)), "count": 199}
+
+    def ask(self, prompt):
+        self.sent.append(("ask", prompt))
+        return self.answers.pop(0)
+
+    def cmd(self, name, **args):
+        self.sent.append((name, args))
+        if args["station"] == 7:
+            from host.boardlink import BoardCommandError
+            raise BoardCommandError("bad_input", "at most 20 reeds can be out of service")
+        (self.dead.add if args["out"] else self.dead.discard)(args["station"])
+        return {"dead": sorted(self.dead)}
+
+
+def _selftest(svc, tmp_path, stuck=(), never=()):
+    from host.selftest import SelfTest
+    from host.calibrate import Progress
+    prog = Progress(str(tmp_path / "p.json"))
+    prog.data = {"stuck": list(stuck), "seen": [b for b in range(199) if b + 1 not in never and b not in stuck]}
+    return SelfTest(svc, prog, lambda *a, **k: None, 0)
+
+
+def test_take_out_offers_the_broken_and_puts_back_the_repaired(tmp_path):
+    # 57 stuck closed (bit 56), 112 never closed; 30 was out of service and now works
+    svc = _FakeSvc(["y", "y"], dead=[30])
+    st = _selftest(svc, tmp_path, stuck=[56], never=[112])
+    assert st.take_out([30]) == [57, 112]
+    asks = [a[1] for a in svc.sent if a[0] == "ask"]
+    assert "station 57, 112 out of service" in asks[0] and "station 30 works again" in asks[1]
+    assert ("reed", {"station": 57, "out": True}) in svc.sent and ("reed", {"station": 30, "out": False}) in svc.sent
+    # answered no: nothing is sent
+    svc = _FakeSvc(["n"])
+    st = _selftest(svc, tmp_path, never=[5])
+    assert st.take_out([]) == [] and [a for a in svc.sent if a[0] == "reed"] == []
+    # --take-out yes asks nothing; a refusal is reported and stops
+    svc = _FakeSvc([])
+    st = _selftest(svc, tmp_path, never=[5, 7, 9])
+    assert st.take_out([], "yes") == [5]
+    assert [a[0] for a in svc.sent] == ["reed", "reed"]

@@ -85,6 +85,7 @@ class Board:
         self.extra = bytearray(_MAX)
         self.n_extra = 0
         self.off = 0  # bit p: piece p lifted when it could not move, out of place until put back
+        self.blind = None  # stations whose reed is out of service (sy/blind.py), while there are any
         self.back = -1  # a piece whose move was taken back (sy/undo.py), until it is on its station again
         self.held = -1  # when the confirm button went down (ms), while it is down
         self.tomove = 0
@@ -138,6 +139,8 @@ class Board:
 
     # --- reed changes and buttons ---------------------------------------------------------
     def switch(self, station, closed):
+        if self.blind is not None and self.blind.switch(self, station, closed):
+            return
         g = self.game
         v = 1 if closed else 0
         if g is not None:
@@ -178,6 +181,8 @@ class Board:
             return
         held = ticks_diff(self.now, self.held)
         self.held = -1
+        if self.blind is not None and held < HOLD_MS:
+            return self.blind.confirm(self)
         if held < HOLD_MS or self.stage != PLAY:
             return
         self.info_until = self.now  # the travel-log view gives way to the take-back
@@ -213,6 +218,8 @@ class Board:
             return
         occ = self.occ
         pos = g.pos
+        if self.blind is not None:
+            self.blind.sync(self)
         for i in range(g.n_pieces):
             if not occ[pos[i]] and self.n_missing < _MAX:
                 self.missing[self.n_missing] = i
@@ -304,7 +311,10 @@ class Board:
         legal = []  # (loops, not comprehensions: on the board each of those is one more function)
         for i in range(self.n_dest):
             legal.append([self.dest[i], ticket_mask_names(self.dest_mask[i])])
-        self.out.note({"note": "lifted", "piece": g.piece_name(p), "station": g.pos[p], "legal": legal})
+        note = {"note": "lifted", "piece": g.piece_name(p), "station": g.pos[p], "legal": legal}
+        if self.blind is not None:
+            self.blind.note(self, note)  # its destinations whose reed is out of service
+        self.out.note(note)
         return True
 
     def _place(self, p, to):
@@ -435,6 +445,8 @@ class Board:
                     continue
                 t = self._pick(m, now // 600)
                 L.put(self.dest[i], TRANSPORT_RGB[3 * t], TRANSPORT_RGB[3 * t + 1], TRANSPORT_RGB[3 * t + 2])
+            if self.blind is not None and slow:
+                self.blind.draw(self)
             if self.pend_to:
                 t = self._pick(self.pend_mask, now // 200)
                 L.put(self.pend_to, TRANSPORT_RGB[3 * t], TRANSPORT_RGB[3 * t + 1], TRANSPORT_RGB[3 * t + 2])

@@ -39,6 +39,9 @@ CONTROLLER_MA = 60
 # (H = D7) as soon as SH/LD goes high, so the bit must be sampled on the leading edge (CPHA 0).
 # Modes 1 and 3 sample on the trailing edge and lose D7 of every chip.
 SPI_MODES = (0, 2)
+# Reeds taken out of service (reeds.dead: stations whose switch is stuck closed or never closes,
+# found by `yard selftest`): the board works around them. More than this many is a board to repair.
+MAX_DEAD = 20
 
 
 class ConfigError(Exception):
@@ -63,6 +66,7 @@ def default(board="pico"):
     d = _skeleton(board)
     d["reeds"]["bits"] = list(range(STATIONS))
     d["leds"]["index"] = list(range(STATIONS))
+    del d["reeds"]["dead"]  # written only when a reed is out of service
     return d
 
 
@@ -79,7 +83,7 @@ def _skeleton(board):
         "map": "london",
         "reeds": {"spi": r["spi"], "sck": r["sck"], "miso": r["miso"], "load": r["load"],
                   "baudrate": 250000, "spi_mode": 0, "chips": 25, "active_low": True,
-                  "bits": None},
+                  "bits": None, "dead": []},
         "leds": {"pin": p["leds"], "count": STATIONS, "index": None, "order": "GRB",
                  "brightness": 0.25, "supply_ma": 4000, "current_limit_ma": 2000, "ma_per_channel": 20.0,
                  "idle_ma_per_led": 1.0},
@@ -156,6 +160,18 @@ def _permutation(v, key, limit):
     return v
 
 
+def _dead(v, key):
+    """At most MAX_DEAD distinct stations (their reeds out of service)."""
+    ok = isinstance(v, list) and len(v) <= MAX_DEAD
+    for i in range(len(v) if ok else 0):
+        x = v[i]
+        if _is_bool(x) or not isinstance(x, int) or not 1 <= x <= STATIONS or x in v[:i]:
+            ok = False
+    if not ok:
+        raise ConfigError(key, "must list at most %d distinct stations 1..%d, got %r" % (MAX_DEAD, STATIONS, v))
+    return v
+
+
 def _given_or_identity(cfg, section, key):
     given = cfg.get(section, {})
     return given[key] if key in given else list(range(STATIONS))
@@ -210,6 +226,9 @@ def validate(cfg):
                                             "the first bit of every chip), got %r" % (r["spi_mode"],))
     _int(r["chips"], "reeds.chips", (STATIONS + 7) // 8, 64)
     _bool(r["active_low"], "reeds.active_low")
+    if not _dead(r["dead"], "reeds.dead"):
+        del r["dead"]  # none: the key stays out of the file (measured: an empty list in board.json
+        # costs the unix port's game 1 KB of heap, docs/memory.md)
     r["bits"] = _permutation(_given_or_identity(cfg, "reeds", "bits"), "reeds.bits", r["chips"] * 8)
     out["reeds"] = r
 

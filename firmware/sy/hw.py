@@ -17,7 +17,7 @@ def compact(cfg):
     for s in range(1, len(bits) + 1):
         bit_station[bits[s - 1]] = s
     return {"chips": chips, "bit_station": bit_station, "debounce_ms": cfg["debounce_ms"],
-            "scan_hz": cfg["scan_hz"], "map": cfg["map"], "board": cfg["board"]}
+            "scan_hz": cfg["scan_hz"], "map": cfg["map"], "board": cfg["board"], "dead": cfg["reeds"].get("dead")}
 
 
 def real(cfg):

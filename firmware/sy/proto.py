@@ -251,8 +251,9 @@ _COMMANDS = {
     "mem": Protocol.c_mem,
 }
 # commands that change the game: refused while service mode has the switches and LEDs
-_GAME_CMDS = ("mrx", "choose", "setup", "reset", "reveal", "capture", "cornered", "guide", "undo")
+_GAME_CMDS = ("mrx", "choose", "setup", "reset", "reveal", "capture", "cornered", "guide", "undo", "place")
 # rare commands: module sy.<name> has c_<cmd>(protocol, msg); it is imported for the command and
 # dropped after it, so the heap carries only the game's code during play
 _RARE = {"mrx": "mrxturn", "hello": "status", "status": "status", "record": "report", "setup": "newgame", "reset": "newgame",
-         "reveal": "verify", "capture": "declare", "cornered": "declare", "guide": "declare", "undo": "undo"}
+         "reveal": "verify", "capture": "declare", "cornered": "declare", "guide": "declare", "undo": "undo",
+         "reed": "deadreed", "place": "deadreed"}

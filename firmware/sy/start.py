@@ -32,8 +32,16 @@ def _intern_names():
 
 def _hardware(folder, sim):
     from sy import boardconfig, hw
+    path = (folder + "/board.json") if folder else boardconfig.DEFAULT_PATH
     try:
-        cfg = boardconfig.load((folder + "/board.json") if folder else boardconfig.DEFAULT_PATH)
+        try:
+            cfg = boardconfig.load(path)
+        except boardconfig.ConfigError:
+            from sy.deadreed import recover  # a rewrite of reeds.dead cut by a power cut
+            if not recover(path):
+                raise
+            forget("deadreed")
+            cfg = boardconfig.load(path)
     except boardconfig.ConfigError as e:
         import json
         print(json.dumps({"note": "config_error", "message": str(e)}))
@@ -65,5 +73,9 @@ def build():
     small["debouncer"] = Debouncer(small["chips"] + 1, small["debounce_ms"])
     graph = mapgraph.load(small["map"])
     gc.collect()
-    return App(small, inputs, leds, link, Store(folder + "/flash" if sim else "game"), graph,
-               "sim" if sim else small["board"])
+    app = App(small, inputs, leds, link, Store(folder + "/flash" if sim else "game"), graph,
+              "sim" if sim else small["board"])
+    if small["dead"]:  # reeds out of service (board.json reeds.dead): the board's work-around
+        from sy.blind import Blind
+        app.board.blind = Blind(small["dead"])
+    return app

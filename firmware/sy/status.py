@@ -14,6 +14,8 @@ def status(b):
     one more function on the heap, and this runs when the heap is fullest (at the game's end)."""
     g = b.game
     st = {"stage": _STAGES[b.stage], "restoring": b.restoring, "seq": b.store.seq}
+    if b.blind is not None:  # reeds out of service (none: no key, the heap is fullest at the end)
+        st["dead"] = b.blind.stations()
     if g is None:
         return st
     n = g.n_pieces

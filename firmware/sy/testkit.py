@@ -98,7 +98,19 @@ class TestBoard:
         self.link = QueueLink()
         self.store = Store(folder)
         from sy.hw import compact
-        self.app = App(compact(cfg), self.inputs, self.leds, self.link, self.store)
+        path = folder + "/board.json"  # reeds.dead is rewritten here (sy/deadreed.py)
+        if fresh:
+            f = open(path, "w")
+            json.dump(cfg, f)
+            f.close()
+        else:  # a reboot reads the config back, as a board does
+            self.cfg = cfg = boardconfig.load(path)
+        small = compact(cfg)
+        self.app = App(small, self.inputs, self.leds, self.link, self.store)
+        self.app.config_path = path
+        if small["dead"]:  # as sy/start.py does
+            from sy.blind import Blind
+            self.app.board.blind = Blind(small["dead"])
         self.board = self.app.board
         self.now = 1000
         self.next_id = 1

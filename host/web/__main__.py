@@ -37,6 +37,8 @@ def main(argv=None):
         mrx = AutoMrX(sim.port, args.players, args.seed, _stations(args.detectives), args.mrx_start,
                       args.mrx_delay).start()
     url, stop = start_web(sim, port=args.port)
+    if mrx is not None:
+        stop.webboard.commander = lambda cmd, **a: mrx.link.request(cmd, **a)  # the page's `reed`
     print("simulated board: %s   (serial port %s)" % (url, sim.port), flush=True)
     try:
         while True:

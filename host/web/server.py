@@ -68,6 +68,10 @@ class WebBoard:
         self.order = cfg["order"]
         self.index = cfg["index"]
         self.map = load_map(sim.config.get("map", "london"))
+        # commander(cmd, **args) -> reply: a command to the firmware over the game's own link (yard
+        # sim: Mister X's console's; python -m host.web: the automatic Mister X's), None without one
+        self.commander = None
+        self.dead = sorted(sim.config["reeds"].get("dead", []))  # reeds out of service
 
     # --- what the firmware shows -------------------------------------------------------------
     def read_frame(self):
@@ -96,6 +100,7 @@ class WebBoard:
         self.phys.tap.poll()
         st = {"t": "state", "game": game}
         st.update(self.phys.public())
+        st["dead"] = self.dead
         return json.dumps(st)
 
     # --- actions -----------------------------------------------------------------------------
@@ -124,12 +129,29 @@ class WebBoard:
             p.lift_two(msg.get("a"), msg.get("b"))
         elif do == "stuck":
             p.set_stuck(msg.get("station"), msg.get("closed"))
+        elif do == "reed":  # take a station's reed out of service (or back): the board's config
+            self.reed(msg.get("station"), msg.get("out"))
         elif do == "power":
             p.power(bool(msg.get("on")))
         elif do == "power_cycle":
             p.power_cycle()
         else:
             raise ActionError("unknown action %r" % (do,))
+
+    def reed(self, station, out):
+        if not isinstance(station, int) or isinstance(station, bool) or not 1 <= station <= 199:
+            raise ActionError("a station is a number 1..199, not %r" % (station,))
+        if out is not True and out is not False:
+            raise ActionError("out must be true (out of service) or false (back in service)")
+        if self.commander is None:
+            raise ActionError("no game is connected to the board: type reed out %d at Mister X's console" % station)
+        from host.boardlink import BoardCommandError, LinkError
+        try:
+            self.dead = self.commander("reed", station=station, out=out).get("dead", [])
+        except BoardCommandError as e:
+            raise ActionError("the board refused: %s" % e.message)
+        except LinkError as e:
+            raise ActionError("the board did not answer: %s" % e)
 
     # --- the loops ---------------------------------------------------------------------------
     async def broadcast(self, text):

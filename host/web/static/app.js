@@ -95,6 +95,7 @@
     notes(m.notes || []);
     helpLayer(g);
     for (const s in stationEls) stationEls[s].g.classList.toggle("stuck", (m.stuck || {})[s] !== undefined);
+    for (const s in stationEls) stationEls[s].g.classList.toggle("dead", (m.dead || []).includes(+s));
   }
   const PHASE = { mrx: "Mister X's turn", detectives: "detectives' turn", over: "game over" };
   function statusLine(g, m) {
@@ -219,7 +220,9 @@
   function note(n, mine) { n.at = Date.now() / 1000; pageNotes.push(n); pageNotes = pageNotes.slice(-4); if (yard.state) notes(yard.state.notes || []); }
   function noteText(n) {
     switch (n.note) {
-      case "lifted": return `${n.piece} lifted from ${n.station}: ${n.legal.length} legal destinations lit`;
+      case "lifted": return `${n.piece} lifted from ${n.station}: ${n.legal.length} legal destinations lit` +
+        (n.confirm ? `; ${n.confirm.join(", ")} out of service: put it there, then press confirm` : "");
+      case "where": return `${n.piece} went to ${n.stations.join(" or ")} (out of service)? Mister X's console asks`;
       case "illegal": return `${n.piece} on ${n.station}: ${n.message}`;
       case "choose": return `${n.piece} on ${n.station}: which ticket? press ${n.tickets.join(" or ")}`;
       case "mrx_turn": return `Mister X's turn (round ${n.round})`;
@@ -286,6 +289,7 @@
     knock: "Click a piece on the map: it falls off the board.",
     two: "Click two pieces: both leave the board in the same instant.",
     stuck: "Click a station: its reed sticks closed (click a stuck one to free it).",
+    reed: "Click a station: its reed goes out of service, the board works around it (click again: back in service).",
   };
   function arm(m) {
     mode = mode === m ? null : m; modeFirst = null;
@@ -313,6 +317,8 @@
     else if (mode === "stuck") {
       const stuck = (yard.state.stuck || {})[s] !== undefined;
       send({ do: "stuck", station: s, closed: stuck ? null : true }); arm(mode);
+    } else if (mode === "reed") {
+      send({ do: "reed", station: s, out: !(yard.state.dead || []).includes(s) }); arm(mode);
     } else if (on) faultOnPiece(on.name);
   }
 

@@ -1,0 +1,280 @@
+"""Reeds out of service (sy/deadreed.py) as plain functions: tests/test_firmware_units.py runs them
+under CPython and under the MicroPython unix port. A reed stuck closed or never closing, at a start
+station or at a station the game passes, is taken out of service and a whole game plays to its
+end with the board agreeing with Mister X's truth after every move (testkit.play_game)."""
+import json
+import sys
+
+if sys.implementation.name != "micropython":
+    import os
+    _ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    for p in (os.path.join(_ROOT, "firmware"), os.path.join(_ROOT, "tests", "fakes")):
+        if p not in sys.path:
+            sys.path.insert(0, p)
+
+from sy import boardconfig
+from sy.testkit import TestBoard, MemInputs, play_game
+
+TMP = "/tmp/sy-fwtest-deadreed"
+
+
+class FaultInputs(MemInputs):
+    """Memory inputs with one reed broken: stuck closed (True) or never closing (False)."""
+
+    def __init__(self, nbytes, bit, closed):
+        MemInputs.__init__(self, nbytes)
+        self.fault = (bit, closed)
+
+    def scan(self, bitmap):
+        MemInputs.scan(self, bitmap)
+        bit, closed = self.fault
+        if closed:
+            bitmap[bit >> 3] |= 0x80 >> (bit & 7)
+        else:
+            bitmap[bit >> 3] &= ~(0x80 >> (bit & 7)) & 0xFF
+
+
+class DeadBoard(TestBoard):
+    """A TestBoard whose players press confirm after putting a piece on a station out of service."""
+
+    def __init__(self, folder, cfg=None, fresh=True, period_ms=5, dead=0, stuck_closed=False):
+        cfg = cfg or boardconfig.validate({"board": "pico", "debounce_ms": 30, "scan_hz": 200,
+                                           "reeds": {"dead": [dead]}})
+        if not isinstance(getattr(self, "inputs", None), FaultInputs):  # a reboot keeps the switches
+            self.inputs = FaultInputs(cfg["reeds"]["chips"] + 1, cfg["reeds"]["bits"][dead - 1], stuck_closed)
+        self.confirms = 0
+        TestBoard.__init__(self, folder, cfg, fresh=fresh, period_ms=period_ms)
+
+    def place(self, station):
+        TestBoard.place(self, station)
+        bl = self.board.blind
+        if bl is not None and bl.dead[station] and self.board.lifted >= 0:
+            self.confirms += 1
+            self.press(3)
+
+
+def _events(tb):
+    r = tb.command("record", all=True)
+    assert r["ok"], r
+    return [m["line"] for m in tb.messages() if "line" in m]
+
+
+_BASE = {}
+
+
+def _game(dead, stuck_closed, detectives=(13, 26, 29, 34, 50), seed=7):
+    """The seeded game with `dead` out of service ends as it does with every reed working (and
+    play_game checked the board against Mister X's truth after every move)."""
+    if seed not in _BASE:
+        base = play_game(TestBoard(TMP), detectives=detectives, seed=seed)
+        _BASE[seed] = (base["pieces"], base["log"], base["tickets"], base["result"], base["reason"])
+    tb = DeadBoard(TMP, dead=dead, stuck_closed=stuck_closed)
+    st = play_game(tb, detectives=detectives, seed=seed)
+    assert st["dead"] == [dead], st["dead"]
+    assert st["stage"] == "over", st
+    assert (st["pieces"], st["log"], st["tickets"], st["result"], st["reason"]) == _BASE[seed]
+    return tb, st
+
+
+def _visits(seed=7):
+    """The stations detectives go to in the seeded game (with every reed working)."""
+    tb = TestBoard(TMP)
+    play_game(tb, seed=seed)
+    out = []
+    for line in _events(tb):
+        if line.get("type") == "move" and line.get("piece", "X")[0] in "DB" and line["to"] not in out:
+            out.append(line["to"])
+    return out
+
+
+def test_config_dead_list():
+    cfg = boardconfig.validate({"reeds": {"dead": [45, 3]}})
+    assert cfg["reeds"]["dead"] == [45, 3]
+    assert "dead" not in boardconfig.validate({})["reeds"] and "dead" not in boardconfig.validate({"reeds": {"dead": []}})["reeds"]
+    for bad in ([0], [200], ["4"], [True], [4, 4], 45, list(range(1, 23))):
+        try:
+            boardconfig.validate({"reeds": {"dead": bad}})
+        except boardconfig.ConfigError as e:
+            assert e.key == "reeds.dead", e.key
+            assert "at most 20 distinct stations 1..199" in str(e), str(e)
+        else:
+            raise AssertionError("accepted reeds.dead %r" % (bad,))
+
+
+def test_max_dead_agrees():
+    from sy import deadreed
+    assert deadreed.MAX_DEAD == boardconfig.MAX_DEAD
+
+
+def test_start_station_stuck_open():
+    tb, _st = _game(13, False)
+
+
+def test_start_station_stuck_closed():
+    tb, _st = _game(26, True)
+
+
+def test_visited_station_both_kinds():
+    dest = _visits()[2]
+    for closed in (False, True):
+        tb, _st = _game(dest, closed)
+        assert tb.confirms >= 1, "the game never put a piece on %d" % dest
+
+
+def test_reed_command_remembered_in_board_json():
+    tb = TestBoard(TMP)
+    r = tb.command("reed", station=45, out=True)
+    assert r["ok"] and r["dead"] == [45], r
+    assert tb.command("reed", station=3, out=True)["dead"] == [3, 45]
+    f = open(TMP + "/board.json")
+    cfg = json.load(f)
+    f.close()
+    assert cfg["reeds"]["dead"] == [3, 45]
+    assert boardconfig.load(TMP + "/board.json")["reeds"]["dead"] == [3, 45]
+    assert tb.command("status")["dead"] == [3, 45]
+    tb.reboot()
+    assert tb.board.blind.dead[45] and tb.board.blind.dead[3] and tb.board.blind.n == 2
+    assert tb.command("reed", station=3, out=False)["dead"] == [45]
+    assert tb.command("status")["dead"] == [45]
+    assert tb.command("reed", station=45, out=False)["dead"] == []
+    assert tb.board.blind is None
+
+
+def test_reed_command_refuses_bad_input():
+    tb = TestBoard(TMP)
+    for args in ({"station": 0, "out": True}, {"station": 200, "out": True}, {"station": "4", "out": True},
+                 {"station": 4, "out": 1}, {"station": 4}):
+        r = tb.command("reed", **args)
+        assert not r["ok"] and r["error"] == "bad_input", r
+    assert "dead" not in tb.command("status")
+    f = open(TMP + "/board.json")
+    assert "dead" not in json.load(f)["reeds"]
+    f.close()
+
+
+def test_taken_out_during_a_game_and_place_by_the_host():
+    tb = TestBoard(TMP)
+    tb.command("hello", proto=1)
+    assert tb.command("setup", detectives=[13, 26], bobbies=[29, 34])["ok"]
+    for s in (13, 26, 29, 34):
+        tb.place(s)
+    tb.command("mrx", ticket="taxi")
+    # station 4 (taxi from 13) and 14 (bus) go out of service; D1 lifted: two blind destinations
+    assert tb.command("reed", station=4, out=True)["ok"]
+    assert tb.command("reed", station=14, out=True)["ok"]
+    tb.messages()
+    tb.lift(13)
+    tb.run(20)
+    notes = [m for m in tb.messages() if m.get("note") == "lifted"]
+    assert notes and notes[-1]["confirm"] == [4, 14], notes
+    tb.press(3)
+    where = [m for m in tb.messages() if m.get("note") == "where"]
+    assert where == [{"note": "where", "piece": "D1", "stations": [4, 14]}], where
+    assert tb.board.game.pos[0] == 13
+    r = tb.command("place", piece="D1", station=26)
+    assert not r["ok"], r  # 26 is in service
+    r = tb.command("place", piece="D2", station=4)
+    assert not r["ok"] and r["error"] == "wrong_turn", r
+    r = tb.command("place", piece="D1", station=14)
+    assert r["ok"], r
+    assert tb.board.game.pos[0] == 14
+    evs = [m["ev"] for m in tb.messages() if "ev" in m]
+    assert evs == [{"type": "move", "piece": "D1", "ticket": "bus", "to": 14}], evs
+    # D1 now stands on 14 (out of service) and is not missing; it moves again next round
+    assert tb.board.n_missing == 0 and tb.board.n_extra == 0
+
+
+def test_a_rewrite_cut_by_a_power_cut_is_finished_at_boot():
+    import os
+    from sy.deadreed import recover
+    tb = TestBoard(TMP)
+    path = TMP + "/board.json"
+    assert tb.command("reed", station=45, out=True)["ok"]
+    assert not recover(path)  # nothing to do
+    # cut after board.json -> board.old, before board.new -> board.json
+    os.rename(path, TMP + "/board.new")
+    assert recover(path) and boardconfig.load(path)["reeds"]["dead"] == [45]
+    # a board.new left beside a good board.json (cut while writing it) is not taken
+    f = open(TMP + "/board.new", "w")
+    f.write("{broken")
+    f.close()
+    assert not recover(path) and boardconfig.load(path)["reeds"]["dead"] == [45]
+
+
+def _dead_game(dead, closed, detectives=(13, 26), bobbies=(29, 34)):
+    tb = DeadBoard(TMP, dead=dead, stuck_closed=closed)
+    tb.command("hello", proto=1)
+    assert tb.command("setup", detectives=list(detectives), bobbies=list(bobbies))["ok"]
+    for s in list(detectives) + list(bobbies):
+        tb.place(s)
+    assert tb.board.stage == 2
+    tb.command("mrx", ticket="taxi")
+    tb.messages()
+    return tb
+
+
+def _evs(tb):
+    return [m["ev"] for m in tb.messages() if "ev" in m]
+
+
+def test_a_move_onto_a_dead_station_taken_back_and_made_again():
+    for closed in (False, True):
+        tb = _dead_game(4, closed)
+        g = tb.board.game
+        tb.lift(13)
+        tb.place(4)  # DeadBoard presses confirm
+        assert g.pos[0] == 4 and _evs(tb) == [{"type": "move", "piece": "D1", "ticket": "taxi", "to": 4}]
+        tb.button(3, True)  # held: the take-back
+        tb.settle()
+        tb.run(1600 // tb.period)
+        tb.button(3, False)
+        tb.settle()
+        assert _evs(tb) == [{"type": "undo", "piece": "D1", "from": 4, "to": 13}]
+        assert g.pos[0] == 13 and tb.board.back == 0
+        tb.lift(4)  # unseen: the piece goes back to 13
+        tb.place(13)
+        assert tb.board.back == -1 and tb.board.n_missing == 0 and tb.board.n_extra == 0
+        tb.lift(13)
+        tb.place(4)
+        assert g.pos[0] == 4 and _evs(tb) == [{"type": "move", "piece": "D1", "ticket": "taxi", "to": 4}]
+
+
+def test_a_piece_on_a_dead_station_moves_off_it_and_an_illegal_landing_waits():
+    for closed in (False, True):
+        tb = _dead_game(13, closed)  # D1 starts on the dead station
+        g = tb.board.game
+        b = tb.board
+        tb.place(100)  # not a legal destination of D1 (nor of anyone): an error, nothing committed
+        assert _evs(tb) == [] and g.pos[0] == 13 and b.bad == 100
+        tb.lift(100)
+        assert b.n_missing == 0 and b.n_extra == 0 and b.lifted == -1
+        tb.lift(13)  # unseen
+        tb.place(4)  # taxi from 13
+        assert g.pos[0] == 4 and _evs(tb) == [{"type": "move", "piece": "D1", "ticket": "taxi", "to": 4}]
+
+
+def test_a_power_cut_with_a_piece_on_a_dead_station_resumes():
+    tb = _dead_game(4, True)
+    tb.lift(13)
+    tb.place(4)
+    assert tb.board.game.pos[0] == 4
+    tb.reboot()
+    b = tb.board
+    assert b.blind is not None and b.blind.dead[4]
+    tb.run(20)
+    assert not b.restoring and b.n_missing == 0 and b.n_extra == 0, (b.restoring, b.n_missing, b.n_extra)
+    assert b.game.pos[0] == 4
+
+
+def test_a_destination_out_of_service_alternates_white_with_its_transport():
+    tb = _dead_game(4, False)
+    tb.lift(13)
+    seen = []
+    for _ in range(300):  # 1.5 s of frames
+        tb.run(1)
+        c = tb.colour(4)
+        if c not in seen:
+            seen.append(c)
+    assert (255, 255, 255) in seen and (255, 170, 0) in seen, seen  # white, taxi yellow
+    other = tb.colour(14)  # a destination in service (bus): never white
+    assert other != (255, 255, 255)
