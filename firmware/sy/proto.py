@@ -8,7 +8,7 @@ from sy import forget
 from sy.rules import RuleError, TICKET_NAMES, const
 
 PROTO = 1
-FIRMWARE = "0.1.1"
+FIRMWARE = "0.1.2"
 
 # refusals: sentences in sy/messages.txt
 _BAD_TICKET = const(43)

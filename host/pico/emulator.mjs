@@ -70,6 +70,7 @@ const inputs = new Uint8Array(model.chips); // closed bits, chain order (1 = ree
 const pinLevels = new Map(); // gpio -> level driven from outside (buttons, safe-mode pin)
 let cut = null; // the planned power cut
 const waits = []; // [emulated ns, reply id]
+const taps = new Map(); // reply id -> gpio of a button held down for a tap, until its alarm
 let clockOffsetNs = 0; // emulated time across reboots: ns before this machine's clock started
 const stats = { erases: 0, programs: 0, erase_ns: 0, program_ns: 0, frames: 0 };
 let romErase = -1;
@@ -272,6 +273,15 @@ function powerOff(info) {
   cut = null;
   fs.fsyncSync(flashFd);
   emit(Object.assign({ ev: 'off', t: nowNs() / 1e6, instructions }, info));
+  // the chip's time stands still while it is off: the hands' waits and taps end now (the host
+  // would otherwise wait for a clock that only the next power-on starts again)
+  for (const [, id] of waits) emit({ id, t: nowNs() / 1e6, off: true });
+  waits.length = 0;
+  for (const [id, gpio] of taps) {
+    pinLevels.set(gpio, 1);
+    emit({ id, t: nowNs() / 1e6, off: true });
+  }
+  taps.clear();
 }
 
 // --- the run loop -----------------------------------------------------------------------------------
@@ -358,10 +368,13 @@ function handle(cmd) {
       reply();
       break;
     case 'tap': { // press for `ms` of emulated time, then release
+      if (!powered) { reply({ off: true }); break; } // nobody presses a button on a dark board
       pinLevels.set(cmd.gpio, 0);
       mcu.gpio[cmd.gpio].setInputValue(false);
       const pressedAt = nowNs();
+      taps.set(cmd.id, cmd.gpio);
       const alarm = mcu.clock.createAlarm(() => {
+        if (!taps.delete(cmd.id)) return; // answered by a power cut already
         pinLevels.set(cmd.gpio, 1);
         mcu.gpio[cmd.gpio].setInputValue(true);
         emit({ id: cmd.id, t: nowNs() / 1e6, pressed_ms: (nowNs() - pressedAt) / 1e6 });
@@ -369,7 +382,8 @@ function handle(cmd) {
       alarm.schedule(Math.round(cmd.ms * 1e6));
       break;
     }
-    case 'wait': // reply once `ms` of emulated time have passed
+    case 'wait': // reply once `ms` of emulated time have passed (at once while the power is off)
+      if (!powered) { reply({ off: true }); break; }
       waits.push([nowNs() + cmd.ms * 1e6, cmd.id]);
       break;
     case 'cut': // plan a power cut: {instructions: N} from now, or {in_flash, skip, fraction}, or {after_flash, skip}
