@@ -7,8 +7,12 @@ detectives.
 
 Computer detectives: for each piece that has to move, host.ai picks the move from the public view
 only; the board is told with `guide` (docs/protocol.md) and lights it; a person (or the simulator's
-hands) carries it out, and the board takes only that placement.
+hands) carries it out, and the board takes only that placement. A move taken back (the board's
+confirm button held, the console's undo) goes back the same way before the next one is guided.
 """
+import time
+
+from host.errors import BoardError
 from host.ai import make_detective_agent, make_mrx_agent, public_view
 from sy.rules import TICKET_NAMES
 
@@ -43,10 +47,12 @@ class GuidedDetectives:
         self.hands = hands
         self.moves = 0
         self.quiet = False
+        self.back = None  # a piece taken back, until the board's `back` note says it is on its station
         side.link.on_note = self._note
 
     def __call__(self, sg):
         g = sg.game
+        self._wait_put_back()
         piece, ticket, to = self.agent.choose(public_view(g))
         if ticket is None:  # a bobby: name a transport that joins the stations
             ticket = next(t for s, t in g.legal(piece) if s == to)
@@ -58,6 +64,25 @@ class GuidedDetectives:
             self.hands(name, here, to)
         self.moves += 1
 
+    def put_back(self, name, here, to):
+        """A move taken back (the console's undo event): the piece goes back from `here` to `to`,
+        by the simulator's hands or by a person; nothing is guided until the board sees it there."""
+        self.back = name
+        if self.hands:
+            self.hands(name, here, to)
+        elif not self.quiet:
+            self.out("  put %s back on %d" % (name, to))
+
+    def _wait_put_back(self, timeout=600.0):
+        """Wait for the board's `back` note of a piece taken back (a person may take a while)."""
+        end = time.monotonic() + timeout
+        while self.back is not None:
+            if time.monotonic() > end:
+                raise BoardError("%s was not put back within %.0f s" % (self.back, timeout))
+            self.side.link.poll(0.05)
+
     def _note(self, note):
+        if note.get("note") == "back" and note.get("piece") == self.back:
+            self.back = None
         if note.get("note") == "illegal" and not self.quiet:
             self.out("  the board refuses %s on %s: %s" % (note.get("piece"), note.get("station"), note.get("message")))

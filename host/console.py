@@ -496,6 +496,9 @@ class Console:
                 return
             self.out("  %s's move to %d taken back: %s goes back to %d" % (
                 line["piece"], line["to"], line["piece"], ev.get("to")))
+            put_back = getattr(self.detectives, "put_back", None)  # computer detectives: the piece goes back
+            if put_back is not None:
+                put_back(line["piece"], ev.get("from"), ev.get("to"))
             return
         if ev.get("type") != "move":
             return

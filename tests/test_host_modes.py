@@ -141,6 +141,7 @@ def test_computer_detectives_guided_on_the_board(env):
         host = PtyHost(["play", "--port", sim.port, "--players", "2", "--detectives", "computer", "--level", "easy",
                         "--start", "13,26,29,34:172"], env)
         lit = refused = 0
+        took_back = False
         try:
             place_start(host, sim, env)
             while True:
@@ -172,9 +173,20 @@ def test_computer_detectives_guided_on_the_board(env):
                     refused += 1
                 sim.place(to)
                 host.expect([r"  %s (by %s )?to %d\n" % (piece, ticket, to)], timeout=15)
+                if not took_back and g.round == 2 and bin(g.to_move()).count("1") > 1:  # not the last of the turn
+                    # the table takes the move back (the confirm button held): the piece goes back
+                    # where it was, and the computer guides the turn's move again
+                    sim.press("confirm", hold=1.7)
+                    host.expect([r"%s's move to %d taken back: %s goes back to %d\n" % (piece, to, piece, here)],
+                                timeout=15)
+                    host.expect([r"put %s back on %d\n" % (piece, here)], timeout=15)
+                    assert SecretGame.load(secret_log(env)).game.pos[index] == here
+                    sim.lift(to)
+                    sim.place(here)
+                    took_back = True
             host.expect([r"Secret log: [^\n]*\n"], timeout=60)
             assert "fair play verified" in host.seen
-            assert lit == 3 and refused == 2
+            assert lit == 3 and refused == 2 and took_back
             sg = SecretGame.load(secret_log(env))
             assert sg.over
         finally:
