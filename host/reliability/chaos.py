@@ -155,7 +155,9 @@ class ChaosGame:
 
     def _check_journal(self):
         """Every event the host holds is still in the board's journal, the same."""
-        journal = self.call(lambda: self.link.record(everything=True))
+        # the whole journal, a line per event: under strace (a cut armed at the last start that
+        # never came) every small write of the stream stops the board, so it takes seconds
+        journal = self.call(lambda: self.link.record(everything=True, timeout=max(self.timeout, 30.0)))
         lost = [seq for seq, ev in self.events if seq > len(journal) or journal[seq - 1] != ev]
         new = [seq for seq in lost if seq not in self.lost]
         if new:
@@ -429,7 +431,9 @@ class ChaosGame:
     def finish(self, rev):
         st = self.status()
         t = self.truth
-        journal = self.call(lambda: self.link.record(everything=True))
+        # the whole journal, a line per event: under strace (a cut armed at the last start that
+        # never came) every small write of the stream stops the board, so it takes seconds
+        journal = self.call(lambda: self.link.record(everything=True, timeout=max(self.timeout, 30.0)))
         ok = True
         if [ev for _s, ev in self.events] != journal:
             missing = len(journal) - len(self.events)
@@ -546,8 +550,11 @@ def run_games(n_games, mode, cuts_target=None, seed=1, heap="112k", rate=None, l
         cfg = {"scan_hz": 500}
         cfg.update(config or {})
         sim = RelSim(heapsize=heap, debounce_ms=10, record_frames=record_frames, config=cfg)
+        # 10 s for a reply: a board started under strace (a cut armed into a flash write) stops at
+        # every syscall, and its boot alone takes 2 s on a two-core machine; a cut is seen at once
+        # (the process is gone), so the longer timeout costs nothing when the board is fine
         game = ChaosGame(sim, random.Random(rng.getrandbits(32)), mode=mode, rate=rate, stats=stats, log=log,
-                         strace=strace and strace_works())
+                         timeout=10.0, strace=strace and strace_works())
         game.arm()
         game.repl_round = repl_round
         game.avoid_trim_cut = avoid_trim_cut
