@@ -554,7 +554,7 @@ def run_games(n_games, mode, cuts_target=None, seed=1, heap="112k", rate=None, l
         # every syscall, and its boot alone takes 2 s on a two-core machine; a cut is seen at once
         # (the process is gone), so the longer timeout costs nothing when the board is fine
         game = ChaosGame(sim, random.Random(rng.getrandbits(32)), mode=mode, rate=rate, stats=stats, log=log,
-                         timeout=10.0, strace=strace and strace_works())
+                         timeout=10.0 if mode == "power" else 3.0, strace=strace and strace_works())
         game.arm()
         game.repl_round = repl_round
         game.avoid_trim_cut = avoid_trim_cut

@@ -294,6 +294,7 @@ def sc_setup_off(b):
     sim.place(27)  # D2's piece on 27 instead of 26
     link.request("setup", detectives=[13, 26], bobbies=[29, 34], replace=True)
     b.seq0 = 1
+    sim.settle()  # the reply comes a scan cycle before the frame that draws the setup
     seen = b.seen([13, 26, 27])
     b.expect(fails, "setup: D1 on its start station", seen[13], ("steady", full(0)))
     b.expect(fails, "setup: D2's empty start station", seen[26], ("blink", full(1)))
