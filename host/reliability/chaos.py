@@ -22,7 +22,7 @@ import random
 import threading
 import time
 
-from host.boardlink import LinkError
+from host.boardlink import BoardCommandError, LinkError
 from host.reliability.common import FastLink, RelSim, inspect_flash, strace_works
 from sy import commit as commitlib
 from sy.rules import Game, RuleError, TICKET_NAMES
@@ -53,6 +53,7 @@ class ChaosGame:
         self.seen = set()
         self.had_cut = False
         self.problems = []
+        self.refusals = []  # the board's last refusals of the host's commands (for a stuck game's report)
         self.strace = strace
         self.repl_round = 0  # > 0: at this round, stop the board and read everything from its REPL
         self.repl = None
@@ -278,8 +279,9 @@ class ChaosGame:
         deadline = time.monotonic() + self.game_seconds
         while True:
             if time.monotonic() > deadline:
-                raise AssertionError("the game did not finish within %d s; board: %s; problems: %s" % (
-                    self.game_seconds, self.link.request("status"), self.problems[-3:]))
+                raise AssertionError("the game did not finish within %d s; board: %s; problems: %s; "
+                                     "last refusals: %s" % (self.game_seconds, self.link.request("status"),
+                                                            self.problems[-3:], self.refusals))
             st = self.status()
             t = self.truth
             if st["stage"] == "over":
@@ -400,7 +402,11 @@ class ChaosGame:
         try:
             fn()
             self.maybe_cut()
-        except LinkError:
+        except LinkError as e:
+            # a refusal is a LinkError too (a command resent after a cut may be refused as done
+            # already); kept, so that a game stuck on a refused command says which
+            if isinstance(e, BoardCommandError):
+                self.refusals = (self.refusals + [str(e)])[-3:]
             self.recover()
 
     def _wait(self, pred, timeout=None):
