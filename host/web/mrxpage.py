@@ -16,19 +16,18 @@ open it. Either way:
     the server writes into the page it serves (issue 17).
 """
 import asyncio
-import hmac
 import io
 import ipaddress
 import json
 import os
 import socket
 
-from aiohttp import web, WSMsgType
+from aiohttp import web
 
 from host.randomness import token as new_token
 from host.web.mrxinput import PageBusy
 from host.web.mrxstate import SecretLogWatch
-from host.web.server import STATIC, HOST_NAMES, load_map, origin_ok, serve, _own_port
+from host.web.server import STATIC, Page, host_ok as names_this_server, load_map, origin_ok, secret_ok, serve, ws_messages, _own_port
 from sy.board import PIECE_RGB
 
 POLL_S = 0.1
@@ -67,8 +66,11 @@ def command(msg):
     raise ValueError("unknown action %r" % (do,))
 
 
-class SecretPage:
+class SecretPage(Page):
+    STATE_POLL_S = POLL_S
+
     def __init__(self, path, pageinput, said, lan=False, map_name="london"):
+        super().__init__()
         self.watch = SecretLogWatch(path)
         self.inp = pageinput
         self.said = said
@@ -77,8 +79,6 @@ class SecretPage:
         self.token = new_token()  # in the page: actions without it are refused
         self.map = load_map(map_name)
         self.colours = piece_colours()
-        self.clients = set()
-        self.state_msg = None
 
     def make_state(self):
         self.watch.poll()
@@ -88,32 +88,16 @@ class SecretPage:
     def hello(self):
         return json.dumps({"t": "hello", "map": self.map, "colours": self.colours})
 
-    async def broadcast(self, text):
-        for ws in list(self.clients):
-            try:
-                await ws.send_str(text)
-            except (ConnectionError, RuntimeError):
-                self.clients.discard(ws)
-
-    async def state_loop(self):
-        loop = asyncio.get_running_loop()
-        while True:
-            text = await loop.run_in_executor(None, self.make_state)
-            if text != self.state_msg:
-                self.state_msg = text
-                await self.broadcast(text)
-            await asyncio.sleep(POLL_S)
-
     # --- who may ask ---------------------------------------------------------------------------
     def host_ok(self, host, request):
         """The Host header names this server: a loopback name, or (lan) the address asked, and our port."""
         port = _own_port(request)
-        name, sep, p = host.rpartition(":")
-        if not sep or port is None or p != str(port):
-            return False
-        if name.lower() in HOST_NAMES:
+        if names_this_server(host, port):  # a loopback name and our port
             return True
-        if not self.lan:
+        if not self.lan or port is None:
+            return False
+        name, sep, p = host.rpartition(":")
+        if not sep or p != str(port):
             return False
         sock = request.transport.get_extra_info("sockname") if request.transport else None
         try:
@@ -121,11 +105,6 @@ class SecretPage:
         except ValueError:
             return False  # a name, not the address: a rebinding page could own it
 
-    def key_ok(self, given):
-        return isinstance(given, str) and hmac.compare_digest(given.encode(), self.key.encode())
-
-    def token_ok(self, given):
-        return isinstance(given, str) and hmac.compare_digest(given.encode(), self.token.encode())
 
 
 REFUSED = "Mister X's secret page: refused"
@@ -142,7 +121,7 @@ async def _guard(request, handler):
         raise web.HTTPForbidden(text=REFUSED)
     if not origin_ok(request.headers.get("Origin"), request.headers.get("Host", "")):
         raise web.HTTPForbidden(text=REFUSED)
-    if not page.key_ok(request.query.get("k")):
+    if not secret_ok(request.query.get("k"), page.key):
         raise web.HTTPForbidden(text=REFUSED)
     resp = await handler(request)
     if isinstance(resp, web.StreamResponse) and not isinstance(resp, web.WebSocketResponse):
@@ -170,7 +149,7 @@ async def _static(request):
 
 async def _ws(request):
     page = request.app[PAGE]
-    may_act = page.token_ok(request.query.get("token"))
+    may_act = secret_ok(request.query.get("token"), page.token)
     ws = web.WebSocketResponse(heartbeat=20)
     await ws.prepare(request)
     page.clients.add(ws)
@@ -178,15 +157,7 @@ async def _ws(request):
         await ws.send_str(page.hello())
         if page.state_msg:
             await ws.send_str(page.state_msg)
-        async for m in ws:
-            if m.type != WSMsgType.TEXT:
-                continue
-            try:
-                msg = json.loads(m.data)
-            except ValueError:
-                continue
-            if not isinstance(msg, dict):
-                continue
+        async for msg in ws_messages(ws):
             reply = {"t": "done", "id": msg.get("id"), "ok": True}
             try:
                 if not may_act:

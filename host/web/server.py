@@ -48,19 +48,63 @@ def load_map(name="london"):
             "edges": edges}
 
 
-class WebBoard:
+def secret_ok(given, secret):
+    """A token or key given by a request equals ours (compared in constant time)."""
+    return isinstance(given, str) and hmac.compare_digest(given.encode(), secret.encode())
+
+
+async def ws_messages(ws):
+    """The JSON objects a page sends over its websocket (anything else is skipped)."""
+    async for m in ws:
+        if m.type != WSMsgType.TEXT:
+            continue
+        try:
+            msg = json.loads(m.data)
+        except ValueError:
+            continue
+        if isinstance(msg, dict):
+            yield msg
+
+
+class Page:
+    """What the board's page and Mister X's page (host/web/mrxpage.py) share: their websocket
+    clients, and the state (make_state) pushed to them whenever it changes."""
+
+    STATE_POLL_S = STATE_POLL_S
+
+    def __init__(self):
+        self.clients = set()
+        self.state_msg = None
+
+    async def broadcast(self, text):
+        for ws in list(self.clients):
+            try:
+                await ws.send_str(text)
+            except (ConnectionError, RuntimeError):
+                self.clients.discard(ws)
+
+    async def state_loop(self):
+        loop = asyncio.get_running_loop()
+        while True:
+            text = await loop.run_in_executor(None, self.make_state)
+            if text != self.state_msg:
+                self.state_msg = text
+                await self.broadcast(text)
+            await asyncio.sleep(self.STATE_POLL_S)
+
+
+class WebBoard(Page):
     """One SimBoard shown to any number of pages."""
 
     def __init__(self, sim, power_cut_s=1.5):
+        super().__init__()
         self.sim = sim
         self.phys = PhysicalBoard(sim, power_cut_s)
         self.journal = JournalWatch(os.path.join(sim.folder, "flash", "game.jsonl"))
-        self.clients = set()
         self.frame_msg = None
         self.frame_seq = None
         self.frame_leds = None
         self.frame_time = 0.0
-        self.state_msg = None
         self.token = new_token()  # in the page we serve; actions without it are refused
         self.started = time.time()
         cfg = sim.config["leds"]
@@ -154,16 +198,6 @@ class WebBoard:
             raise ActionError("the board did not answer: %s" % e)
 
     # --- the loops ---------------------------------------------------------------------------
-    async def broadcast(self, text):
-        dead = []
-        for ws in list(self.clients):
-            try:
-                await ws.send_str(text)
-            except (ConnectionError, RuntimeError):
-                dead.append(ws)
-        for ws in dead:
-            self.clients.discard(ws)
-
     async def frame_loop(self):
         loop = asyncio.get_running_loop()
         while True:
@@ -179,15 +213,6 @@ class WebBoard:
                         await self.broadcast(self.frame_msg)
             await asyncio.sleep(FRAME_POLL_S)
 
-    async def state_loop(self):
-        loop = asyncio.get_running_loop()
-        while True:
-            text = await loop.run_in_executor(None, self.make_state)
-            if text != self.state_msg:
-                self.state_msg = text
-                await self.broadcast(text)
-            await asyncio.sleep(STATE_POLL_S)
-
     def hello(self):
         return json.dumps({"t": "hello", "map": self.map, "gain": self.gain})
 
@@ -200,13 +225,9 @@ async def _index(request):
     return web.Response(text=html, content_type="text/html")
 
 
-def token_ok(wb, given):
-    return isinstance(given, str) and hmac.compare_digest(given.encode(), wb.token.encode())
-
-
 async def _ws(request):
     wb = request.app["board"]
-    may_act = token_ok(wb, request.query.get("token"))
+    may_act = secret_ok(request.query.get("token"), wb.token)
     ws = web.WebSocketResponse(heartbeat=20)
     await ws.prepare(request)
     wb.clients.add(ws)
@@ -217,15 +238,7 @@ async def _ws(request):
             await ws.send_str(wb.state_msg)
         if wb.frame_msg:
             await ws.send_str(wb.frame_msg)
-        async for m in ws:
-            if m.type != WSMsgType.TEXT:
-                continue
-            try:
-                msg = json.loads(m.data)
-            except ValueError:
-                continue
-            if not isinstance(msg, dict):
-                continue
+        async for msg in ws_messages(ws):
             if not may_act:
                 await ws.send_str(json.dumps({"t": "done", "id": msg.get("id"), "ok": False,
                                               "error": "actions need the page's token: reload the page"}))
