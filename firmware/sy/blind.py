@@ -73,12 +73,17 @@ class Blind:
         if occ.count(b"\x01") - held == 1:
             occ[g.pos[p]] = 0
 
-    def note(self, b, note):
-        """The `lifted` note names the destinations out of service: put there, then press confirm."""
+    def destinations(self, b):
+        """The piece in hand's destinations whose reed is out of service (a new list)."""
         blind = []
         for i in range(b.n_dest):
             if self.dead[b.dest[i]]:
                 blind.append(b.dest[i])
+        return blind
+
+    def note(self, b, note):
+        """The `lifted` note names the destinations out of service: put there, then press confirm."""
+        blind = self.destinations(b)
         if blind:
             note["confirm"] = blind
 
@@ -95,10 +100,7 @@ class Blind:
         destination out of service; with several, the host is asked which (note `where`)."""
         if b.lifted < 0 or b.stage != _PLAY:
             return
-        blind = []
-        for i in range(b.n_dest):
-            if self.dead[b.dest[i]]:
-                blind.append(b.dest[i])
+        blind = self.destinations(b)
         if not blind:
             return
         b.info_until = b.now  # the travel-log view gives way to the placement

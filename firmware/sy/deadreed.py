@@ -11,6 +11,7 @@ after them (proto.py's _RARE), so this code is not on the heap during play (docs
 import json
 import os
 
+from sy.board import ticket_mask_names
 from sy.rules import RuleError, TICKET_NAMES
 
 MAX_DEAD = 20  # sy/boardconfig.py MAX_DEAD (tests/test_deadreed.py checks they agree)
@@ -157,15 +158,7 @@ def c_place(p, msg):
         b.pre_ticket = -1
         raise RuleError("illegal", "%s cannot go to %d now" % (g.piece_name(k), s))
     if b.pend_to == s:
-        return {"pending": msg_tickets(b.pend_mask)}
+        return {"pending": ticket_mask_names(b.pend_mask)}
     if b.store.seq == seq:  # nothing committed: the evaluation dropped the piece in hand
         raise RuleError("wrong_turn", "%s is not in hand" % g.piece_name(k))
     return {"seq": b.store.seq}
-
-
-def msg_tickets(mask):
-    out = []
-    for t in range(3):
-        if mask & (1 << t):
-            out.append(TICKET_NAMES[t])
-    return out
