@@ -126,13 +126,18 @@ def test_the_benchmark_game_completes_at_the_target_heap():
         sim.stop()
 
 
-def test_lift_shows_destinations_and_illegal_blinks(board):
-    sim, link = board
+def _two_players_mrx_moved(sim, link):
+    """Two detectives and two bobbies on their start stations, Mister X's first move made."""
     link.request("setup", detectives=[13, 26], bobbies=[29, 34])
     for s in (13, 26, 29, 34):
         sim.place(s, settle=False)
     link.wait_event("ready")
     link.request("mrx", ticket="taxi")
+
+
+def test_lift_shows_destinations_and_illegal_blinks(board):
+    sim, link = board
+    _two_players_mrx_moved(sim, link)
     sim.lift(13)
     leds = sim.leds()
     assert leds[4] == TAXI and leds[14] == BUS and leds[46] == UG
@@ -164,11 +169,7 @@ def test_lift_shows_destinations_and_illegal_blinks(board):
 
 def test_power_cut_resume_and_resend(board):
     sim, link = board
-    link.request("setup", detectives=[13, 26], bobbies=[29, 34])
-    for s in (13, 26, 29, 34):
-        sim.place(s, settle=False)
-    link.wait_event("ready")
-    link.request("mrx", ticket="taxi")
+    _two_players_mrx_moved(sim, link)
     sim.lift(13)
     sim.place(4)
     link.wait_event("move")
@@ -203,11 +204,7 @@ def test_take_back_over_serial_with_power_cuts_before_during_and_after(board):
     save, and the board resumes consistent either way) and after it, with the piece still on the
     wrong station."""
     sim, link = board
-    link.request("setup", detectives=[13, 26], bobbies=[29, 34])
-    for s in (13, 26, 29, 34):
-        sim.place(s, settle=False)
-    link.wait_event("ready")
-    link.request("mrx", ticket="taxi")
+    _two_players_mrx_moved(sim, link)
     sim.lift(13)
     sim.place(4)
     link.wait_event("move")
