@@ -18,18 +18,13 @@ import urllib.request
 
 import pytest
 
-sync_api = pytest.importorskip("playwright.sync_api", reason="pip install playwright")
-CHROMIUM = os.environ.get("YARD_CHROMIUM", "/usr/bin/chromium")
-if not os.path.exists(CHROMIUM):
-    pytest.skip("no Chromium at %s (apt-get install chromium)" % CHROMIUM, allow_module_level=True)
+from chromium import browser  # noqa: E402,F401 (a fixture; skips the module without Playwright or Chromium)
 
 from host import ROOT  # noqa: E402
 from host.map_editor import start_editor  # noqa: E402
 
 TESTMAP = os.path.join(ROOT, "tests", "data", "europe_testmap")
 LONDON = os.path.join(ROOT, "data", "london")
-ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
-        "--disable-sync", "--no-first-run"]
 SCALE, OX, OY = 2, 40, 30  # photo pixel = OFFSET + SCALE * board coordinate
 FIT_MARKS = [(0, 0), (800, 0), (0, 600), (800, 600)]
 CSVS = ("cities.csv", "connections.csv", "missions.csv", "start_cards.csv")
@@ -72,14 +67,6 @@ def blank_photo(path, w, h):
         f.write('<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d"><rect width="%d" height="%d" fill="#ddd"/></svg>'
                 % (w, h, w, h))
     subprocess.run(["rsvg-convert", "-o", path, path + ".svg"], check=True)
-
-
-@pytest.fixture(scope="module")
-def browser():
-    with sync_api.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        yield b
-        b.close()
 
 
 def open_editor(browser, url):

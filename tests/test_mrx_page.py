@@ -19,10 +19,7 @@ import time
 
 import pytest
 
-sync_api = pytest.importorskip("playwright.sync_api", reason="pip install playwright")
-CHROMIUM = os.environ.get("YARD_CHROMIUM", "/usr/bin/chromium")
-if not os.path.exists(CHROMIUM):
-    pytest.skip("no Chromium at %s (apt-get install chromium)" % CHROMIUM, allow_module_level=True)
+from chromium import browser  # noqa: E402,F401 (a fixture; skips the module without Playwright or Chromium)
 
 import aiohttp  # noqa: E402
 
@@ -34,8 +31,6 @@ from host.web.mrxstate import mrx_state  # noqa: E402
 from pty_terminal import PtyTerminal  # noqa: E402
 
 ART = os.path.join(ROOT, "test-artifacts", "mrx-page")
-ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
-        "--disable-sync", "--no-first-run"]
 START = "13,26,29,34:45"
 # what the public page's game may hold (host/web/public.py): nothing else
 PUBLIC_GAME_KEYS = {"stage", "phase", "round", "rounds", "moves", "reveals", "next_reveal", "surfaced", "pieces",
@@ -43,14 +38,6 @@ PUBLIC_GAME_KEYS = {"stage", "phase", "round", "rounds", "moves", "reveals", "ne
                     "problem", "caught_at", "error"}
 DESKTOP = {"viewport": {"width": 1366, "height": 768}}
 PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True, "device_scale_factor": 2}
-
-
-@pytest.fixture(scope="module")
-def browser():
-    with sync_api.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        yield b
-        b.close()
 
 
 def shot(page, name, full=False):

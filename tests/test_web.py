@@ -12,10 +12,7 @@ import zlib
 
 import pytest
 
-sync_api = pytest.importorskip("playwright.sync_api", reason="pip install playwright")
-CHROMIUM = os.environ.get("YARD_CHROMIUM", "/usr/bin/chromium")
-if not os.path.exists(CHROMIUM):
-    pytest.skip("no Chromium at %s (apt-get install chromium)" % CHROMIUM, allow_module_level=True)
+from chromium import ARGS, CHROMIUM, sync_api  # noqa: E402
 
 from host import ROOT  # noqa: E402
 from host.simboard import SimBoard  # noqa: E402
@@ -26,8 +23,6 @@ from sy.record import setup_game  # noqa: E402
 from sy.rules import TICKET_NAMES  # noqa: E402
 
 ART = os.path.join(ROOT, "test-artifacts", "web")
-ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
-        "--disable-sync", "--no-first-run"]
 START = [13, 26, 29, 34]  # D1, D2, B1, B2 (the two-player game)
 GAIN = 4  # board.json brightness 0.25: the page shows wire values x4
 # the firmware's colours (sy/board.py) as the page shows them

@@ -9,17 +9,13 @@ import asyncio
 import http.client
 import http.server
 import json
-import os
 import re
 import threading
 import time
 
 import pytest
 
-sync_api = pytest.importorskip("playwright.sync_api", reason="pip install playwright")
-CHROMIUM = os.environ.get("YARD_CHROMIUM", "/usr/bin/chromium")
-if not os.path.exists(CHROMIUM):
-    pytest.skip("no Chromium at %s (apt-get install chromium)" % CHROMIUM, allow_module_level=True)
+from chromium import browser  # noqa: E402,F401 (a fixture; skips the module without Playwright or Chromium)
 
 import aiohttp  # noqa: E402
 
@@ -27,10 +23,8 @@ from host.simboard import SimBoard  # noqa: E402
 from host.web import start_web  # noqa: E402
 from host.web.server import host_ok, origin_ok  # noqa: E402
 
-ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
-        "--disable-sync", "--no-first-run",
-        # DNS rebinding, for real: the attacker's name resolves to this computer
-        "--host-resolver-rules=MAP evil.example 127.0.0.1"]
+# DNS rebinding, for real: the attacker's name resolves to this computer
+EXTRA_CHROMIUM_ARGS = ["--host-resolver-rules=MAP evil.example 127.0.0.1"]
 
 EVIL_PAGE = """<!doctype html><title>cat pictures</title><script>
 window.attack = new Promise((done) => {
@@ -55,14 +49,6 @@ def view():
     yield {"sim": sim, "url": url, "port": port, "wb": stop.webboard}
     stop()
     sim.stop()
-
-
-@pytest.fixture(scope="module")
-def browser():
-    with sync_api.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        yield b
-        b.close()
 
 
 class _Evil(http.server.BaseHTTPRequestHandler):
