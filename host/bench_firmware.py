@@ -99,6 +99,6 @@ def run(args):
                 else:
                     lo = mid
             figures["min_heapsize_kb"] = hi
-        figures["targets"] = {"min_heapsize_kb": 64, "stretch_kb": 48, "scan_alloc_bytes": 0,
+        figures["targets"] = {"min_heapsize_kb": 80, "scan_alloc_bytes": 0,
                               "place_to_frame_cycles": 2}
     return figures

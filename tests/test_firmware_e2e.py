@@ -26,8 +26,11 @@ pytestmark = pytest.mark.skipif(not shutil.which("micropython"), reason="micropy
 HEAP = os.environ.get("SY_E2E_HEAP", "112k")
 # The unix port's 64k target (the first board issue) was set before the firmware ran on a Pico;
 # the Pico's heap is the reference now (`yard bench pico`: heap_peak_used_bytes, tests/test_pico.py).
-# The machine code that makes a Pico's frames fast (sy/ledsfast.py) costs the unix port 2 KB here.
-TARGET_HEAP = "66k"
+# tests/test_pico.py's full game asserts the Pico's target. Here the benchmark's game must still
+# complete on a small unix-port heap, with a margin: it needs 66k (the Pico's fast frame code,
+# sy/ledsfast.py, costs this port 2 KB) and ran out there now and then on a loaded machine (when the
+# collector runs decides how fragmented the heap is).
+TARGET_HEAP = "80k"
 SCALE = 64  # board.json brightness 0.25
 
 

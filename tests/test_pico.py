@@ -112,6 +112,9 @@ def test_uf2_holds_micropython_and_the_firmware_as_yard_flash_copies_it(tmp_path
         make_board_uf2(UF2, str(tmp_path / "again.uf2"), str(cfg))
 
 
+PEAK_HEAP_TARGET = 81_920  # bytes in use after an event, the highest over the game
+
+
 # --- the board on the emulated Pico -------------------------------------------------------------
 @pytest.fixture
 def pico():
@@ -169,7 +172,8 @@ def test_full_game_with_commitments_reveal_and_record(pico):
             steps.extend(line.get("double", [line]))
     assert len(steps) == len(st["truth_log"])
     mem = link.request("mem")
-    assert mem["peak"] > mem["alloc"] > 0
+    # the heap target (issue 13): an ESP32 without PSRAM has ~110 KB; this game peaks near 71 KB
+    assert 0 < mem["alloc"] < mem["peak"] <= PEAK_HEAP_TARGET, mem
 
 
 @needs_pico
