@@ -16,7 +16,7 @@ import time
 from host.errors import UserError
 from sy import commit as commitlib
 from sy import mapgraph, mrxmoves
-from sy.record import setup_game
+from host.record import setup_game
 from sy.rules import Game, RuleError, TICKET_NAMES, BLACK
 
 BOBBIES = {2: 2, 3: 1, 4: 0, 5: 0}

@@ -3,7 +3,7 @@ import json
 import sys
 
 from host.errors import UserError
-from sy.record import replay
+from host.record import replay
 from sy.europe_record import is_europe
 
 

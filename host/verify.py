@@ -11,7 +11,7 @@ import json
 from host.errors import UserError
 from host.replay import read_lines
 from sy import commit as commitlib
-from sy.record import replay
+from host.record import replay
 
 
 def add_arguments(parser):

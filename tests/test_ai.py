@@ -30,7 +30,7 @@ def test_mcts_levels_play_legal_games_with_bobbies_and_doubles():
         assert r["result"] in ("mrx", "detectives")
         doubles += sum(1 for line in r["record"] if "double" in line)
         # the record replays cleanly through the rules core's reader
-        from sy.record import replay
+        from host.record import replay
         import json
         verdicts = list(replay([json.dumps(x) for x in r["record"]]))
         assert all(v.get("ok", True) for v in verdicts), verdicts

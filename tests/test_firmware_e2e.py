@@ -16,7 +16,7 @@ sys.path.insert(0, os.path.join(ROOT, "firmware"))
 
 from host.boardlink import BoardLink, BoardCommandError, VersionMismatch  # noqa: E402
 from host.simboard import SimBoard, play_game  # noqa: E402
-from sy.record import replay  # noqa: E402
+from host.record import replay  # noqa: E402
 
 pytestmark = pytest.mark.skipif(not shutil.which("micropython"), reason="micropython not installed")
 

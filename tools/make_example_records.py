@@ -10,10 +10,11 @@ import os
 import random
 import sys
 
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "firmware"))
 
 from sy import london, rules  # noqa: E402
-from sy.record import mrx_line, move_line, public_lines, record_setup  # noqa: E402
+from host.record import mrx_line, move_line, public_lines, record_setup  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 

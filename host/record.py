@@ -1,6 +1,7 @@
 """Game records (shared/docs/game-record.md): one JSON line in, one verdict out.
 
-Runs on the board (which keeps its game as a record) and in the host (`yard replay`).
+The host's reader (`yard replay`, `yard verify`, the web view's public record). The board never
+loads it: it streams its record from its journal (sy/report.py), so this module is not flashed.
 A rejected line changes nothing. Besides the contract's keys this reader accepts two extensions
 (extra keys are allowed by the contract): `"map": "london1983"` on setup, and `"capture": true`
 on a move line of a secret record (the host told the board that the piece landed on Mister X).
