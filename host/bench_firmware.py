@@ -1,6 +1,6 @@
 """`yard bench firmware`: the board firmware's figures on the MicroPython unix port.
 
-In-process (the App with memory-backed hardware, host/fw_bench_mpy.py):
+In-process (the App with memory-backed hardware, tests/testkit.py, run by host/fw_bench_mpy.py):
   scan_alloc_bytes       bytes allocated over 1,000 idle scan cycles (worst of: waiting for Mister X,
                          the detectives' turn, a piece in hand; animation frames included)
   scan_cycle_us          one scan + dispatch cycle (frames included, averaged over 1,000 idle cycles)
@@ -24,7 +24,7 @@ import tempfile
 import time
 
 from host import ROOT
-from host.mpy_build import compile_tree, tool
+from host.mpy_build import compile_testkit, compile_tree, tool
 
 FIRMWARE = os.path.join(ROOT, "firmware")
 
@@ -78,6 +78,7 @@ def run(args):
     with tempfile.TemporaryDirectory(prefix="fwbench-") as tmp:
         build = os.path.join(tmp, "lib")
         compile_tree(os.path.join(FIRMWARE, "sy"), os.path.join(build, "sy"))
+        compile_testkit(build)  # tests/testkit.py: the in-process board (not firmware)
         figures = _inprocess(build, os.path.join(tmp, "inproc"))
         ok, mem, secs = _link_game(max_kb, debounce, os.path.join(tmp, "sim-max"))
         if not ok:

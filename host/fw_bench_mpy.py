@@ -5,7 +5,7 @@ import json
 import sys
 import time
 
-from sy.testkit import TestBoard, play_game
+from testkit import TestBoard, play_game
 
 folder = sys.argv[1] if len(sys.argv) > 1 else "/tmp/fwbench"
 

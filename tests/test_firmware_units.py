@@ -41,9 +41,10 @@ def test_deadreed_cpython(name):
 @pytest.mark.skipif(not MICROPYTHON, reason="micropython not installed")
 @pytest.mark.parametrize("cases", ("fw_cases", "fw_takeback", "fw_deadreed"))
 def test_micropython(tmp_path, cases):
-    from host.mpy_build import compile_tree
+    from host.mpy_build import compile_testkit, compile_tree
     build = str(tmp_path / "lib")
     compile_tree(os.path.join(ROOT, "firmware", "sy"), os.path.join(build, "sy"))
+    compile_testkit(build)
     env = dict(os.environ)
     env["MICROPYPATH"] = ":".join([build, FAKES, ".frozen"])
     proc = subprocess.run([MICROPYTHON, "-X", "heapsize=" + HEAP, os.path.join(HERE, "mpy_run.py"),

@@ -12,7 +12,7 @@ sys.path.insert(0, os.path.join(ROOT, "firmware"))
 from host.boardlink import reveal_requests  # noqa: E402
 from host.mrxgame import SecretGame, draw_setup, public_line  # noqa: E402
 from host.web.automrx import AutoMrX  # noqa: E402
-from sy import testkit  # noqa: E402
+import testkit  # noqa: E402
 
 
 class _Link:

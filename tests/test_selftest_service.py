@@ -15,7 +15,7 @@ sys.path.insert(0, os.path.join(ROOT, "firmware"))
 
 CASE = r'''
 import gc, json, sys
-from sy.testkit import TestBoard
+from testkit import TestBoard
 
 def cmd(tb, c, **a):
     tb.link.outbox.clear()
@@ -88,9 +88,10 @@ def test_cpython(tmp_path):
 
 @pytest.mark.skipif(not __import__("shutil").which("micropython"), reason="micropython not installed")
 def test_micropython_no_allocation(tmp_path):
-    from host.mpy_build import compile_tree
+    from host.mpy_build import compile_testkit, compile_tree
     build = str(tmp_path / "lib")
     compile_tree(os.path.join(ROOT, "firmware", "sy"), os.path.join(build, "sy"))
+    compile_testkit(build)
     script = tmp_path / "case.py"
     script.write_text(CASE.replace("FOLDER", repr(str(tmp_path / "tb"))))
     env = dict(os.environ)

@@ -5,7 +5,7 @@ File-backed (for host/simboard.py, which drives a firmware process from outside)
                simulator; scan() re-reads it in place (seek + readinto: no allocation).
   leds file:   u32 frame seq, u32 scan cycle, 3*count wire bytes, u32 frame seq again (a reader
                retries when the two seqs differ).
-Memory-backed stand-ins for in-process tests and the benchmark are in sy/testkit.py.
+Memory-backed stand-ins for in-process tests and the benchmark are in tests/testkit.py.
 """
 
 

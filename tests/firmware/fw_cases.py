@@ -13,7 +13,7 @@ if sys.implementation.name != "micropython":
 from sy.debounce import Debouncer
 from sy.leds import Leds
 from sy.store import Store
-from sy.testkit import MemStrip, TestBoard, play_game
+from testkit import MemStrip, TestBoard, play_game
 from sy import commit as commitlib
 
 TMP = "/tmp/sy-fwtest"
@@ -216,7 +216,7 @@ def test_shift_reeds_latch_and_invert():
 
 # --- storage ------------------------------------------------------------------------------------
 def test_store_atomic_and_fallback():
-    from sy.testkit import _rmtree
+    from testkit import _rmtree
     _rmtree(TMP + "-store")
     st = Store(TMP + "-store")
     st.append('{"type": "setup"}')

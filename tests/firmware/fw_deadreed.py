@@ -13,7 +13,7 @@ if sys.implementation.name != "micropython":
             sys.path.insert(0, p)
 
 from sy import boardconfig
-from sy.testkit import TestBoard, MemInputs, play_game
+from testkit import TestBoard, MemInputs, play_game
 
 TMP = "/tmp/sy-fwtest-deadreed"
 

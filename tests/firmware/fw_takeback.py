@@ -10,7 +10,7 @@ if sys.implementation.name != "micropython":
         if p not in sys.path:
             sys.path.insert(0, p)
 
-from sy.testkit import TestBoard
+from testkit import TestBoard
 
 TMP = "/tmp/sy-fwtest-takeback"
 
