@@ -21,7 +21,7 @@ import time
 
 from host import ROOT
 from host.errors import BoardError, UserError
-from host.mpy_build import DATA_SUFFIXES, arch_of_mpy, compile_file, tool, wanted
+from host.mpy_build import DATA_SUFFIXES, arch_of_mpy, compile_file, on_board, tool, wanted
 from host.ports import add_port_argument, resolve, open_serial
 
 FIRMWARE = os.path.join(ROOT, "firmware")
@@ -110,11 +110,14 @@ def board_mpy_version(mpy):
 def build(dest, arch=None):
     """Compile the firmware into dest, its native code for the board's architecture (`arch`,
     mpy_build.ARCHES; None: no native code, the Python twins run); returns {board path: local
-    file} (sy/*.mpy, sy/*.txt, main.py, boot.py)."""
+    file} (sy/*.mpy, sy/*.txt, main.py, boot.py). The files of firmware/sy no board imports
+    (mpy_build.NOT_ON_BOARD) stay behind."""
     files = {}
     src = os.path.join(FIRMWARE, "sy")
     os.makedirs(os.path.join(dest, "sy"), exist_ok=True)
     for name in sorted(os.listdir(src)):
+        if not on_board(name):
+            continue
         if name.endswith(".py") and wanted(name, arch):
             out = os.path.join(dest, "sy", name[:-3] + ".mpy")
             proc = compile_file(os.path.join(src, name), out, arch)

@@ -85,6 +85,20 @@ def wanted(name, arch):
     return arch is not None or name not in NATIVE_MODULES
 
 
+# Files of firmware/sy that no MicroPython board imports (tests/test_board_files.py follows the
+# board's imports from its entry points and checks this list): kept out of what `yard flash`
+# copies and what the UF2 holds, compiled for the unix port (the tests, the simulator) as the rest.
+NOT_ON_BOARD = (
+    "europe_testmap.py",      # the Europe map made for the tests (a Europe board loads sy.europe)
+    "leds_circuitpython.py",  # the LEDs through Adafruit's API: CircuitPython and Blinka, not MicroPython
+)
+
+
+def on_board(name):
+    """Does a file of firmware/sy go onto a board?"""
+    return name not in NOT_ON_BOARD
+
+
 # The tests' in-process board (the App with memory-backed hardware and a queue for its link), run
 # by the tests and by `yard bench firmware`: a test helper, never flashed.
 TESTKIT = os.path.join(ROOT, "tests", "testkit.py")

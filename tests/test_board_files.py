@@ -1,0 +1,215 @@
+"""What goes onto a board: `yard flash` (host/flash.py build) and the maker's UF2 (host/uf2.py)
+carry exactly the modules the board can import, and nothing only the host or the tests use.
+
+Which modules the board can import is found here from the source, not from a list: starting at
+its entry points (firmware/main.py, firmware/europe_main.py, boot.py), every `sy` module they
+import is followed, and so is every `sy` module named by a string they hold as a value (the board
+loads its rare commands and its maps by name: proto.py's _RARE, start.py's _NAMES_OF,
+boardconfig.MAPS for mapgraph.load). Imports inside `except ImportError:` are CPython fallbacks,
+which the board never runs, and are not followed. A module of firmware/sy outside that set is
+host-only (a fixture of the tests, a backend of another platform) and must stay off the board; a
+module inside it must be flashed."""
+import ast
+import json
+import os
+import shutil
+
+import pytest
+
+from host import ROOT
+from host.flash import build
+from host.mpy_build import NATIVE_MODULES, NOT_ON_BOARD, PICO_ARCH
+
+FIRMWARE = os.path.join(ROOT, "firmware")
+SY = os.path.join(FIRMWARE, "sy")
+ENTRY_POINTS = (os.path.join(FIRMWARE, "main.py"), os.path.join(FIRMWARE, "europe_main.py"),
+                os.path.join(ROOT, "boot.py"))
+# moved off the board: the records' reader (host/record.py), the tests' in-process board
+# (tests/testkit.py), CPython's stand-ins for MicroPython's const and ticks (host/compat.py)
+MOVED = ("record", "testkit", "compat")
+PICO_DIR = os.environ.get("YARD_PICO_DIR") or os.path.join(os.path.dirname(ROOT), "shared", "pico")
+MICROPYTHON_UF2 = os.path.join(PICO_DIR, "micropython-v1.28.0-RPI_PICO.uf2")
+
+
+def sy_modules():
+    return {n[:-3] for n in os.listdir(SY) if n.endswith(".py") and n != "__init__.py"}
+
+
+def _fallbacks(tree):
+    """The nodes inside `except ImportError:` handlers (CPython fallbacks)."""
+    out = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ExceptHandler) and isinstance(node.type, ast.Name) and node.type.id == "ImportError":
+            for stmt in node.body:
+                out.update(id(n) for n in ast.walk(stmt))
+    return out
+
+
+def _names(tree):
+    """The string constants that may name a module to load: a value held (a dict's value, an
+    element of a tuple or list, an assigned or default value, a branch of a conditional), not a
+    key looked up or compared (msg["record"], cmd == "status", forget("undo"), docstrings)."""
+    out = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Dict):
+            held = node.values
+        elif isinstance(node, (ast.Tuple, ast.List, ast.Set)):
+            held = node.elts
+        elif isinstance(node, (ast.Assign, ast.AnnAssign, ast.Return)):
+            held = [node.value]
+        elif isinstance(node, ast.arguments):
+            held = node.defaults + node.kw_defaults
+        elif isinstance(node, ast.IfExp):
+            held = [node.body, node.orelse]
+        elif isinstance(node, ast.BoolOp):
+            held = node.values
+        else:
+            continue
+        out += [n for n in held if isinstance(n, ast.Constant) and isinstance(n.value, str)]
+    return out
+
+
+def references(path, modules):
+    """The sy modules a file imports (outside CPython fallbacks) or names in a string it holds
+    (_names)."""
+    with open(path, encoding="utf-8") as f:
+        tree = ast.parse(f.read(), path)
+    skip = _fallbacks(tree)
+    out = {n.value for n in _names(tree) if n.value in modules and id(n) not in skip}
+    for node in ast.walk(tree):
+        if id(node) in skip:
+            continue
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                parts = alias.name.split(".")
+                if parts[0] == "sy" and len(parts) > 1:
+                    out.add(parts[1])
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            parts = node.module.split(".")
+            if parts == ["sy"]:
+                out.update(a.name for a in node.names if a.name in modules)
+            elif parts[0] == "sy":
+                out.add(parts[1])
+    return out
+
+
+def board_modules():
+    """The sy modules the board can import, followed from its entry points."""
+    modules = sy_modules()
+    seen = set()
+    todo = set()
+    for path in ENTRY_POINTS:
+        todo |= references(path, modules)
+    while todo:
+        name = todo.pop()
+        if name in seen:
+            continue
+        if name not in modules:
+            raise AssertionError("the board imports sy.%s, which is not in firmware/sy" % name)
+        seen.add(name)
+        todo |= references(os.path.join(SY, name + ".py"), modules) - seen
+    return seen
+
+
+def flashed_modules(files):
+    """{module} of the sy/*.mpy in a build's {board path: local file} (the package's own
+    sy/__init__.mpy aside)."""
+    return {p[3:-4] for p in files if p.startswith("sy/") and p.endswith(".mpy")} - {"__init__"}
+
+
+def test_the_import_walk_sees_the_boards_dynamic_loads(tmp_path):
+    """The walk itself: the modules the board loads only by name are found, the CPython fallbacks
+    and the docstrings are not followed."""
+    got = board_modules()
+    assert {"mrxturn", "status", "report", "newgame", "verify", "declare", "undo", "deadreed"} <= got  # _RARE
+    assert {"service", "resume", "london", "london1983", "ledsfast", "simhw"} <= got
+    assert {"europe_app", "europe_board", "europe_rules", "europe_record", "europe_graph"} <= got
+    assert "europe_testmap" not in got  # named in europe_app's docstring only
+    probe = tmp_path / "probe.py"
+    probe.write_text('"""app"""\ntry:\n    from time import ticks_ms\nexcept ImportError:\n    from sy.rules import x\n'
+                     'import sy.board\nfrom sy import leds, gc\nNAMES = ("store", "host")\nRARE = {"undo": "link"}\n'
+                     'if cmd == "proto" or msg["resume"]:\n    forget("commit")\n')
+    assert references(str(probe), sy_modules()) == {"board", "leds", "store", "link"}
+
+
+def test_nothing_host_only_stays_in_the_firmware_folder():
+    names = sy_modules()
+    for name in MOVED:
+        assert name not in names, "firmware/sy/%s.py is host-only: it belongs to the host or the tests" % name
+    for name in NOT_ON_BOARD:  # the list of what is kept off the board names real files
+        assert os.path.isfile(os.path.join(SY, name)), name
+
+
+@pytest.mark.skipif(not shutil.which("mpy-cross"), reason="mpy-cross not installed")
+@pytest.mark.parametrize("arch", (PICO_ARCH, None))
+def test_yard_flash_copies_exactly_what_the_board_imports(tmp_path, arch):
+    files = build(str(tmp_path), arch)
+    want = board_modules()
+    if arch is None:  # no native code: the Python twins run
+        want -= {n[:-3] for n in NATIVE_MODULES}
+    got = flashed_modules(files)
+    assert not got - want, "flashed, but no board imports them: %s" % sorted(got - want)
+    assert not want - got, "the board imports them, but they are not flashed: %s" % sorted(want - got)
+    assert not got & set(MOVED)
+    assert {"main.py", "boot.py", "sy/__init__.mpy", "sy/messages.txt"} <= set(files)
+    assert set(files) - {"main.py", "boot.py"} == {p for p in files if p.startswith("sy/")}
+
+
+@pytest.mark.skipif(not shutil.which("mpy-cross"), reason="mpy-cross not installed")
+def test_the_uf2_filesystem_holds_the_same_files(tmp_path):
+    """host/uf2.py's files, and (when MicroPython's RPI_PICO UF2 is here) the littlefs the maker's
+    UF2 really holds: the flashed files and board.json, nothing else."""
+    from host.uf2 import board_files, make_board_uf2
+    want = set(build(str(tmp_path / "build"), PICO_ARCH)) | {"board.json"}
+    files = board_files()
+    assert set(files) == want
+    if not os.path.isfile(MICROPYTHON_UF2):
+        pytest.skip("MicroPython's RPI_PICO UF2 is not in %s (set YARD_PICO_DIR)" % PICO_DIR)
+    from host.pico.flashfs import mount
+    from host.uf2 import read_uf2
+    out = tmp_path / "board.uf2"
+    make_board_uf2(MICROPYTHON_UF2, str(out))
+    flash = tmp_path / "flash.bin"
+    flash.write_bytes(read_uf2(str(out)).flash())
+    fs = mount(str(flash))
+    assert fs is not None
+    held = set()
+    for folder, _dirs, names in fs.walk("/"):
+        held.update((folder.strip("/") + "/" + n).lstrip("/") for n in names)
+    assert held == want, (sorted(held - want), sorted(want - held))
+
+
+@pytest.mark.skipif(not all(shutil.which(t) for t in ("micropython", "mpy-cross")),
+                    reason="needs the MicroPython unix port and mpy-cross")
+def test_the_board_plays_a_game_from_the_flashed_files_alone(tmp_path):
+    """A simulated board whose module path holds only what `yard flash` copies (as on a board)
+    boots and plays a full game with commitments, the reveal and the record."""
+    from host.boardlink import BoardLink
+    from host.mpy_build import host_arch
+    from host.record import replay
+    from host.simboard import SimBoard, play_game
+
+    class FlashedBoard(SimBoard):
+        def _build(self):
+            lib = os.path.join(self.folder, "lib")
+            for path, local in build(lib, host_arch()).items():
+                dest = os.path.join(lib, path)
+                if os.path.abspath(local) != os.path.abspath(dest):
+                    shutil.copyfile(local, dest)
+            shutil.copyfile(os.path.join(lib, "main.py"), os.path.join(self.folder, "main.py"))
+            self.flashed = sorted(os.listdir(os.path.join(lib, "sy")))
+            return lib
+
+    sim = FlashedBoard(folder=str(tmp_path / "board"), heapsize="256k", debounce_ms=10)
+    sim.start()
+    try:
+        link = BoardLink(sim.port, timeout=5)
+        link.open()
+        assert not {n[:-4] for n in sim.flashed} & set(MOVED + tuple(n[:-3] for n in NOT_ON_BOARD))
+        st = play_game(sim, link, seed=5, timeout=5, commit=True)
+        assert st["stage"] == "over" and st["verified"] is True
+        verdicts = list(replay(json.dumps(x) for x in link.record()))
+        assert verdicts and all(v.get("ok") for v in verdicts[:-1]), verdicts
+        link.close()
+    finally:
+        sim.stop()
