@@ -89,6 +89,7 @@ def wanted(name, arch):
 # board's imports from its entry points and checks this list): kept out of what `yard flash`
 # copies and what the UF2 holds, compiled for the unix port (the tests, the simulator) as the rest.
 NOT_ON_BOARD = (
+    "compat.py",              # CPython's stand-ins, imported only in `except ImportError:` branches
     "europe_testmap.py",      # the Europe map made for the tests (a Europe board loads sy.europe)
     "leds_circuitpython.py",  # the LEDs through Adafruit's API: CircuitPython and Blinka, not MicroPython
 )

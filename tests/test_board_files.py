@@ -25,8 +25,8 @@ SY = os.path.join(FIRMWARE, "sy")
 ENTRY_POINTS = (os.path.join(FIRMWARE, "main.py"), os.path.join(FIRMWARE, "europe_main.py"),
                 os.path.join(ROOT, "boot.py"))
 # moved off the board: the records' reader (host/record.py), the tests' in-process board
-# (tests/testkit.py), CPython's stand-ins for MicroPython's const and ticks (host/compat.py)
-MOVED = ("record", "testkit", "compat")
+# (tests/testkit.py)
+MOVED = ("record", "testkit")
 PICO_DIR = os.environ.get("YARD_PICO_DIR") or os.path.join(os.path.dirname(ROOT), "shared", "pico")
 MICROPYTHON_UF2 = os.path.join(PICO_DIR, "micropython-v1.28.0-RPI_PICO.uf2")
 

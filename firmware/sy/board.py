@@ -21,7 +21,7 @@ try:
     from time import ticks_diff, ticks_us
     from micropython import const
 except ImportError:  # CPython
-    from host.compat import ticks_diff, ticks_us, const
+    from sy.compat import ticks_diff, ticks_us, const
 
 # refusals: sentences in sy/messages.txt
 _GAME_OVER = const(7)

@@ -15,7 +15,7 @@ from sy.link import Link
 try:
     from time import ticks_ms, ticks_diff, sleep_ms
 except ImportError:  # CPython
-    from host.compat import ticks_ms, ticks_diff, sleep_ms
+    from sy.compat import ticks_ms, ticks_diff, sleep_ms
 
 FRAME_MS = 40
 

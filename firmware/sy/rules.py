@@ -14,7 +14,7 @@ from sy import mapgraph
 try:
     from micropython import const
 except ImportError:  # CPython
-    from host.compat import const
+    from sy.compat import const
 
 # MicroPython (the board, the simulator): drop code after use. Not "micropython is importable":
 # Adafruit Blinka installs a module of that name for CPython.

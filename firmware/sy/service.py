@@ -33,7 +33,7 @@ from sy.proto import ProtoError as SvcError
 try:
     from time import ticks_diff
 except ImportError:  # CPython: the host, the tests
-    from host.compat import ticks_diff
+    from sy.compat import ticks_diff
 
 IDLE_MS = 120000
 _SETUP = 1
