@@ -119,3 +119,17 @@ def test_yard_replay_file_and_stdin():
 def test_yard_replay_missing_file_is_a_clear_error():
     p = run_yard("replay", "/no/such/record.jsonl")
     assert p.returncode == 2 and "cannot read" in p.stderr and "Traceback" not in p.stderr
+
+
+def test_yard_replay_refuses_an_empty_record(tmp_path):
+    empty = tmp_path / "empty.jsonl"
+    for text in ("", "\n  \n"):
+        empty.write_text(text)
+        for args in (("replay", str(empty)), ("replay", "--map", os.path.join(ROOT, "tests", "data", "europe_testmap"),
+                                              str(empty))):
+            p = run_yard(*args)
+            assert p.returncode == 2, (args, p.stdout)
+            assert "is empty" in p.stderr and "Traceback" not in p.stderr
+            assert p.stdout == ""  # no verdict, no result line
+    p = run_yard("replay", "-", stdin="")
+    assert p.returncode == 2 and "standard input is empty" in p.stderr
