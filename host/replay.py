@@ -1,4 +1,4 @@
-"""`yard replay FILE|-`: check a game record (shared/docs/game-record.md), print the verdicts."""
+"""`yard replay FILE|-`: check a game record (docs/game-record.md), print the verdicts."""
 import json
 import sys
 
