@@ -1,4 +1,4 @@
-"""Game records (shared/docs/game-record.md): one JSON line in, one verdict out.
+"""Game records (docs/game-record.md): one JSON line in, one verdict out.
 
 Runs on the board (which keeps its game as a record) and in the host (`yard replay`).
 A rejected line changes nothing. Besides the contract's keys this reader accepts two extensions
