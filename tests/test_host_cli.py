@@ -43,6 +43,18 @@ def test_user_mistakes_exit_cleanly(tmp_path):
     assert os.listdir(tmp_path) == []  # no secret log left for a game that never started
 
 
+def test_play_checks_the_port_before_any_question(tmp_path):
+    env = dict(os.environ, YARD_HOME=str(tmp_path))
+    missing = str(tmp_path / "ttyNONE")
+    for extra in ((), ("--resume",), ("--cards", "hand")):
+        r = subprocess.run([sys.executable, "-m", "host", "play", "--port", missing, *extra], capture_output=True,
+                           text=True, cwd=ROOT, timeout=60, env=env, input="3\n13 26 29\n45\n")
+        assert r.returncode == 3, (extra, r.stdout, r.stderr)
+        assert "no board at %s: the port does not exist" % missing in r.stderr and "Traceback" not in r.stderr
+        assert r.stdout == ""  # not one question asked
+    assert os.listdir(tmp_path) == []  # no secret log for a game that never started
+
+
 def test_verify_rejects_garbage(tmp_path):
     bad = tmp_path / "bad.jsonl"
     bad.write_text('{"type": "setup", "detectives": [13, 26, 29], "bobbies": [34], "mrx": 45}\nnot json\n')
