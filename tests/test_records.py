@@ -14,6 +14,7 @@ EXAMPLES = os.path.join(ROOT, "examples")
 EXPECTED = {
     "capture.jsonl": ("detectives", "capture"),
     "capture.board.jsonl": ("detectives", "capture"),
+    "capture.secret.jsonl": ("detectives", "capture"),
     "escape.jsonl": ("mrx", "rounds_done"),
     "two-player.jsonl": ("detectives", "capture"),
     "double-black-ferry.jsonl": ("mrx", "detectives_stuck"),
@@ -48,6 +49,41 @@ def test_examples_show_what_they_promise():
     assert verdicts[-1]["round"] == 22
     reveals = [v["reveal"] for v in verdicts if "reveal" in v]
     assert len(reveals) == 5
+
+
+def test_the_capture_game_three_ways():
+    """capture.secret.jsonl is Mister X's secret log of the game in capture.jsonl, capture.board.jsonl
+    the board's record of it: the same moves, the board's without his hidden stations."""
+    full, secret, board = ([json.loads(l) for l in lines_of(name)]
+                           for name in ("capture.jsonl", "capture.secret.jsonl", "capture.board.jsonl"))
+    def plain(lines):  # the moves, without the commitments, salts and surfacing marks
+        strip = lambda d: {k: v for k, v in d.items() if k not in ("commit", "salt", "shown")}
+        return [dict(strip(l), double=[strip(s) for s in l["double"]]) if "double" in l else strip(l)
+                for l in lines if l["type"] in ("mrx", "move")]
+    assert plain(secret) == plain(full)
+    assert secret[0]["mrx"] == full[0]["mrx"] and board[0]["mrx"] is None and "salt" not in board[0]
+    assert board[0]["commit"] == secret[0]["commit"]
+    assert len(lines_of("capture.secret.jsonl")) == len(plain(full)) + 1  # the setup, no queries
+
+
+def test_yard_verify_the_example_secret_log():
+    secret, board = os.path.join(EXAMPLES, "capture.secret.jsonl"), os.path.join(EXAMPLES, "capture.board.jsonl")
+    for args in ((secret,), (secret, "--board", board)):
+        p = run_yard("verify", *args)
+        assert p.returncode == 0, p.stdout + p.stderr
+        assert p.stdout.startswith("verified: Mister X played fair: the start and all 10 moves")
+        assert "detectives (capture) in round 9" in p.stdout
+    p = run_yard("verify", secret, "--json")
+    assert json.loads(p.stdout)["ok"] is True
+
+
+def test_examples_are_what_the_tool_writes(tmp_path):
+    p = subprocess.run([sys.executable, os.path.join(ROOT, "tools", "make_example_records.py"), "--out", str(tmp_path)],
+                       capture_output=True, text=True, timeout=120)
+    assert p.returncode == 0, p.stderr
+    assert sorted(os.listdir(tmp_path)) == sorted(os.listdir(EXAMPLES)) == sorted(EXPECTED)
+    for name in EXPECTED:
+        assert (tmp_path / name).read_text() == "\n".join(lines_of(name)) + "\n", name
 
 
 def test_verdict_shapes():
