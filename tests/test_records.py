@@ -77,6 +77,17 @@ def test_yard_verify_the_example_secret_log():
     assert json.loads(p.stdout)["ok"] is True
 
 
+def test_yard_verify_refuses_the_boards_public_record():
+    secret, board = os.path.join(EXAMPLES, "capture.secret.jsonl"), os.path.join(EXAMPLES, "capture.board.jsonl")
+    for args in ((board,), (board, "--json"), (board, "--board", secret)):
+        p = run_yard("verify", *args)
+        assert p.returncode == 2, (args, p.stdout)
+        assert "this is the board's public record" in p.stderr and "Mister X's secret log" in p.stderr
+        assert p.stdout == "" and "Traceback" not in p.stderr  # not a line per move "carries no commitment"
+    p = run_yard("verify", secret, "--board", secret)  # the two files the wrong way round
+    assert p.returncode == 2 and "it is a secret log, not the board's record" in p.stderr
+
+
 def test_examples_are_what_the_tool_writes(tmp_path):
     p = subprocess.run([sys.executable, os.path.join(ROOT, "tools", "make_example_records.py"), "--out", str(tmp_path)],
                        capture_output=True, text=True, timeout=120)
