@@ -35,6 +35,8 @@ def test_user_mistakes_exit_cleanly(tmp_path):
         (("verify", str(tmp_path / "missing.jsonl")), 2, "cannot read"),
         (("sim", "--demo", "--players", "0"), 2, "1 to 5"),
         (("monitor", "--port", str(tmp_path / "none"), "--seconds", "1"), 3, "no board at"),
+        (("selftest", "--port", str(tmp_path / "none")), 3, "no board at"),
+        (("calibrate", "--port", str(tmp_path / "none")), 3, "no board at"),
     ]
     for args, code, text in cases:
         r = yard(*args, env=env)
