@@ -57,11 +57,15 @@ def verify_lines(lines, board_lines=None):
         raise UserError("this is the board's public record: Mister X's stations are not in it, so there is "
                         "nothing to check against his commitments. Pass Mister X's secret log (the file yard "
                         "play or yard sim names at the end of the game), and this record with --board")
-    if not setup.get("commit"):
+    plain = not setup.get("commit") and not any(isinstance(s, dict) and s.get("commit") for s in _steps(objs))
+    if plain:  # one sentence, not one per move
+        problems.append("the record carries no commitment at all: it is a plain game record (yard replay checks "
+                        "its rules), not Mister X's secret log (written by yard play or yard sim)")
+    elif not setup.get("commit"):
         problems.append("the setup carries no commitment to Mister X's start station")
     elif not commitlib.matches(setup.get("mrx"), setup.get("salt"), setup.get("commit")):
         problems.append("the start station %r does not match its commitment" % (setup.get("mrx"),))
-    for k, step in enumerate(_steps(objs), 1):
+    for k, step in enumerate([] if plain else _steps(objs), 1):
         if not isinstance(step, dict):
             problems.append("move %d is malformed" % k)
             continue

@@ -88,6 +88,22 @@ def test_yard_verify_refuses_the_boards_public_record():
     assert p.returncode == 2 and "it is a secret log, not the board's record" in p.stderr
 
 
+def test_yard_verify_of_a_record_without_commitments_says_so_once(tmp_path):
+    p = run_yard("verify", os.path.join(EXAMPLES, "capture.jsonl"))
+    assert p.returncode == 1
+    assert p.stdout.splitlines() == ["NOT VERIFIED:", "  the record carries no commitment at all: it is a plain game "
+                                     "record (yard replay checks its rules), not Mister X's secret log (written by "
+                                     "yard play or yard sim)"]
+    lines = [json.loads(l) for l in lines_of("capture.secret.jsonl")]
+    second = [i for i, l in enumerate(lines) if l["type"] == "mrx"][1]
+    assert "double" not in lines[second]
+    del lines[second]["commit"]  # one commitment missing: named by its move
+    one = tmp_path / "one.jsonl"
+    one.write_text("".join(json.dumps(l) + "\n" for l in lines))
+    p = run_yard("verify", str(one))
+    assert p.returncode == 1 and p.stdout.splitlines()[1:] == ["  move 2 carries no commitment"]
+
+
 def test_examples_are_what_the_tool_writes(tmp_path):
     p = subprocess.run([sys.executable, os.path.join(ROOT, "tools", "make_example_records.py"), "--out", str(tmp_path)],
                        capture_output=True, text=True, timeout=120)
