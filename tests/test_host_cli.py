@@ -1,9 +1,11 @@
 """The `yard` CLI: --help everywhere, exit codes, no tracebacks for user mistakes; yard monitor."""
+import fnmatch
 import os
 import shutil
 import subprocess
 import sys
 import time
+import warnings
 
 import pytest
 
@@ -55,6 +57,30 @@ def test_play_checks_the_port_before_any_question(tmp_path):
         assert "no board at %s: the port does not exist" % missing in r.stderr and "Traceback" not in r.stderr
         assert r.stdout == ""  # not one question asked
     assert os.listdir(tmp_path) == []  # no secret log for a game that never started
+
+
+@pytest.mark.skipif(not os.path.isdir(os.path.join(ROOT, ".git")) and not os.path.isfile(os.path.join(ROOT, ".git")),
+                    reason="needs the git checkout (its list of files)")
+def test_the_install_holds_every_package_and_data_file():
+    """pyproject.toml's packages, found as pip finds them, against the files in git: every folder of
+    host/, hardware/ and firmware/sy/ with a file in it is an installed package, and every file in it
+    that is not Python matches a package-data pattern (pip install once left out host.reliability)."""
+    from setuptools.config.pyprojecttoml import read_configuration
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # older setuptools call [tool.setuptools] a beta
+        config = read_configuration(os.path.join(ROOT, "pyproject.toml"), expand=True)["tool"]["setuptools"]
+    packages, data = set(config["packages"]), config.get("package-data", {})
+    files = subprocess.run(["git", "ls-files", "host", "hardware", "firmware/sy"], cwd=ROOT, capture_output=True,
+                           text=True, check=True).stdout.split()
+    assert len(files) > 50
+    not_installed = {"hardware/README.md"}  # the maker's guide, read in the repository
+    for path in files:
+        folder, name = os.path.split(path)
+        package = folder.replace("firmware/", "", 1).replace("/", ".")
+        assert package in packages, path
+        if not name.endswith(".py") and path not in not_installed:
+            patterns = data.get("", []) + data.get("*", []) + data.get(package, [])
+            assert any(fnmatch.fnmatch(name, p) for p in patterns), path
 
 
 def test_verify_rejects_garbage(tmp_path):
