@@ -93,7 +93,8 @@ def stubs_dir(port, cache=None):
 
 
 def pyright_cmd():
-    exe = shutil.which("pyright")
+    # on PATH, or beside the running Python (a virtual environment's bin/ that is not on PATH)
+    exe = shutil.which("pyright") or shutil.which("pyright", path=os.path.dirname(sys.executable))
     if not exe:
         raise TypecheckError("pyright is not installed: pip install %s" % PYRIGHT)
     return [exe]

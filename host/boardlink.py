@@ -16,6 +16,7 @@ import time
 import serial
 
 from host.errors import BoardError
+from host.ports import explain_open_error
 
 PROTO = 1
 # Mister X's moves per reveal line: the board checks each line as it comes (sy/verify.py), and a
@@ -92,7 +93,7 @@ class BoardLink:
         try:
             self.ser = serial.serial_for_url(self.port, baudrate=self.baudrate, timeout=0)
         except (serial.SerialException, OSError, ValueError) as e:
-            raise LinkClosed("closed", "cannot open %s: %s" % (self.port, e))
+            raise LinkClosed("closed", explain_open_error(self.port, e))
         self._partial = b""
         self._write(b"\n")  # end any half line left over from before
         return self.hello()

@@ -1,6 +1,6 @@
 """Mister X's side of a game on the host: the full rules, the secret log, the commitments.
 
-The secret log is a game record (shared/docs/game-record.md) with Mister X's stations, plus two
+The secret log is a game record (docs/game-record.md) with Mister X's stations, plus two
 extra keys on setup and on every Mister X entry: `commit` (what the board was sent) and `salt`
 (kept secret until the end). It is saved after every change, atomically, mode 0600, so that
 `yard play --resume` continues after a crash. The same file, once the game is over, is what

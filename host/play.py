@@ -17,7 +17,7 @@ from host.computer import GuidedDetectives, add_mode_arguments, mrx_agent
 from host.console import Console
 from host.errors import UserError, BoardError
 from host.mrxgame import SecretGame, draw_setup, latest_unfinished, default_dir
-from host.ports import add_port_argument, resolve
+from host.ports import add_port_argument, check_port, resolve
 
 
 def add_arguments(parser):
@@ -226,6 +226,7 @@ def play_modes(args):
 
 def run(args):
     port = resolve(args.port)
+    check_port(port)  # before any question: a wrong port is found before the game is set up
     mrx, det = play_modes(args)
     level = args.level or "normal"
     opts = {"mrx_agent": mrx_agent(level) if mrx == "computer" else None, "show_mrx": args.show_mrx,

@@ -54,6 +54,17 @@ def resolve(port=None):
     return boards[0][0]
 
 
+def check_port(port):
+    """BoardError if `port` is a device path that cannot be a board: missing, or not ours to open.
+    Cheap and without opening it (opening may reset a board); a URL is left to its first open."""
+    if is_url(port) or os.name != "posix":  # Windows' COM3 is no path: pyserial's open tells
+        return
+    if not os.path.exists(port):
+        raise BoardError("no board at %s: the port does not exist (plugged in? right port?)" % port)
+    if not os.access(port, os.R_OK | os.W_OK):
+        raise BoardError("no permission to open %s (on Linux: add yourself to the dialout group)" % port)
+
+
 def explain_open_error(port, e):
     """A sentence for why `port` could not be opened (pyserial's SerialException or OSError)."""
     text = str(e)

@@ -1,4 +1,4 @@
-"""Game records (shared/docs/game-record.md): one JSON line in, one verdict out.
+"""Game records (docs/game-record.md): one JSON line in, one verdict out.
 
 The host's reader (`yard replay`, `yard verify`, the web view's public record). The board never
 loads it: it streams its record from its journal (sy/report.py), so this module is not flashed.

@@ -1,4 +1,4 @@
-"""`yard replay FILE|-`: check a game record (shared/docs/game-record.md), print the verdicts."""
+"""`yard replay FILE|-`: check a game record (docs/game-record.md), print the verdicts."""
 import json
 import sys
 
@@ -27,6 +27,9 @@ def run(args):
     """Exit 0 if every line was accepted, 1 if any was refused."""
     refused = 0
     lines = read_lines(args.record)
+    if not any(line.strip() for line in lines):
+        raise UserError("%s is empty: a game record has at least its setup line (docs/game-record.md)" % (
+            "standard input" if args.record == "-" else args.record))
     verdicts = replay(lines)
     if lines and is_europe(lines[0]) or args.map:  # Mister X - Flight through Europe (docs/rules-europe.md)
         from host.europe_replay import europe_verdicts

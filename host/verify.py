@@ -53,11 +53,19 @@ def verify_lines(lines, board_lines=None):
     if not objs or objs[0].get("type") != "setup":
         return False, ["the record does not start with a setup line"], None
     setup = objs[0]
-    if not setup.get("commit"):
+    if setup.get("mrx") is None:
+        raise UserError("this is the board's public record: Mister X's stations are not in it, so there is "
+                        "nothing to check against his commitments. Pass Mister X's secret log (the file yard "
+                        "play or yard sim names at the end of the game), and this record with --board")
+    plain = not setup.get("commit") and not any(isinstance(s, dict) and s.get("commit") for s in _steps(objs))
+    if plain:  # one sentence, not one per move
+        problems.append("the record carries no commitment at all: it is a plain game record (yard replay checks "
+                        "its rules), not Mister X's secret log (written by yard play or yard sim)")
+    elif not setup.get("commit"):
         problems.append("the setup carries no commitment to Mister X's start station")
     elif not commitlib.matches(setup.get("mrx"), setup.get("salt"), setup.get("commit")):
         problems.append("the start station %r does not match its commitment" % (setup.get("mrx"),))
-    for k, step in enumerate(_steps(objs), 1):
+    for k, step in enumerate([] if plain else _steps(objs), 1):
         if not isinstance(step, dict):
             problems.append("move %d is malformed" % k)
             continue
@@ -85,6 +93,9 @@ def _compare_board(objs, board):
     problems = []
     if not board or board[0].get("type") != "setup":
         return ["the board record does not start with a setup line"]
+    if board[0].get("mrx") is not None or "salt" in board[0]:
+        raise UserError("the --board record holds Mister X's start station: it is a secret log, not the "
+                        "board's record (the board never learns his stations)")
     if board[0].get("commit") and board[0]["commit"] != objs[0].get("commit"):
         problems.append("the board holds another commitment to the start station")
     for key in ("detectives", "bobbies"):

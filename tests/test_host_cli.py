@@ -1,9 +1,11 @@
 """The `yard` CLI: --help everywhere, exit codes, no tracebacks for user mistakes; yard monitor."""
+import fnmatch
 import os
 import shutil
 import subprocess
 import sys
 import time
+import warnings
 
 import pytest
 
@@ -35,12 +37,50 @@ def test_user_mistakes_exit_cleanly(tmp_path):
         (("verify", str(tmp_path / "missing.jsonl")), 2, "cannot read"),
         (("sim", "--demo", "--players", "0"), 2, "1 to 5"),
         (("monitor", "--port", str(tmp_path / "none"), "--seconds", "1"), 3, "no board at"),
+        (("selftest", "--port", str(tmp_path / "none")), 3, "no board at"),
+        (("calibrate", "--port", str(tmp_path / "none")), 3, "no board at"),
     ]
     for args, code, text in cases:
         r = yard(*args, env=env)
         assert r.returncode == code, (args, r.stdout, r.stderr)
         assert text in r.stderr and "Traceback" not in r.stderr, (args, r.stderr)
     assert os.listdir(tmp_path) == []  # no secret log left for a game that never started
+
+
+def test_play_checks_the_port_before_any_question(tmp_path):
+    env = dict(os.environ, YARD_HOME=str(tmp_path))
+    missing = str(tmp_path / "ttyNONE")
+    for extra in ((), ("--resume",), ("--cards", "hand")):
+        r = subprocess.run([sys.executable, "-m", "host", "play", "--port", missing, *extra], capture_output=True,
+                           text=True, cwd=ROOT, timeout=60, env=env, input="3\n13 26 29\n45\n")
+        assert r.returncode == 3, (extra, r.stdout, r.stderr)
+        assert "no board at %s: the port does not exist" % missing in r.stderr and "Traceback" not in r.stderr
+        assert r.stdout == ""  # not one question asked
+    assert os.listdir(tmp_path) == []  # no secret log for a game that never started
+
+
+@pytest.mark.skipif(not os.path.isdir(os.path.join(ROOT, ".git")) and not os.path.isfile(os.path.join(ROOT, ".git")),
+                    reason="needs the git checkout (its list of files)")
+def test_the_install_holds_every_package_and_data_file():
+    """pyproject.toml's packages, found as pip finds them, against the files in git: every folder of
+    host/, hardware/ and firmware/sy/ with a file in it is an installed package, and every file in it
+    that is not Python matches a package-data pattern (pip install once left out host.reliability)."""
+    from setuptools.config.pyprojecttoml import read_configuration
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # older setuptools call [tool.setuptools] a beta
+        config = read_configuration(os.path.join(ROOT, "pyproject.toml"), expand=True)["tool"]["setuptools"]
+    packages, data = set(config["packages"]), config.get("package-data", {})
+    files = subprocess.run(["git", "ls-files", "host", "hardware", "firmware/sy"], cwd=ROOT, capture_output=True,
+                           text=True, check=True).stdout.split()
+    assert len(files) > 50
+    not_installed = {"hardware/README.md"}  # the maker's guide, read in the repository
+    for path in files:
+        folder, name = os.path.split(path)
+        package = folder.replace("firmware/", "", 1).replace("/", ".")
+        assert package in packages, path
+        if not name.endswith(".py") and path not in not_installed:
+            patterns = data.get("", []) + data.get("*", []) + data.get(package, [])
+            assert any(fnmatch.fnmatch(name, p) for p in patterns), path
 
 
 def test_verify_rejects_garbage(tmp_path):

@@ -14,6 +14,7 @@ EXAMPLES = os.path.join(ROOT, "examples")
 EXPECTED = {
     "capture.jsonl": ("detectives", "capture"),
     "capture.board.jsonl": ("detectives", "capture"),
+    "capture.secret.jsonl": ("detectives", "capture"),
     "escape.jsonl": ("mrx", "rounds_done"),
     "two-player.jsonl": ("detectives", "capture"),
     "double-black-ferry.jsonl": ("mrx", "detectives_stuck"),
@@ -48,6 +49,68 @@ def test_examples_show_what_they_promise():
     assert verdicts[-1]["round"] == 22
     reveals = [v["reveal"] for v in verdicts if "reveal" in v]
     assert len(reveals) == 5
+
+
+def test_the_capture_game_three_ways():
+    """capture.secret.jsonl is Mister X's secret log of the game in capture.jsonl, capture.board.jsonl
+    the board's record of it: the same moves, the board's without his hidden stations."""
+    full, secret, board = ([json.loads(l) for l in lines_of(name)]
+                           for name in ("capture.jsonl", "capture.secret.jsonl", "capture.board.jsonl"))
+    def plain(lines):  # the moves, without the commitments, salts and surfacing marks
+        strip = lambda d: {k: v for k, v in d.items() if k not in ("commit", "salt", "shown")}
+        return [dict(strip(l), double=[strip(s) for s in l["double"]]) if "double" in l else strip(l)
+                for l in lines if l["type"] in ("mrx", "move")]
+    assert plain(secret) == plain(full)
+    assert secret[0]["mrx"] == full[0]["mrx"] and board[0]["mrx"] is None and "salt" not in board[0]
+    assert board[0]["commit"] == secret[0]["commit"]
+    assert len(lines_of("capture.secret.jsonl")) == len(plain(full)) + 1  # the setup, no queries
+
+
+def test_yard_verify_the_example_secret_log():
+    secret, board = os.path.join(EXAMPLES, "capture.secret.jsonl"), os.path.join(EXAMPLES, "capture.board.jsonl")
+    for args in ((secret,), (secret, "--board", board)):
+        p = run_yard("verify", *args)
+        assert p.returncode == 0, p.stdout + p.stderr
+        assert p.stdout.startswith("verified: Mister X played fair: the start and all 10 moves")
+        assert "detectives (capture) in round 9" in p.stdout
+    p = run_yard("verify", secret, "--json")
+    assert json.loads(p.stdout)["ok"] is True
+
+
+def test_yard_verify_refuses_the_boards_public_record():
+    secret, board = os.path.join(EXAMPLES, "capture.secret.jsonl"), os.path.join(EXAMPLES, "capture.board.jsonl")
+    for args in ((board,), (board, "--json"), (board, "--board", secret)):
+        p = run_yard("verify", *args)
+        assert p.returncode == 2, (args, p.stdout)
+        assert "this is the board's public record" in p.stderr and "Mister X's secret log" in p.stderr
+        assert p.stdout == "" and "Traceback" not in p.stderr  # not a line per move "carries no commitment"
+    p = run_yard("verify", secret, "--board", secret)  # the two files the wrong way round
+    assert p.returncode == 2 and "it is a secret log, not the board's record" in p.stderr
+
+
+def test_yard_verify_of_a_record_without_commitments_says_so_once(tmp_path):
+    p = run_yard("verify", os.path.join(EXAMPLES, "capture.jsonl"))
+    assert p.returncode == 1
+    assert p.stdout.splitlines() == ["NOT VERIFIED:", "  the record carries no commitment at all: it is a plain game "
+                                     "record (yard replay checks its rules), not Mister X's secret log (written by "
+                                     "yard play or yard sim)"]
+    lines = [json.loads(l) for l in lines_of("capture.secret.jsonl")]
+    second = [i for i, l in enumerate(lines) if l["type"] == "mrx"][1]
+    assert "double" not in lines[second]
+    del lines[second]["commit"]  # one commitment missing: named by its move
+    one = tmp_path / "one.jsonl"
+    one.write_text("".join(json.dumps(l) + "\n" for l in lines))
+    p = run_yard("verify", str(one))
+    assert p.returncode == 1 and p.stdout.splitlines()[1:] == ["  move 2 carries no commitment"]
+
+
+def test_examples_are_what_the_tool_writes(tmp_path):
+    p = subprocess.run([sys.executable, os.path.join(ROOT, "tools", "make_example_records.py"), "--out", str(tmp_path)],
+                       capture_output=True, text=True, timeout=120)
+    assert p.returncode == 0, p.stderr
+    assert sorted(os.listdir(tmp_path)) == sorted(os.listdir(EXAMPLES)) == sorted(EXPECTED)
+    for name in EXPECTED:
+        assert (tmp_path / name).read_text() == "\n".join(lines_of(name)) + "\n", name
 
 
 def test_verdict_shapes():
@@ -119,3 +182,17 @@ def test_yard_replay_file_and_stdin():
 def test_yard_replay_missing_file_is_a_clear_error():
     p = run_yard("replay", "/no/such/record.jsonl")
     assert p.returncode == 2 and "cannot read" in p.stderr and "Traceback" not in p.stderr
+
+
+def test_yard_replay_refuses_an_empty_record(tmp_path):
+    empty = tmp_path / "empty.jsonl"
+    for text in ("", "\n  \n"):
+        empty.write_text(text)
+        for args in (("replay", str(empty)), ("replay", "--map", os.path.join(ROOT, "tests", "data", "europe_testmap"),
+                                              str(empty))):
+            p = run_yard(*args)
+            assert p.returncode == 2, (args, p.stdout)
+            assert "is empty" in p.stderr and "Traceback" not in p.stderr
+            assert p.stdout == ""  # no verdict, no result line
+    p = run_yard("replay", "-", stdin="")
+    assert p.returncode == 2 and "standard input is empty" in p.stderr

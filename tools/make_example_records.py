@@ -1,22 +1,33 @@
 """Write the example game records in examples/ by playing seeded games with simple heuristics.
 
-    python tools/make_example_records.py
+    python tools/make_example_records.py [--out FOLDER]
 
 Each record is searched for among seeded games until one shows what it is meant to show (a
-capture, an escape after round 22, ...). tests/test_records.py replays them.
+capture, an escape after round 22, ...). The capture game also comes as Mister X's secret log
+(capture.secret.jsonl, written by host/mrxgame.py's SecretGame as `yard play` writes it, with
+commitments and salts) and as the board's public record of it (capture.board.jsonl).
+tests/test_records.py replays them, verifies the secret log and checks that this tool writes
+exactly the files in examples/.
 """
+import argparse
+import base64
 import json
 import os
 import random
 import sys
-
-sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "firmware"))
-
-from sy import london, rules  # noqa: E402
-from host.record import mrx_line, move_line, public_lines, record_setup  # noqa: E402
+import tempfile
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path[:0] = [ROOT, os.path.join(ROOT, "firmware")]
+
+from host import mrxgame  # noqa: E402
+from sy import london, rules  # noqa: E402
+from sy.commit import MIN_SALT_BYTES  # noqa: E402
+from host.record import mrx_line, move_line, public_lines, record_setup  # noqa: E402
+
+# The secret log's game id and start time: fixed, so that every run writes the same file.
+EXAMPLE_GAME = "example-capture"
+EXAMPLE_STARTED = 1795910400  # 2026-11-29 00:00 UTC
 
 
 def play(seed, n_det, two_player=False, ferry=False, chase=0.8):
@@ -89,7 +100,56 @@ def used_black_on_ferry(lines):
     return False
 
 
+def secret_log(lines, seed=1):
+    """Mister X's secret log of the game in `lines` (dicts of a full record), as `yard play` keeps
+    it: SecretGame plays every line and writes the log with a commitment and a salt for the start and
+    for every move. The salts come from a seeded generator instead of the secrets module, so that the
+    example is the same on every run; a real game's salts are unpredictable."""
+    rnd = random.Random(seed)
+    fresh, mrxgame.new_salt = mrxgame.new_salt, lambda: base64.urlsafe_b64encode(
+        rnd.randbytes(MIN_SALT_BYTES)).rstrip(b"=").decode()
+    try:
+        with tempfile.TemporaryDirectory() as folder:
+            setup = dict(lines[0], game=EXAMPLE_GAME)
+            sg = mrxgame.SecretGame.create(setup, path=os.path.join(folder, "secret.jsonl"))
+            sg.setup["started"] = EXAMPLE_STARTED
+            for line in lines[1:]:
+                if line["type"] == "mrx" and "double" in line:
+                    (a, b) = line["double"]
+                    sg.mrx_double(rules.TICKET_NAMES.index(a["ticket"]), a["to"],
+                                  rules.TICKET_NAMES.index(b["ticket"]), b["to"])
+                elif line["type"] == "mrx":
+                    sg.mrx_move(rules.TICKET_NAMES.index(line["ticket"]), line["to"])
+                elif line["type"] == "move":
+                    sg.detective_move(line["piece"], line.get("ticket"), line["to"])
+            return sg.lines
+    finally:
+        mrxgame.new_salt = fresh
+
+
+def with_commitments(board, secret):
+    """The board's record `board` with the commitments the host sent it during the game (the setup's
+    and every Mister X entry's, docs/protocol.md), taken from the secret log."""
+    commits = iter(step["commit"] for line in secret if line["type"] == "mrx"
+                   for step in line.get("double", [line]))
+    out = []
+    for line in board:
+        line = dict(line)
+        if line["type"] == "setup":
+            line["commit"] = secret[0]["commit"]
+        elif line["type"] == "mrx" and "double" in line:
+            line["double"] = [dict(step, commit=next(commits)) for step in line["double"]]
+        elif line["type"] == "mrx":
+            line["commit"] = next(commits)
+        out.append(line)
+    return out
+
+
 def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--out", default=os.path.join(ROOT, "examples"), metavar="FOLDER",
+                        help="where to write the records (default: examples/)")
+    out = parser.parse_args().out
     records = {
         "capture.jsonl": find(lambda g, lines: g.reason == "capture" and g.round >= 5, n_det=5),
         "escape.jsonl": find(lambda g, lines: g.reason == "rounds_done", n_det=4, chase=0.3),
@@ -101,12 +161,13 @@ def main():
     capture = records["capture.jsonl"]
     capture[2:2] = [{"type": "query", "what": "candidates"}, {"type": "query", "what": "legal", "piece": "D1"},
                     {"type": "query", "what": "legal", "piece": "X"}]
-    records["capture.board.jsonl"] = public_lines(capture)
+    secret = records["capture.secret.jsonl"] = secret_log(capture)  # (a secret log holds no queries)
+    records["capture.board.jsonl"] = with_commitments(public_lines(capture), secret)
     for name, lines in records.items():
-        with open(os.path.join(ROOT, "examples", name), "w") as f:
+        with open(os.path.join(out, name), "w") as f:
             for line in lines:
                 f.write(json.dumps(line) + "\n")
-        print("wrote examples/%s (%d lines)" % (name, len(lines)))
+        print("wrote %s (%d lines)" % (os.path.join(out, name), len(lines)))
 
 
 if __name__ == "__main__":

@@ -1,4 +1,4 @@
-"""The rules of Scotland Yard (shared/docs/rules.md), small enough for the board.
+"""The rules of Scotland Yard (docs/rules.md), small enough for the board.
 
 Pure: no I/O, no clock, no hardware. Runs unchanged under CPython and MicroPython.
 

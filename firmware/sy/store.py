@@ -1,7 +1,7 @@
 """Power-cut-safe storage of the board's game.
 
 journal (game.jsonl): one JSON line per committed event, appended; line N is event seq N. The
-  standard lines (setup, mrx, move) form the game record (shared/docs/game-record.md); the board
+  standard lines (setup, mrx, move) form the game record (docs/game-record.md); the board
   never writes an unrevealed Mister X station into it.
 state (state.bin): the Game snapshot plus the board's own header, written atomically:
   write state.tmp, rename state.bin -> state.bak, rename state.tmp -> state.bin. At boot the

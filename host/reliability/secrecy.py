@@ -17,6 +17,8 @@ import json
 import subprocess
 import time
 
+from host.mpy_build import tool
+
 REPL_DUMP = r'''
 import sys, os
 _seen = set()
@@ -127,7 +129,7 @@ def repl_host_files(sim, paths, link=None):
     `paths` (the host's files: Mister X's secret log, ...) at its REPL. Returns {path: bytes read
     or None if refused}. The board needs a restart after."""
     _stop_game_loop(sim, link)
-    r = subprocess.run(["mpremote", "connect", sim.port, "resume", "exec", HOST_FILE_PROBE % (list(paths),)],
+    r = subprocess.run([tool("mpremote"), "connect", sim.port, "resume", "exec", HOST_FILE_PROBE % (list(paths),)],
                        capture_output=True, text=True, timeout=60)
     if "END" not in r.stdout:
         raise AssertionError("the REPL probe did not finish: %s %s" % (r.stdout[-500:], r.stderr[-500:]))
@@ -145,7 +147,7 @@ def repl_dump(sim, link):
     """Stop the game loop (Ctrl-C), dump everything reachable from the REPL. Returns
     (values [(path, python literal text)], files {path: bytes}). The board needs a restart after."""
     _stop_game_loop(sim, link)
-    r = subprocess.run(["mpremote", "connect", sim.port, "resume", "exec", REPL_DUMP], capture_output=True,
+    r = subprocess.run([tool("mpremote"), "connect", sim.port, "resume", "exec", REPL_DUMP], capture_output=True,
                        text=True, timeout=120)
     values, files = [], {}
     for line in r.stdout.splitlines():

@@ -1,4 +1,4 @@
-"""Every rule of shared/docs/rules.md, one accepted and one refused case each.
+"""Every rule of docs/rules.md, one accepted and one refused case each.
 
 Plain functions and asserts: pytest collects this file, and tests/mpy_run.py runs it under the
 MicroPython unix port with a 64 KB heap (tests/test_core_micropython.py).
