@@ -2,6 +2,7 @@
 as for the board), with the heap a Pico has free for a game."""
 import os
 
+from europe_games import public, random_record
 from mpy import ROOT, run_plain_tests, run_script
 
 
@@ -10,11 +11,10 @@ def test_europe_core_under_micropython():
 
 
 def test_random_europe_records_replay_the_same_under_micropython(tmp_path):
-    """Random games (tests/test_europe_records.py), full and public, replayed by the board's own
+    """Random games (tests/europe_games.py), full and public, replayed by the board's own
     modules under the MicroPython unix port: every verdict equals CPython's, messages included."""
     import json
     from sy.europe_record import replay
-    from test_europe_records import random_record, public
     paths, expected = [], []
     for seed in range(6):
         lines, _ = random_record(seed, max_lines=250)
