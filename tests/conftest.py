@@ -6,7 +6,8 @@ import time
 import pytest
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-# tests/mpy.py and the plain-function test folders are importable as top-level modules
+# the tests' helper modules (mpy, boardleds, yardplay, europe_games, pty_terminal, chromium...) are
+# importable as top-level modules; a test module imports helpers, never another test module
 sys.path.insert(0, HERE)
 
 # --- stray MicroPython processes -------------------------------------------------------------

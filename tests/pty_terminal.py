@@ -85,3 +85,12 @@ class PtyTerminal:
     def close(self):
         self.kill()
         os.close(self.master)
+
+
+def PtyWizard(args, cwd):
+    """`yard ARGS` in a pty, as the maker runs it (from the folder cwd): yard calibrate, yard
+    selftest."""
+    env = dict(os.environ)
+    env["PYTHONUNBUFFERED"] = "1"
+    env["PYTHONPATH"] = ROOT + os.pathsep + os.path.join(ROOT, "firmware")
+    return PtyTerminal(args, env, cwd, name="wizard", timeout=30)

@@ -22,20 +22,22 @@ def test_cheap_levels_play_whole_legal_games(mrx_level, det_level):
 
 
 def test_mcts_levels_play_legal_games_with_bobbies_and_doubles():
-    doubles = 0
+    import json
+    from host.record import replay
+    doubles = bobby_moves = 0
     for seed in range(3):
         r = play_game(make_mrx_agent("normal", seed, iterations=40),
                       make_detective_agent("normal", seed, iterations=40),
                       [13, 26], [29, 34], 166, record=True)
         assert r["result"] in ("mrx", "detectives")
         doubles += sum(1 for line in r["record"] if "double" in line)
+        bobby_moves += sum(1 for line in r["record"] if line["type"] == "move" and line["piece"][0] == "B")
         # the record replays cleanly through the rules core's reader
-        from host.record import replay
-        import json
         verdicts = list(replay([json.dumps(x) for x in r["record"]]))
         assert all(v.get("ok", True) for v in verdicts), verdicts
         assert verdicts[-1]["result"] == r["result"]
-    assert doubles >= 0
+    # the three seeded games use both (a level that never plays a double, bobbies that never move: a bug)
+    assert doubles > 0 and bobby_moves > 0, (doubles, bobby_moves)
 
 
 def test_mrx_agents_use_black_and_double_tickets():

@@ -9,26 +9,17 @@ built."""
 import json
 import os
 import re
-import shutil
 import time
 
 import pytest
 
 from host import ROOT
 from host.simboard import SimBoard
-from pty_terminal import PtyTerminal
+from pty_terminal import PtyWizard
 from sy import boardconfig
+from mpy import needs_unix_port
 
-pytestmark = pytest.mark.skipif(not shutil.which("micropython") or not shutil.which("mpy-cross"),
-                                reason="needs the MicroPython unix port and mpy-cross")
-
-
-def PtyWizard(args, cwd):
-    """`yard ARGS` in a pty, as the maker runs it (from the folder cwd)."""
-    env = dict(os.environ)
-    env["PYTHONUNBUFFERED"] = "1"
-    env["PYTHONPATH"] = ROOT + os.pathsep + os.path.join(ROOT, "firmware")
-    return PtyTerminal(args, env, cwd, name="wizard", timeout=30)
+pytestmark = needs_unix_port
 
 
 def generated_map():

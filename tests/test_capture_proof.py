@@ -9,7 +9,6 @@ changes nothing, so the real game goes on to its end and its reveal verifies.
 """
 import os
 import secrets
-import shutil
 import sys
 
 import pytest
@@ -19,8 +18,9 @@ sys.path.insert(0, os.path.join(ROOT, "firmware"))
 
 from host.boardlink import BoardLink, BoardCommandError  # noqa: E402
 from host.simboard import SimBoard, play_game  # noqa: E402
+from mpy import needs_unix_port  # noqa: E402
 
-pytestmark = pytest.mark.skipif(not shutil.which("micropython"), reason="micropython not installed")
+pytestmark = needs_unix_port
 
 HEAP = os.environ.get("SY_E2E_HEAP", "112k")
 

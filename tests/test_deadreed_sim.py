@@ -6,9 +6,9 @@ import pytest
 
 from host.boardlink import BoardLink
 from host.simboard import SimBoard, play_game
-from mpy import MICROPYTHON
+from mpy import needs_unix_port
 
-pytestmark = pytest.mark.skipif(not MICROPYTHON, reason="micropython not installed")
+pytestmark = needs_unix_port
 
 SEED = 7
 

@@ -2,25 +2,14 @@
 detectives' hands and Mister X's public ticket board, and nothing of his secret (it is computed
 from the public record only). The map is the one made for the tests, not the real board."""
 import json
-import os
 
-import pytest
-
-sync_api = pytest.importorskip("playwright.sync_api", reason="pip install playwright")
-CHROMIUM = os.environ.get("YARD_CHROMIUM", "/usr/bin/chromium")
-if not os.path.exists(CHROMIUM):
-    pytest.skip("no Chromium at %s (apt-get install chromium)" % CHROMIUM, allow_module_level=True)
-
-from host import ROOT  # noqa: E402
-from host.europe_view import start_view, public_state  # noqa: E402
-from host.europemap import load_graph  # noqa: E402
-from test_europe_records import random_record, public  # noqa: E402
-
-TESTMAP = os.path.join(ROOT, "tests", "data", "europe_testmap")
-ARGS = ["--no-sandbox", "--disable-gpu", "--no-first-run"]
+from chromium import browser  # noqa: F401  (the module's Chromium, a fixture)
+from europe_games import TESTMAP, public, random_record
+from host.europe_view import start_view, public_state
+from host.europemap import load_graph
 
 
-def test_the_view_shows_the_public_game_and_no_secret(tmp_path):
+def test_the_view_shows_the_public_game_and_no_secret(tmp_path, browser):
     graph = load_graph(TESTMAP, "europe_testmap")
     lines, ref = random_record(6)
     pub = [json.loads(t) for t in public(lines)[0] if json.loads(t)["type"] != "query"]
@@ -28,9 +17,8 @@ def test_the_view_shows_the_public_game_and_no_secret(tmp_path):
     live = pub[:cut]
     url, stop = start_view(live, graph, TESTMAP)
     try:
-        with sync_api.sync_playwright() as p:
-            browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-            page = browser.new_page(viewport={"width": 1300, "height": 800})
+        page = browser.new_page(viewport={"width": 1300, "height": 800})
+        try:
             errors = []
             page.on("pageerror", lambda e: errors.append(str(e)))
             page.goto(url)
@@ -49,7 +37,8 @@ def test_the_view_shows_the_public_game_and_no_secret(tmp_path):
             assert page.inner_text("#result").startswith("The detectives win" if ref.result == "detectives" else "Mister X wins")
             page.screenshot(path=str(tmp_path / "view.png"))
             assert errors == []
-            browser.close()
+        finally:
+            page.close()
     finally:
         stop()
     # nothing secret: the view reads only the public record, which holds none of it

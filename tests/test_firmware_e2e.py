@@ -17,8 +17,10 @@ sys.path.insert(0, os.path.join(ROOT, "firmware"))
 from host.boardlink import BoardLink, BoardCommandError, VersionMismatch  # noqa: E402
 from host.simboard import SimBoard, play_game  # noqa: E402
 from host.record import replay  # noqa: E402
+from boardleds import BUS, ERROR, PIECES_RGB, TAXI, UG, WHITE, at_level, frames, shown  # noqa: E402
+from mpy import needs_unix_port  # noqa: E402
 
-pytestmark = pytest.mark.skipif(not shutil.which("micropython"), reason="micropython not installed")
+pytestmark = needs_unix_port
 
 # `yard bench firmware`'s game needs 62k (min_heapsize_kb); this file's games pass at 64k too (the
 # one with commitments, the reveal and the record needs all of it: docs/memory.md). The margin
@@ -31,16 +33,6 @@ HEAP = os.environ.get("SY_E2E_HEAP", "112k")
 # sy/ledsfast.py, costs this port 2 KB) and ran out there now and then on a loaded machine (when the
 # collector runs decides how fragmented the heap is).
 TARGET_HEAP = "80k"
-SCALE = 64  # board.json brightness 0.25
-
-
-def shown(c):
-    """A logical colour as it reaches the strip at brightness 0.25 (a lit channel stays lit)."""
-    return tuple(((v * SCALE) >> 8) or 1 if v else 0 for v in c)
-
-
-TAXI, BUS, UG = shown((255, 170, 0)), shown((0, 210, 170)), shown((255, 0, 0))
-WHITE = shown((255, 255, 255))
 
 
 @pytest.fixture
@@ -52,15 +44,6 @@ def board():
     yield sim, link
     link.close()
     sim.stop()
-
-
-def frames(sim, station, seconds=1.2):
-    seen = set()
-    end = time.monotonic() + seconds
-    while time.monotonic() < end:
-        seen.add(sim.leds()[station])
-        time.sleep(0.02)
-    return seen
 
 
 def test_full_game_over_serial(board):
@@ -151,7 +134,7 @@ def test_lift_shows_destinations_and_illegal_blinks(board):
     note = link.wait_note("illegal")
     assert note["station"] == 100 and note["error"] == "not_connected"
     seen = frames(sim, 100, 0.6)
-    assert UG in seen and (0, 0, 0) in seen  # a red blink
+    assert ERROR in seen and (0, 0, 0) in seen  # a red blink
     st = link.request("status")
     assert st["pieces"]["D1"] == 13 and st["lifted"] == "D1"
     sim.lift(100)
@@ -224,7 +207,7 @@ def test_take_back_over_serial_with_power_cuts_before_during_and_after(board):
     st = link.request("status")
     assert st["pieces"]["D1"] == 13 and st["tickets"]["D1"] == [11, 8, 4] and "D1" in st["to_move"]
     seen = frames(sim, 13, 1.2)
-    assert (0, 14, 63) in seen and (0, 0, 0) in seen, seen  # D1's blue (at 255/256), blinking
+    assert shown(at_level(PIECES_RGB[0], 255)) in seen and (0, 0, 0) in seen, seen  # D1's colour (drawn at 255/256), blinking
     with pytest.raises(BoardCommandError) as e:
         link.request("mrx", ticket="taxi")
     assert e.value.code == "wrong_turn"
@@ -270,21 +253,77 @@ def test_take_back_over_serial_with_power_cuts_before_during_and_after(board):
     link.close()
 
 
+def _error_replies(ser, n, timeout=5.0):
+    """The next n error replies the board writes (JSON lines with "ok": false), read straight from
+    the port: BoardLink keeps only the first reply that has no id."""
+    out, buf = [], b""
+    end = time.monotonic() + timeout
+    while len(out) < n and time.monotonic() < end:
+        data = ser.read(ser.in_waiting or 1)
+        if not data:
+            time.sleep(0.01)
+            continue
+        buf += data
+        while b"\n" in buf:
+            line, buf = buf.split(b"\n", 1)
+            try:
+                msg = json.loads(line)
+            except ValueError:
+                continue
+            if isinstance(msg, dict) and msg.get("ok") is False:
+                out.append(msg)
+    return out
+
+
+# lines the board must refuse, each with the error reply it owes (docs/protocol.md); several are
+# commands that would change the game if they ran: undo takes D1's move back
+BROKEN_LINES = [
+    (b"{this is not json", "bad_input", "the line is not valid JSON"),
+    (b'{"id": 1, "cmd": "' + b"x" * 3000 + b'"}', "too_long", "the line is longer than 1024 bytes"),
+    (b"\xff\xfe\x00garbage", "bad_input", "the line is not valid JSON"),
+    (b'{"cmd" "undo", "piece": "D1", "id": 5}', "bad_input", "the line is not valid JSON"),  # colon missing
+    (b'{"cmd": "undo", "piece": "D1"}', "bad_input", "every command but ack needs an integer id"),
+    (b'{"cmd": "undo", "piece": "D1", "id": true}', "bad_input", "id must be an integer"),
+    (b'["undo"]', "bad_input", "a command is a JSON object"),
+]
+
+
+def _status(link):
+    """The board's status without the reply's own id."""
+    st = link.request("status")
+    del st["id"]
+    return st
+
+
 def test_malformed_and_oversized_lines(board):
+    """Every broken line gets its error reply (no id: the board could not read one) and changes
+    nothing: the game, its journal and the board's answers stay as they were."""
     sim, link = board
-    ser = link.ser
-    ser.write(b"{this is not json\n")
-    ser.write(b'{"id": 1, "cmd": "' + b"x" * 3000 + b'"}\n')
-    ser.write(b"\xff\xfe\x00garbage\n")
-    time.sleep(0.5)
-    link._pump(0.3)
+    _two_players_mrx_moved(sim, link)
+    sim.lift(13)
+    sim.place(4)
+    link.wait_event("move")
+    before = _status(link)
+    journal = link.record(everything=True)
+    link._pump(0.2)  # nothing else is on its way
+    for line, code, message in BROKEN_LINES:
+        link.ser.write(line + b"\n")
+        replies = _error_replies(link.ser, 1)
+        assert len(replies) == 1, "no error reply to %r" % line[:40]
+        reply = replies[0]
+        assert reply["id"] is None and reply["error"] == code, (line[:40], reply)
+        assert reply["message"] == message, (line[:40], reply)
+    assert _status(link) == before
+    assert link.record(everything=True) == journal
+    assert link.poll(0.3) == []  # no event
     assert link.request("ping")["ok"]
     with pytest.raises(BoardCommandError) as e:
         link.request("teleport")
-    assert e.value.code == "bad_input"
+    assert e.value.code == "bad_input" and e.value.message == "unknown command 'teleport'"
     with pytest.raises(BoardCommandError) as e:
-        link.request("setup", detectives=[13, 13])
+        link.request("setup", detectives=[13, 13], replace=True)
     assert e.value.code == "bad_input"
+    assert _status(link) == before
     assert sim.alive()
 
 

@@ -1,35 +1,17 @@
 """The board's `guide` command (computer detectives, docs/protocol.md): the guided move is lit,
 only that placement is taken, any other is refused with the error feedback until the piece is put
 on the guided station or back. End to end on the firmware process (SimBoard) over the serial link."""
-import shutil
-import time
 
 import pytest
 
 from host.boardlink import BoardLink, BoardCommandError
 from host.simboard import SimBoard
+from boardleds import BUS, ERROR, PIECES, TAXI, frames
+from mpy import needs_unix_port
 
-pytestmark = pytest.mark.skipif(not shutil.which("micropython") or not shutil.which("mpy-cross"),
-                                reason="needs the MicroPython unix port and mpy-cross")
+pytestmark = needs_unix_port
 
-SCALE = 64  # board.json brightness 0.25
-
-
-def shown(c):
-    return tuple(((v * SCALE) >> 8) or 1 if v else 0 for v in c)
-
-
-D1, D2 = shown((0, 60, 255)), shown((0, 255, 40))
-TAXI, BUS, RED = shown((255, 170, 0)), shown((0, 210, 170)), shown((255, 0, 0))
-
-
-def frames(sim, station, seconds=1.2):
-    seen = set()
-    end = time.monotonic() + seconds
-    while time.monotonic() < end:
-        seen.add(sim.leds()[station])
-        time.sleep(0.02)
-    return seen
+D1, D2 = PIECES[0], PIECES[1]
 
 
 @pytest.fixture
@@ -73,7 +55,7 @@ def test_guided_move_is_lit_and_wrong_placements_are_refused(board):
     note = link.wait_note("illegal")
     assert note["station"] == 4 and note["error"] == "guided" and "D1 goes to 23" in note["message"]
     seen = frames(sim, 4, 0.6)
-    assert RED in seen and (0, 0, 0) in seen
+    assert ERROR in seen and (0, 0, 0) in seen
     st = link.request("status")
     assert st["pieces"]["D1"] == 13 and st["extra"] == [4]
     # back where it was: nothing happened

@@ -1,10 +1,6 @@
 """sy/commit.py, the commitment shared by host and board: same answers under CPython and on the
 MicroPython unix port (compiled with mpy-cross, as on the board)."""
-import shutil
-
-import pytest
-
-from host.mpy_build import run_script
+from mpy import needs_unix_port, run_script
 from sy import commit, mapgraph
 
 CASES = [(45, "AbCdEfGhIjKlMnOpQrStUv"), (199, "00112233445566778899aabbccddeeff"), (1, "-_" * 11)]
@@ -27,7 +23,7 @@ def test_check_route():
     assert "revealed" in commit.check_route(g, 1, [[0, 0]], [])
 
 
-@pytest.mark.skipif(not shutil.which("micropython") or not shutil.which("mpy-cross"), reason="needs the unix port")
+@needs_unix_port
 def test_same_commitments_under_micropython():
     script = "from sy import commit\n" + "".join(
         "print(commit.commitment(%d, %r))\n" % case for case in CASES)
@@ -35,7 +31,7 @@ def test_same_commitments_under_micropython():
     assert got == [commit.commitment(s, salt) for s, salt in CASES]
 
 
-@pytest.mark.skipif(not shutil.which("micropython") or not shutil.which("mpy-cross"), reason="needs the unix port")
+@needs_unix_port
 def test_checking_salts_interns_no_names_on_the_board():
     """Iterating a str makes each character a name MicroPython keeps for good: a base64url reveal
     once interned up to 64 of them and pushed the board over its names budget (docs/memory.md)."""

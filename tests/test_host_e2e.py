@@ -1,13 +1,11 @@
 """End to end: `yard play` in a pty, typed input, against the real firmware on the unix port.
 
-The test is every person at the table: it types Mister X's moves into his console (choosing
-them from the secret log on disk, as he would from his screen) and moves the detectives' pieces
-on the simulated board (lift, place, a ticket button when two transports fit).
+The test is every person at the table (tests/yardplay.py): it types Mister X's moves into his
+console and moves the detectives' pieces on the simulated board.
 """
 import json
 import os
 import random
-import shutil
 import subprocess
 import sys
 import time
@@ -19,101 +17,17 @@ from host.boardlink import BoardLink
 from host.mrxgame import SecretGame
 from host.simboard import SimBoard
 from pty_terminal import PtyTerminal
-from sy.rules import TICKET_NAMES, PHASE_DETECTIVES
+from sy.rules import PHASE_DETECTIVES
+from yardplay import move_one_detective, mrx_input, play_until, secret_log, start_game, yard_env
+from mpy import needs_unix_port
 
-pytestmark = pytest.mark.skipif(not shutil.which("micropython") or not shutil.which("mpy-cross"),
-                                reason="needs the MicroPython unix port and mpy-cross")
+pytestmark = needs_unix_port
 HEAP = "192k"
-WORDS = ("taxi", "bus", "ug", "black")
-
-
-def PtyHost(args, env):
-    """`yard ARGS` in a pty, as the players run it."""
-    return PtyTerminal(args, env)
 
 
 @pytest.fixture
 def env(tmp_path):
-    e = dict(os.environ)
-    e["YARD_HOME"] = str(tmp_path / "yard")
-    e["PYTHONUNBUFFERED"] = "1"
-    return e
-
-
-def secret_log(env):
-    folder = env["YARD_HOME"]
-    names = [n for n in os.listdir(folder) if n.endswith(".jsonl")]
-    assert len(names) == 1
-    return os.path.join(folder, names[0])
-
-
-def mrx_input(sg, rng):
-    g = sg.game
-    if g.double and rng.random() < 0.15:
-        opts = sg.double_options()
-        if opts:
-            (t1, s1), (t2, s2) = rng.choice(opts)
-            return "double %s %d %s %d" % (WORDS[t1], s1, WORDS[t2], s2)
-    s, t = rng.choice(g.legal_mrx())
-    plain = [tt for ss, tt in g.legal_mrx() if ss == s and tt != 3]
-    if len(plain) == 1 and t != 3 and rng.random() < 0.5:
-        return str(s)  # the forgiving syntax: a station alone
-    return "%s %d" % (WORDS[t], s)
-
-
-def move_one_detective(sim, path, rng, timeout=15, hunt=False):
-    """Move the first piece that has to move; wait until the host logged it. hunt: the
-    detectives cheat (they read the secret log) and step onto Mister X when they can."""
-    sg = SecretGame.load(path)
-    g = sg.game
-    mask = g.to_move()
-    if g.phase != PHASE_DETECTIVES or g.result is not None or not mask:
-        return False
-    piece = min(i for i in range(g.n_pieces) if mask & (1 << i))
-    opts = g.legal(piece)
-    s, t = rng.choice(opts)
-    if hunt:
-        s, t = min(opts, key=lambda o: (o[0] != g.mrx, abs(o[0] - g.mrx)))
-    fits = [tt for ss, tt in opts if ss == s]
-    before = len(sg.lines)
-    sim.lift(g.pos[piece])
-    if not g.is_bobby(piece) and len(fits) > 1:
-        sim.press(TICKET_NAMES[t])
-    sim.place(s)
-    end = time.monotonic() + timeout
-    while time.monotonic() < end:
-        if len(SecretGame.load(path).lines) > before:
-            return True
-        time.sleep(0.05)
-    raise AssertionError("the host did not log %s's move to %d" % (g.piece_name(piece), s))
-
-
-def play_until(host, sim, env, rng, stop=None, hunt=False):
-    """Drive the game; returns 'over' or 'stopped' (when stop(sg) says so)."""
-    while True:
-        k, _m = host.expect([r"mister x> ", r"Detectives' turn", r"GAME OVER[^\n]*\n"], timeout=90)
-        path = secret_log(env)
-        if k == 2:
-            host.expect([r"Secret log: "], timeout=30)
-            return "over"
-        sg = SecretGame.load(path)
-        if stop and stop(sg, k):
-            return "stopped"
-        if k == 0:
-            host.send(mrx_input(sg, rng))
-        else:
-            while move_one_detective(sim, path, rng, hunt=hunt):
-                pass
-
-
-def start_game(sim, env, players, extra=()):
-    host = PtyHost(["play", "--port", sim.port, "--players", str(players), *(extra or ["--cards", "random"])], env)
-    host.expect([r"Put the pieces on their start stations"], timeout=60)
-    sg = SecretGame.load(secret_log(env))
-    for s in sg.game.pos:
-        sim.place(s, settle=False)
-    sim.settle()
-    return host
+    return yard_env(tmp_path)
 
 
 def finish_and_verify(host, sim, env):
@@ -177,18 +91,10 @@ def test_resume_after_killing_the_host(env):
             move_one_detective(sim, path, rng)
             host.kill(hard=True)
             # the detectives carry on while the host is gone
-            sg = SecretGame.load(path)
-            g = sg.game
-            mask = g.to_move()
-            piece = min(i for i in range(g.n_pieces) if mask & (1 << i))
-            s, t = rng.choice(g.legal(piece))
-            sim.lift(g.pos[piece])
-            if not g.is_bobby(piece) and len([1 for ss, _ in g.legal(piece) if ss == s]) > 1:
-                sim.press(TICKET_NAMES[t])
-            sim.place(s)
+            assert move_one_detective(sim, path, rng, logged=False)
             time.sleep(0.3)
             host.close()
-            host = PtyHost(["play", "--port", sim.port, "--resume"], env)
+            host = PtyTerminal(["play", "--port", sim.port, "--resume"], env)
             host.expect([r"Resumed game [^:]+: 1 detective move\(s\) caught up"], timeout=60)
             assert play_until(host, sim, env, rng) == "over"
             host.expect([r"\n"], timeout=5)

@@ -10,7 +10,6 @@ out the computer's moves; each guided move is lit on the board, a wrong placemen
 import os
 import random
 import re
-import shutil
 import signal
 import time
 import urllib.request
@@ -20,46 +19,18 @@ import pytest
 from host.boardlink import BoardLink
 from host.mrxgame import SecretGame
 from host.simboard import SimBoard
-from test_host_e2e import PtyHost, secret_log, mrx_input, move_one_detective
+from boardleds import ERROR, PIECES, TRANSPORT, frames
+from pty_terminal import PtyTerminal
+from yardplay import move_one_detective, mrx_input, place_start, secret_log, yard_env
+from mpy import needs_unix_port
 
-pytestmark = pytest.mark.skipif(not shutil.which("micropython") or not shutil.which("mpy-cross"),
-                                reason="needs the MicroPython unix port and mpy-cross")
+pytestmark = needs_unix_port
 HEAP = "192k"
-SCALE = 64  # board.json brightness 0.25
-
-
-def shown(c):
-    return tuple(((v * SCALE) >> 8) or 1 if v else 0 for v in c)
-
-
-PIECE = [shown((0, 60, 255)), shown((0, 255, 40)), shown((170, 0, 255)), shown((255, 60, 150)),
-         shown((255, 90, 0)), shown((110, 110, 190)), shown((110, 110, 190))]
-TRANSPORT = {"taxi": shown((255, 170, 0)), "bus": shown((0, 210, 170)), "underground": shown((255, 0, 0))}
-RED = shown((255, 0, 0))
 
 
 @pytest.fixture
 def env(tmp_path):
-    e = dict(os.environ)
-    e["YARD_HOME"] = str(tmp_path / "yard")
-    e["PYTHONUNBUFFERED"] = "1"
-    return e
-
-
-def frames(sim, station, seconds=1.2):
-    seen = set()
-    end = time.monotonic() + seconds
-    while time.monotonic() < end:
-        seen.add(sim.leds()[station])
-        time.sleep(0.02)
-    return seen
-
-
-def place_start(host, sim, env):
-    host.expect([r"Put the pieces on their start stations"], timeout=60)
-    for s in SecretGame.load(secret_log(env)).game.pos:
-        sim.place(s, settle=False)
-    sim.settle()
+    return yard_env(tmp_path)
 
 
 PUBLIC_MRX_LINES = [
@@ -102,7 +73,7 @@ def check_public(text, sg):
 def test_computer_mrx_against_detectives_at_the_board(env):
     rng = random.Random(21)
     with SimBoard(heapsize=HEAP, debounce_ms=10) as sim:
-        host = PtyHost(["play", "--port", sim.port, "--players", "2", "--mrx", "computer", "--level", "easy",
+        host = PtyTerminal(["play", "--port", sim.port, "--players", "2", "--mrx", "computer", "--level", "easy",
                         "--cards", "random"], env)
         try:
             place_start(host, sim, env)
@@ -138,7 +109,7 @@ def test_computer_mrx_against_detectives_at_the_board(env):
 def test_computer_detectives_guided_on_the_board(env):
     rng = random.Random(4)
     with SimBoard(heapsize=HEAP, debounce_ms=10) as sim:
-        host = PtyHost(["play", "--port", sim.port, "--players", "2", "--detectives", "computer", "--level", "easy",
+        host = PtyTerminal(["play", "--port", sim.port, "--players", "2", "--detectives", "computer", "--level", "easy",
                         "--start", "13,26,29,34:172"], env)
         lit = refused = 0
         took_back = False
@@ -157,7 +128,7 @@ def test_computer_detectives_guided_on_the_board(env):
                 index = g.piece_index(piece)
                 if lit < 3:  # the guided station shows the piece's colour and the ticket's in turn
                     seen = frames(sim, to)
-                    assert PIECE[index] in seen and TRANSPORT[ticket] in seen, (piece, to, ticket, seen)
+                    assert PIECES[index] in seen and TRANSPORT[ticket] in seen, (piece, to, ticket, seen)
                     assert frames(sim, here, 0.3) - {(0, 0, 0)}  # the piece itself is lit
                     lit += 1
                 sim.lift(here)
@@ -167,7 +138,7 @@ def test_computer_detectives_guided_on_the_board(env):
                                  and s != here)
                     sim.place(wrong)
                     host.expect([r"the board refuses %s on %d: %s goes to %d" % (piece, wrong, piece, to)], timeout=10)
-                    assert RED in frames(sim, wrong, 0.5)
+                    assert ERROR in frames(sim, wrong, 0.5)
                     assert SecretGame.load(secret_log(env)).game.pos[index] == here
                     sim.lift(wrong)
                     refused += 1
@@ -194,7 +165,7 @@ def test_computer_detectives_guided_on_the_board(env):
 
 
 def test_yard_sim_serves_the_browser_view(env):
-    host = PtyHost(["sim", "--players", "2", "--seed", "3", "--cards", "random"], env)
+    host = PtyTerminal(["sim", "--players", "2", "--seed", "3", "--cards", "random"], env)
     try:
         _k, m = host.expect([r"Browser view of the simulated board: (http://127\.0\.0\.1:\d+/)"], timeout=60)
         url = m.group(1)
@@ -239,7 +210,7 @@ def _gone(pid):
 def test_yard_sim_killed_stops_its_firmware(env, sig):
     """A closed terminal or a kill ends `yard sim` through its clean-up: the simulated board's
     firmware (in a session of its own, so the signal does not reach it) does not run on."""
-    host = PtyHost(["sim", "--players", "2", "--seed", "3", "--cards", "random", "--no-web"], env)
+    host = PtyTerminal(["sim", "--players", "2", "--seed", "3", "--cards", "random", "--no-web"], env)
     try:
         host.expect([r"mister x> "], timeout=60)
         fw = _firmware_children(host.proc.pid)
@@ -315,7 +286,7 @@ def test_yard_sim_computer_mrx_with_detectives_in_the_browser_view(env):
                             moves += 1
         return moves
 
-    host = PtyHost(["sim", "--players", "2", "--seed", "8", "--cards", "random", "--mrx", "computer",
+    host = PtyTerminal(["sim", "--players", "2", "--seed", "8", "--cards", "random", "--mrx", "computer",
                     "--level", "easy", "--dir", env["YARD_HOME"]], env)
     try:
         _k, m = host.expect([r"Browser view of the simulated board: (http://127\.0\.0\.1:\d+/)"], timeout=60)

@@ -7,16 +7,15 @@ leaves the host before the game is over, and the revealed salts come only after 
 """
 import argparse
 import json
-import shutil
 
 import pytest
 
 from host import boardlink
 from host import sim as simcmd
 from host.mrxgame import SecretGame
+from mpy import needs_unix_port
 
-pytestmark = pytest.mark.skipif(not shutil.which("micropython") or not shutil.which("mpy-cross"),
-                                reason="needs the MicroPython unix port and mpy-cross")
+pytestmark = needs_unix_port
 
 
 def demo_args(tmp_path, seed, players):

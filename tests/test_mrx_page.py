@@ -442,8 +442,8 @@ def test_yard_play_page_and_console_agree_and_take_back(browser, tmp_path):
     the piece go back), then types his next move at the console: one game on both screens."""
     import random
     from host.simboard import SimBoard
-    from test_host_e2e import move_one_detective, mrx_input, secret_log
-    env = dict(os.environ, YARD_HOME=str(tmp_path / "yard"), PYTHONUNBUFFERED="1")
+    from yardplay import move_one_detective, mrx_input, place_start, secret_log, yard_env
+    env = yard_env(tmp_path)
     rng = random.Random(5)
     with SimBoard(heapsize="192k", debounce_ms=10) as sim:
         term = PtyTerminal(["play", "--port", sim.port, "--players", "1", "--start", START, "--secret-page"], env=env,
@@ -452,11 +452,8 @@ def test_yard_play_page_and_console_agree_and_take_back(browser, tmp_path):
         try:
             _k, m = term.expect([r"Mister X's secret page: (http://\S+)"], timeout=30)
             url = m.group(1)
-            term.expect([r"Put the pieces on their start stations"], timeout=60)
+            place_start(term, sim, env)
             path = secret_log(env)
-            for st in SecretGame.load(path).game.pos:
-                sim.place(st, settle=False)
-            sim.settle()
             term.expect([r"mister x> "], timeout=30)
             page.goto(url)
             me = Screen(term, page)

@@ -21,6 +21,7 @@ from host.boardlink import BoardLink
 from host.errors import UserError
 from host.replay import replay
 from host.simboard import play_game
+from boardleds import BUS_RGB, TAXI_RGB, UG_RGB, WHITE_RGB, shown
 
 PICO_DIR = os.environ.get("YARD_PICO_DIR") or os.path.join(os.path.dirname(ROOT), "shared", "pico")
 UF2 = os.path.join(PICO_DIR, "micropython-v1.28.0-RPI_PICO.uf2")
@@ -30,16 +31,7 @@ needs_pico = pytest.mark.skipif(not HAVE_PICO, reason="MicroPython's RPI_PICO fi
                                 "not in %s (set YARD_PICO_DIR to the folder that holds them)" % PICO_DIR)
 needs_node = pytest.mark.skipif(not shutil.which("node"), reason="the emulated Pico runs on Node.js (Debian's nodejs)")
 
-SCALE = 64  # board.json brightness 0.25
-
-
-def shown(c):
-    """A logical colour as it reaches the strip at brightness 0.25 (a lit channel stays lit)."""
-    return bytes(((v * SCALE) >> 8) or 1 if v else 0 for v in c)
-
-
-TAXI, BUS, UG = shown((255, 170, 0)), shown((0, 210, 170)), shown((255, 0, 0))
-WHITE = shown((255, 255, 255))
+TAXI, BUS, UG, WHITE = (shown(c, bytes) for c in (TAXI_RGB, BUS_RGB, UG_RGB, WHITE_RGB))
 DARK = b"\0\0\0"
 
 

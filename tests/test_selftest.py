@@ -11,8 +11,10 @@ import time
 import pytest
 
 from host.simboard import SimBoard
-from test_calibrate import PtyWizard, pytestmark  # noqa: F401  (same skip conditions)
+from mpy import needs_unix_port
+from pty_terminal import PtyWizard
 
+pytestmark = needs_unix_port
 COLOURS = {"RED": (1, 0, 0), "GREEN": (0, 1, 0), "BLUE": (0, 0, 1), "WHITE": (1, 1, 1)}
 
 

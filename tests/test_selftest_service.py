@@ -3,15 +3,8 @@ and under the MicroPython unix port (compiled, small heap): no allocation in the
 service mode, refused during a game, the game gets the switches back afterwards, and the module
 is dropped again at svc_end."""
 import json
-import os
-import subprocess
-import sys
 
-import pytest
-
-HERE = os.path.dirname(os.path.abspath(__file__))
-ROOT = os.path.dirname(HERE)
-sys.path.insert(0, os.path.join(ROOT, "firmware"))
+from mpy import needs_unix_port, run_script
 
 CASE = r'''
 import gc, json, sys
@@ -86,17 +79,7 @@ def test_cpython(tmp_path):
     exec(compile(code, "service_case", "exec"), {})
 
 
-@pytest.mark.skipif(not __import__("shutil").which("micropython"), reason="micropython not installed")
+@needs_unix_port
 def test_micropython_no_allocation(tmp_path):
-    from host.mpy_build import compile_testkit, compile_tree
-    build = str(tmp_path / "lib")
-    compile_tree(os.path.join(ROOT, "firmware", "sy"), os.path.join(build, "sy"))
-    compile_testkit(build)
-    script = tmp_path / "case.py"
-    script.write_text(CASE.replace("FOLDER", repr(str(tmp_path / "tb"))))
-    env = dict(os.environ)
-    env["MICROPYPATH"] = build + ":.frozen"
-    proc = subprocess.run(["micropython", "-X", "heapsize=160k", str(script)], env=env, capture_output=True,
-                          text=True, timeout=120)
-    assert proc.returncode == 0, proc.stdout + proc.stderr
-    assert json.loads(proc.stdout.strip().splitlines()[-1])["scan_alloc_bytes"] == 0
+    out = run_script(CASE.replace("FOLDER", repr(str(tmp_path / "tb"))), heapsize="160k", timeout=120)
+    assert json.loads(out.strip().splitlines()[-1])["scan_alloc_bytes"] == 0

@@ -10,9 +10,9 @@ from host.boardlink import BoardLink
 from host.simboard import SimBoard
 from host.web.board import ActionError
 from host.web.server import WebBoard
-from mpy import MICROPYTHON
+from mpy import needs_unix_port
 
-pytestmark = pytest.mark.skipif(not MICROPYTHON, reason="micropython not installed")
+pytestmark = needs_unix_port
 
 
 def test_the_page_takes_a_reed_out_of_service_and_back():

@@ -15,6 +15,12 @@ from sy.leds import Leds
 from sy.store import Store
 from testkit import MemStrip, TestBoard, play_game
 from sy import commit as commitlib
+from sy.board import TRANSPORT_RGB, _ERROR
+
+# the firmware's colours, full scale as a TestBoard reads them (tb.colour)
+TAXI, BUS, UG = (tuple(TRANSPORT_RGB[3 * t:3 * t + 3]) for t in range(3))
+ERROR = tuple(_ERROR)
+WHITE = (255, 255, 255)  # Mister X's station: the firmware draws it as 255, 255, 255 where it lights it
 
 TMP = "/tmp/sy-fwtest"
 
@@ -274,9 +280,9 @@ def test_lift_lights_legal_destinations_in_transport_colours():
     tb = _start()
     assert tb.command("mrx", ticket="taxi")["ok"]
     tb.lift(13)
-    assert tb.colour(4) == (255, 170, 0)      # taxi yellow
-    assert tb.colour(14) == (0, 210, 170)     # bus turquoise
-    assert tb.colour(46) == (255, 0, 0)       # underground red
+    assert tb.colour(4) == TAXI
+    assert tb.colour(14) == BUS
+    assert tb.colour(46) == UG
     assert tb.colour(100) == (0, 0, 0) or tb.board.game.is_candidate(100)
 
 
@@ -314,7 +320,7 @@ def test_illegal_placement_blinks_and_commits_nothing():
     for _ in range(40):
         tb.run(1)
         reds.add(tb.colour(100))
-    assert (255, 0, 0) in reds and (0, 0, 0) in reds  # it blinks
+    assert ERROR in reds and (0, 0, 0) in reds  # it blinks
     tb.lift(100)
     tb.place(4)  # put right: a legal move now commits
     assert tb.board.game.pos[0] == 4
@@ -420,10 +426,10 @@ def test_mrx_piece_on_surfacing_station():
     for _ in range(250):
         tb.run(1)
         flashes.add(tb.colour(to))
-    assert (255, 255, 255) in flashes and len(flashes) > 1  # his station flashes
+    assert WHITE in flashes and len(flashes) > 1  # his station flashes
     tb.place(to)  # Mister X's own piece where he surfaced: accepted, not an error
     assert tb.board.x_on and tb.board.n_extra == 0
-    assert tb.colour(to) == (255, 255, 255)
+    assert tb.colour(to) == WHITE
     _detectives_round(tb)
     assert tb.command("mrx", ticket="taxi")["ok"]
     assert tb.board.n_extra == 1  # his piece must go now: it blinks as a stray magnet
