@@ -112,6 +112,8 @@ class App:
             self._after_event()
             if not self.board.every_scan:
                 return
+        elif self.link.partial and not self.board.every_scan:
+            return  # part of a host's line read (up to 64 bytes, ~4 ms on a Pico): this cycle's one thing
         if self.board.dirty or ticks_diff(now, self.last_frame) >= FRAME_MS:
             self.board.dirty = False
             self.last_frame = now

@@ -25,11 +25,13 @@ class Link:
         self.n = 0
         self.overflow = False
         self.one = bytearray(1)
+        self.partial = False  # the last poll read part of a line (and took its cycle's time)
 
     def poll(self):
         """Read what is waiting; returns 1 when a line is complete (in buf[:n]), 2 when an
         oversized line ended, 0 otherwise. Allocation-free while idle."""
         one = self.one
+        self.partial = False
         for _ in range(_BYTES_PER_POLL):
             ready = False
             for _obj, _ev in self.poller.ipoll(0):
@@ -38,6 +40,7 @@ class Link:
                 return 0
             if not self.rx.readinto(one):
                 return 0
+            self.partial = True
             c = one[0]
             if c == 3:
                 raise KeyboardInterrupt
