@@ -2,14 +2,16 @@
 reference for every heap and timing figure. All with the flash chip's datasheet timing on.
 
   heap_free_boot_bytes    gc.mem_free() after boot (the board's `mem` command, after a collection)
-  heap_peak_used_bytes    the highest gc.mem_alloc() right after an event, before its collection,
+  heap_peak_used_bytes    the highest gc.mem_alloc() after events, right before their collection,
                           over a whole 5-detective game with salted commitments, the reveal and the
                           record download (the firmware collects every 16 KB allocated: sy/app.py)
   game_completed          that game ended, its commitments verified and its record downloaded
   debounce_ms             the board's debounce time (the default config: 30)
   place_to_frame_ms       the slowest placement: emulated ms from the reed closing at the 74HC165
                           input to the first LED frame decoded from the data pin that answers it
-                          (the station no longer lit as a destination); _median_ beside it
+                          (the station no longer lit as a destination; where two tickets lead
+                          there, the board asking which: the other destinations dark); _median_
+                          beside it
   lift_to_frame_ms        the same for a lift: to the first frame lighting its destinations
   idle_scan_us            one scan cycle with nothing happening (mean of 1,000, from the REPL)
   max_scan_us             the longest scan cycle during the game that neither wrote to flash nor
@@ -86,8 +88,29 @@ class Latency:
     def answered(self, since, station, lit):
         """Emulated ms from `since` to the first frame in which station is (lit=True) or is no
         longer (lit=False) in a transport colour; None if no such frame came."""
+        got = self.answer_frame(since, station, lit)
+        return None if got is None else got[0] - since
+
+    def answer_frame(self, since, station, lit):
+        """(emulated ms, wire bytes) of that frame, or None."""
         for t, _n, wire in self.pico.frames_since(since):
             if (station_wire(self.pico, wire, station) in self.transports) == lit:
+                return t, wire
+        return None
+
+    def destinations(self, wire):
+        """The stations a frame shows in a transport colour (a piece in hand's destinations)."""
+        return [s for s in range(1, 200) if station_wire(self.pico, wire, s) in self.transports]
+
+    def placed(self, since, station, others):
+        """Emulated ms from `since` (a placement on station) to the first frame that answers it:
+        the station no longer in a transport colour (the move taken or refused), or, where two
+        tickets lead there and the board asks which, the piece's other destinations (`others`,
+        lit before) dark while the station blinks its transports; None if no such frame came."""
+        for t, _n, wire in self.pico.frames_since(since):
+            if station_wire(self.pico, wire, station) not in self.transports:
+                return t - since
+            if others and not any(station_wire(self.pico, wire, s) in self.transports for s in others):
                 return t - since
         return None
 
@@ -160,11 +183,12 @@ def play_measured_game(pico, link, seed):
             continue
         if opened:
             move = next((m for m in moves if m["station"] == station), None)
-            dests = lat.answered(opened["t"], station, True)
+            dests = lat.answer_frame(opened["t"], station, True)
             if dests is not None:
-                lifts.append(dests)
+                lifts.append(dests[0] - opened["t"])
             if move is not None:
-                got = lat.answered(t, station, False)
+                others = [s for s in lat.destinations(dests[1]) if s != station] if dests else []
+                got = lat.placed(t, station, others)
                 if got is not None:
                     places.append(got)
             opened = {}

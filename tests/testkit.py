@@ -39,6 +39,8 @@ class MemStrip:
 
 
 class QueueLink:
+    partial = False  # (Link: a poll read part of a line; here lines come whole)
+
     def __init__(self):
         self.inbox = []
         self.outbox = []

@@ -42,7 +42,7 @@ class App:
         self.cycles = 0
         self.last_frame = 0
         self.changes = 0  # debounced changes seen (tests and the benchmark watch it)
-        self.mem_peak = 0  # heap in use right after handling an event, before collecting (bytes)
+        self.mem_peak = 0  # heap in use after handling events, right before collecting (bytes)
         # the longest scan cycles (run() only), in three kinds: those that saved to flash (an
         # erase stalls the CPU for 45 ms on a Pico), those that handled a host's command (the
         # record download answers in one cycle), and the rest: scans, reed and button changes,
@@ -104,8 +104,7 @@ class App:
             self.commands += 1
             self.board.now = now
             if self.collect:  # a command right after an event: make room first
-                self.collect = False
-                gc.collect()
+                self._collect()
             if r == 1:
                 self.proto.handle(self.link.take())
             else:
@@ -113,6 +112,8 @@ class App:
             self._after_event()
             if not self.board.every_scan:
                 return
+        elif self.link.partial and not self.board.every_scan:
+            return  # part of a host's line read (up to 64 bytes, ~4 ms on a Pico): this cycle's one thing
         if self.board.dirty or ticks_diff(now, self.last_frame) >= FRAME_MS:
             self.board.dirty = False
             self.last_frame = now
@@ -123,17 +124,23 @@ class App:
             if self.board.send_notes():
                 self._after_event()
         elif self.collect:
-            self.collect = False
-            gc.collect()
+            self._collect()
 
     def _after_event(self):
         # events are rare: their garbage is collected in the next cycle with nothing else to do,
         # so it never piles up (nor fragments the heap) while the idle cycles allocate nothing
+        self.collect = True
+
+    def _collect(self):
+        # the heap in use is read here, not after each event: gc.mem_alloc() walks the whole
+        # heap's allocation table (15,000 blocks on a Pico) and would lengthen every event's
+        # cycle; the cycles since the events allocated nothing
+        self.collect = False
         if _MEM:
             used = gc.mem_alloc()
             if used > self.mem_peak:
                 self.mem_peak = used
-            self.collect = True
+        gc.collect()
 
     def run(self):
         now = ticks_ms()

@@ -147,12 +147,13 @@ class Board:
             p = g.holder_of(station)
             if p >= 0:  # lifted, a piece may move only in its turn; put back, it is in place again
                 self.off &= ~(1 << p)
-                if not closed and not self._may(p):
+                if not closed and not self._may_now() & (1 << p):
                     self.off |= 1 << p
             elif closed:  # a placement only while a piece that may move is in hand, else stray
                 v = 3
+                may = self._may_now()
                 for i in range(self.n_missing):
-                    if self._may(self.missing[i]):
+                    if may & (1 << self.missing[i]):
                         v = 1
         self.occ[station] = v
         if g is not None and g.surfaced == station:
@@ -164,8 +165,20 @@ class Board:
         self.evaluate()
 
     def _may(self, p):
-        return (self.stage == PLAY and not self.restoring and self.back < 0
-                and not (self.off | ~self.game.to_move()) & (1 << p))
+        return bool(self._may_mask() & (1 << p))
+
+    def _may_mask(self, tomove=-1):
+        """Bit p: piece p may move now."""
+        if self.stage != PLAY or self.restoring or self.back >= 0:
+            return 0
+        return (self.game.to_move() if tomove < 0 else tomove) & ~self.off
+
+    def _may_now(self):
+        """_may_mask from the rules' to_move as the last evaluate() found it: a reed change comes
+        between evaluations, and every change to the game is evaluated (a commit, a host's
+        command, a take-back, a resume), so it is the same, without asking the rules again (a
+        to_move costs milliseconds on a Pico, and a lift and a placement each evaluate anyway)."""
+        return self._may_mask(self.tomove)
 
     def button(self, k):
         if k == BUTTON_CONFIRM:
@@ -437,14 +450,19 @@ class Board:
             rgb = PIECE_RGB if slow else TRANSPORT_RGB
             L.put(self.gto, rgb[c], rgb[c + 1], rgb[c + 2])
         elif self.lifted >= 0:
+            # a dozen destinations and more (an underground station): kept lean, as every frame
+            # of a piece in hand draws them (the scan cycle's 10 ms on a Pico)
+            dest = self.dest
+            masks = self.dest_mask
+            only = 7 if self.pre_ticket < 0 else 1 << self.pre_ticket
+            step = now // 600
             for i in range(self.n_dest):
-                m = self.dest_mask[i]
-                if self.pre_ticket >= 0:
-                    m &= 1 << self.pre_ticket
+                m = masks[i] & only
                 if not m:
                     continue
-                t = self._pick(m, now // 600)
-                L.put(self.dest[i], TRANSPORT_RGB[3 * t], TRANSPORT_RGB[3 * t + 1], TRANSPORT_RGB[3 * t + 2])
+                t = self._pick(m, step) if m & (m - 1) else m >> 1  # one transport (1, 2, 4): its own
+                t *= 3
+                L.put(dest[i], TRANSPORT_RGB[t], TRANSPORT_RGB[t + 1], TRANSPORT_RGB[t + 2])
             if self.blind is not None and slow:
                 self.blind.draw(self)
             if self.pend_to:

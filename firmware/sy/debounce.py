@@ -36,6 +36,8 @@ class Debouncer:
     def update(self, raw, now):
         """Feed one scan taken at `now` (ms ticks); returns True if changes were queued."""
         last = self.last
+        if not self.unsettled and raw == last:  # nothing changed, nothing pending (compared in C)
+            return False
         stable = self.stable
         stamp = self.stamp
         queued = False

@@ -19,6 +19,7 @@ except ImportError:  # CPython
 # MicroPython (the board, the simulator): drop code after use. Not "micropython is importable":
 # Adafruit Blinka installs a module of that name for CPython.
 _BOARD = sys.implementation.name == "micropython"
+_ONE = bytearray(1)  # holder_of's needle on the board (one thread there)
 
 TAXI = 0
 BUS = 1
@@ -170,10 +171,13 @@ class Game:
 
     def holder_of(self, station):
         """Index of the piece on station, or -1."""
-        pos = self.pos
-        for i in range(self.n_pieces):
-            if pos[i] == station:
-                return i
+        # pos holds exactly the n_pieces stations: the bytearray's own search, not a Python loop
+        # (called for every neighbour of every piece in to_move and legal: slow on a Pico)
+        if isinstance(station, int) and 0 <= station < 256:
+            if _BOARD:  # MicroPython v1.28 searches bytes for bytes only
+                _ONE[0] = station
+                return self.pos.find(_ONE)
+            return self.pos.find(station)
         return -1
 
     # --- queries ------------------------------------------------------------------------
@@ -327,7 +331,7 @@ class Game:
             if to == self.mrx:
                 self._end("detectives", "capture")
                 return
-        elif to == self.surfaced or self.candidates_count() == 1 and self.is_candidate(to):
+        elif to == self.surfaced or self.is_candidate(to) and self.candidates_count() == 1:
             self.mrx = to  # he is certainly there: the capture is public knowledge
             self._end("detectives", "capture")
             return
