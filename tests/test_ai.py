@@ -206,3 +206,34 @@ def test_mcts_mrx_offers_only_doubles_with_a_second_half():
                 to, t = rnd.choice(s.legal(p))
                 s.move(p, t, to)
     assert checked > 100
+
+
+def test_hiding_plan_without_appeal_for_next_to_a_piece():
+    """near=0 (no share for a destination next to a piece): a ticket whose every destination is next
+    to a piece still gets a plan (it crashed with ZeroDivisionError), each row summing to 1."""
+    from host.ai import hiding, policy
+    from host.ai.model import Sim
+    covered = 0
+    for k in range(12):
+        dets, bobbies, x = bench.game_setup(3, k, 5)
+        g = rules.Game(dets, bobbies, x)
+        mrx = make_mrx_agent("easy", seed=k)
+        det = make_detective_agent("easy", seed=k + 100)
+        while g.result is None:
+            if g.phase == rules.PHASE_MRX:
+                if not hiding.surfaces_next(g):
+                    sim = Sim.from_game(g, g.mrx)
+                    rows, post = hiding.plan(sim, 3.0, near=0.0)
+                    for row in rows.values():
+                        assert abs(sum(row.values()) - 1.0) < 1e-9
+                    covered += any(all(policy.dmin(sim.tb, sim.pos, to) <= 1 for to in d)
+                                   for d in post.values())
+                a = mrx.choose(g)
+                if a[0] == "move":
+                    g.mrx_move(a[1], a[2])
+                else:
+                    g.mrx_double(*a[1:])
+            else:
+                p, t, to = det.choose(public_view(g))
+                g.move(p, None if g.is_bobby(p) else t, to)
+    assert covered, "no state with a ticket whose destinations are all next to a piece: the test checks nothing"

@@ -121,7 +121,13 @@ def plan(sim, beta=1.2, iterations=ITERATIONS, doubles=True, crowd=None, prior=N
             if crowd:
                 a *= math.exp(crowd * policy.mrx_score(sim.tb, sim.pos, to) / 100.0)
         sig_appeal[sig] = sig_appeal.get(sig, 0.0) + a
-    target = {k: sig_mass[k[0]] * appeal[k[1]] / sig_appeal[k[0]] for k in cols}
+    sig_count = {}
+    for (sig, _to) in cols:
+        sig_count[sig] = sig_count.get(sig, 0) + 1
+    # a ticket whose every destination has no appeal (near=0, all next to a piece): its mass is
+    # shared evenly, as the rows must still go somewhere
+    target = {k: sig_mass[k[0]] * (appeal[k[1]] / sig_appeal[k[0]] if sig_appeal[k[0]] > 0
+                                   else 1.0 / sig_count[k[0]]) for k in cols}
     for _ in range(iterations):
         colsum = dict.fromkeys(cols, 0.0)
         for r in joint.values():
