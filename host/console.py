@@ -391,12 +391,15 @@ class Console:
                 self.out("refused: %s" % e)
 
     # --- the loop -----------------------------------------------------------------------------
+    def say_cornered(self):
+        self.out("You cannot move: every station you could reach is blocked. The detectives win." if self.secret_screen
+                 else "Mister X cannot move: every station he could reach is blocked. The detectives win.")
+
     def mrx_turn(self):
         """Ask for moves until one is accepted. Returns False if Mister X quits."""
         g = self.sg.game
         if not g.legal_mrx():
-            self.out("You cannot move: every station you could reach is blocked. The detectives win." if self.secret_screen
-                     else "Mister X cannot move: every station he could reach is blocked. The detectives win.")
+            self.say_cornered()
             self.sg.cornered()
             self.board.cornered()
             return True
@@ -514,6 +517,11 @@ class Console:
                       "%s lands on Mister X's station %d: caught!") % (piece, to))
             if not ev.get("capture"):
                 self.board.capture(piece)
+        elif g.result == "detectives" and g.reason == "mrx_stuck":
+            # the move closed the round and left him no move: the board knows only his possible
+            # stations, so it is told, with the proof (it ignores this if it saw it itself)
+            self.say_cornered()
+            self.board.cornered()
 
     def play(self):
         """Run the game until it ends (True) or Mister X quits (False)."""

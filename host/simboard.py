@@ -334,9 +334,6 @@ def play_game(sim, link, detectives=(13, 26, 29, 34, 50), bobbies=(), mrx=45, se
     gap = (sim.config["debounce_ms"] + 15) / 1000
     while truth.result is None:
         opts = truth.legal_mrx()
-        if not opts:
-            link.request("cornered", **({"reveal": salts[-1]} if commit else {}))
-            break
         s1, t1 = opts[rng.randrange(len(opts))]
         rnd = truth.round + 1
         if rnd == 2 and truth.black:
@@ -404,6 +401,11 @@ def play_game(sim, link, detectives=(13, 26, 29, 34, 50), bobbies=(), mrx=45, se
             if truth.reason == "capture" and not ev.get("capture"):
                 link.request("capture", piece=name, timeout=timeout, **({"reveal": salts[-1]} if commit else {}))
     st = link.request("status", timeout=timeout)
+    if truth.reason == "mrx_stuck" and st["result"] is None:
+        # the start or the detectives' last move left him no move (the full-knowledge game ended
+        # it); the board, which knows only his possible stations, is told, with the proof
+        link.request("cornered", timeout=timeout, **({"reveal": salts[-1]} if commit else {}))
+        st = link.request("status", timeout=timeout)
     assert st["result"] == truth.result, (st["result"], truth.result)
     if commit:
         st["verified"] = link.reveal(salts[0], salts[1:], timeout=timeout)["verified"]

@@ -117,3 +117,33 @@ def test_forged_cornered_is_refused(board):
     finally:
         commitlib.commitment = orig
     assert st["verified"] is True and stats["tries"] >= 5
+
+
+# Mister X on station 104, whose only neighbours (86, 116) hold detectives: he is cornered before
+# his first move. His host knows it from his station; the board, which knows only that he is
+# somewhere, must be told and shown the proof. Both of the project's game drivers once sent a
+# capture instead (the link-cut chaos run stalled on "Mister X cannot be on station 50").
+CORNERED = dict(detectives=(86, 116), bobbies=(13, 26), mrx=104)
+
+
+def test_the_simulated_game_proves_a_cornered_mister_x(board):
+    sim, link = board
+    st = play_game(sim, link, timeout=5, commit=True, **CORNERED)
+    assert (st["result"], st["reason"], st["verified"]) == ("detectives", "mrx_stuck", True)
+
+
+def test_the_chaos_driver_proves_a_cornered_mister_x():
+    import random
+    from host.reliability.chaos import ChaosGame
+    from host.reliability.common import RelSim
+    sim = RelSim(heapsize=HEAP, debounce_ms=10, config={"scan_hz": 500})
+    stats = {}
+    game = ChaosGame(sim, random.Random(1), mode=None, stats=stats)
+    sim.start()
+    try:
+        out = game.play(CORNERED["detectives"], CORNERED["bobbies"], CORNERED["mrx"])
+    finally:
+        game.link.close()
+        sim.stop()
+    assert game.problems == []
+    assert (out["result"], game.truth.reason) == ("detectives", "mrx_stuck"), out

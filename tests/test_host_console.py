@@ -332,3 +332,26 @@ def test_console_tells_the_players_and_asks_where(tmp_path):
     typed = iter(["4"])
     con.board_notes()
     assert "D2 on 4: which ticket? press taxi or bus on the board" in out[-1]
+
+
+def test_console_tells_the_board_when_the_detectives_corner_mister_x(tmp_path):
+    """Mister X goes 116 -> 104 (whose only neighbours are 86 and 116); D1 takes 86, D2 takes 116.
+    His full-knowledge game ends there ("mrx_stuck"); the board, which knows only his possible
+    stations, must be told (with the proof, by BoardSide.cornered), or it waits for his move."""
+    sg = SecretGame.create(draw_setup(4, detectives=[69, 117, 13, 26], mrx=116), folder=str(tmp_path))
+    board = FakeBoard(random.Random(1))
+    typed = iter(["taxi 104"])
+    out = []
+
+    def detectives(_sg):
+        board.pending += [{"type": "move", "piece": "D1", "ticket": "taxi", "to": 86},
+                          {"type": "move", "piece": "D2", "ticket": "taxi", "to": 116},
+                          {"type": "move", "piece": "D3", "ticket": "taxi", "to": 4},
+                          {"type": "move", "piece": "D4", "ticket": "taxi", "to": 27}]
+
+    con = Console(sg, board, inp=lambda p: next(typed), out=out.append, detectives=detectives, wait=0)
+    assert con.play() is True
+    assert (sg.game.result, sg.game.reason) == ("detectives", "mrx_stuck")
+    assert {"cornered": True} in board.sent
+    assert board.sent.index({"cornered": True}) < next(k for k, m in enumerate(board.sent) if "reveal" in m)
+    assert any("cannot move: every station" in line for line in out), out

@@ -66,3 +66,31 @@ def test_reveal_lines_chain_their_offsets():
     assert [a.get("more") for a in lines] == [True, True, None]
     assert lines[0]["start"] == ["s0", 45] and "start" not in lines[1]
     assert [m for a in lines for m in a["moves"]] == [["s%d" % k, k] for k in range(1, 6)]
+
+
+def test_the_web_mister_x_proves_he_is_cornered(tmp_path):
+    """Mister X goes 104 -> 116 -> 104 (whose only neighbours are 86 and 116); in round 2 D1 takes
+    86 and D2 116: his secret game ends ("mrx_stuck"). The web simulator's Mister X tells the
+    board, proved, then reveals."""
+    tb = testkit.TestBoard(str(tmp_path / "board"))
+    link = _Link(tb)
+    secret = SecretGame.create(draw_setup(4, detectives=(103, 117, 13, 26), mrx=104), folder=str(tmp_path))
+    link.request("hello", proto=1)
+    pub = public_line(secret.setup)
+    link.request("setup", mrx=None, **{k: v for k, v in pub.items() if k not in ("type", "game", "started") and v is not None})
+    for s in (103, 117, 13, 26):
+        tb.place(s)
+    auto = AutoMrX("unused", folder=str(tmp_path))
+    auto.secret, auto.link = secret, link
+    rounds = ((116, (("D1", 103, 102, "taxi"), ("D2", 117, 108, "taxi"), ("D3", 13, 4, "taxi"), ("D4", 26, 27, "taxi"))),
+              (104, (("D1", 102, 86, "bus"), ("D2", 108, 116, "bus"), ("D3", 4, 3, "taxi"), ("D4", 27, 28, "taxi"))))
+    for mrx_to, moves in rounds:
+        link.request("mrx", **{k: v for k, v in public_line(secret.mrx_move(0, mrx_to)).items() if k != "type"})
+        for piece, here, to, ticket in moves:
+            tb.lift(here)
+            tb.place(to)
+            auto._on_event({"type": "move", "piece": piece, "ticket": ticket, "to": to})
+    assert (secret.game.result, secret.game.reason) == ("detectives", "mrx_stuck")
+    assert [cmd for cmd, _a in link.sent if cmd in ("cornered", "reveal")][:2] == ["cornered", "reveal"]
+    g = tb.board.game
+    assert (g.result, g.reason) == ("detectives", "mrx_stuck") and tb.board.verified is True

@@ -314,6 +314,11 @@ class ChaosGame:
                 self.fix_pieces(st)
                 continue
             if t.result == "detectives" and st["result"] is None:
+                if t.reason == "mrx_stuck":
+                    # the detectives' last move (or the start) left him no move: Mister X's host
+                    # knows it, the board (which only knows his possible stations) is told, proved
+                    self._act(lambda: self.link.request("cornered", reveal=self.salts[-1]))
+                    continue
                 last = [ev for _s, ev in self.events if ev.get("type") == "move"][-1]
                 self._act(lambda: self.link.request("capture", piece=last["piece"], reveal=self.salts[-1]))
                 continue
@@ -364,8 +369,13 @@ class ChaosGame:
                 while (t.round, t.moved, t.phase) == mark and t.result is None:
                     self.link.poll(0.01)
                     if time.monotonic() > end:
+                        st = self.link.request("status")
+                        if st["restoring"] or st["missing"] or st["extra"]:
+                            # the board restarted under the move (a cut the link never saw as
+                            # an error): the loop above puts the pieces back and asks again
+                            break
                         raise AssertionError("the board did not take %s to %d: %s" % (
-                            t.piece_name(p), s, self.link.request("status")))
+                            t.piece_name(p), s, st))
             except LinkError:
                 self.recover()
         # the end: reveal the commitments, then compare
@@ -500,7 +510,7 @@ def truth_start(truth):
 def flash_leaks(fl, truth, salts, all_salts=None):
     """What a flash (inspect_flash) says that only Mister X may know. Checks: every Mister X
     journal line names a station only on a surfacing move; no setup line names his start; the
-    snapshot's Game knows no Mister X station beyond a surfaced or captured one; no salt."""
+    snapshot's Game knows no Mister X station beyond a surfaced, captured or cornered one; no salt."""
     out = []
     if fl is None:
         return out
@@ -522,7 +532,8 @@ def flash_leaks(fl, truth, salts, all_salts=None):
     g = fl.get("game")
     if g is not None and g.mrx:
         public = {s for _t, s in g.log if s}
-        if g.mrx not in public and not (g.result == "detectives" and g.reason == "capture"):
+        # a proved capture or cornered Mister X showed his station: public from then on
+        if g.mrx not in public and not (g.result == "detectives" and g.reason in ("capture", "mrx_stuck")):
             out.append("the saved game holds Mister X's station %d" % g.mrx)
         if any(s and (k + 1) not in g.reveals for k, (_t, s) in enumerate(g.log)):
             out.append("the saved travel log holds a secret station")

@@ -86,6 +86,10 @@ class AutoMrX:
             self.secret.detective_move(ev["piece"], ev.get("ticket"), ev["to"])
             if g.result == "detectives" and g.reason == "capture" and not ev.get("capture"):
                 self.link.request("capture", piece=ev["piece"], reveal=self.secret.current_proof())
+            elif g.result == "detectives" and g.reason == "mrx_stuck":
+                # the move left him no move: the board is told, proved (unless it saw it itself)
+                if self.link.request("status").get("result") is None:
+                    self.link.request("cornered", reveal=self.secret.current_proof())
         if g.result is not None and kind in ("move", "capture", "cornered"):
             self._reveal()
 
