@@ -69,7 +69,7 @@ import sys
 for _k in list(sys.modules):
     if _k == 'sy' or _k.startswith('sy.'):
         del sys.modules[_k]
-from sy import proto as _p
+from sy import protofields as _p
 print(repr((_p.FIRMWARE, _p.PROTO)))
 """
 
@@ -89,7 +89,7 @@ def add_arguments(parser):
 
 
 def local_version():
-    with open(os.path.join(FIRMWARE, "sy", "proto.py"), encoding="utf-8") as f:
+    with open(os.path.join(FIRMWARE, "sy", "protofields.py"), encoding="utf-8") as f:
         m = re.search(r'^FIRMWARE\s*=\s*"([^"]+)"', f.read(), re.M)
     return m.group(1) if m else "?"
 

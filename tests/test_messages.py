@@ -16,7 +16,8 @@ with open(os.path.join(ROOT, "firmware", "sy", "messages.txt"), encoding="ascii"
     LINES = [line.rstrip("\n").split(" ", 1) for line in _f]  # [_KEY, sentence]
 TEXT = [sentence for _key, sentence in LINES]
 
-MODULES = ("rules", "gamestart", "savedgame", "mrxmoves", "mrxknown", "takeback", "board", "proto", "mrxturn")
+MODULES = ("rulebase", "rules", "gamestart", "savedgame", "mrxmoves", "mrxknown", "takeback", "board", "protofields",
+           "proto", "mrxturn")
 
 
 def _fields(text):
@@ -87,7 +88,7 @@ def test_constants_folded_into_mister_x_modules_are_the_rules(module):
     same = {"_BLACK": rules.BLACK, "_FERRY": mapgraph.FERRY, "_PHASE_MRX": rules.PHASE_MRX,
             "_PHASE_DETECTIVES": rules.PHASE_DETECTIVES, "_PHASE_OVER": rules.PHASE_OVER}
     folded = [name for name in same if name in consts]
-    assert "_PHASE_OVER" in folded
+    assert folded
     mod = importlib.import_module("sy." + module)
     for name in folded:
         assert consts[name] == same[name], name

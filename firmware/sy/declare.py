@@ -12,7 +12,7 @@ has nothing to check a reveal against: there only the public checks apply.
 import json
 
 from sy.rules import RuleError
-from sy.proto import ProtoError, _station, _ticket
+from sy.protofields import ProtoError, station_arg, ticket_arg
 
 _PLAY = 2
 _OVER = 3
@@ -100,8 +100,8 @@ def c_cornered(p, msg):
 def c_guide(p, msg):
     """The host's move for a piece (computer detectives): lit, and the only placement taken."""
     name = msg.get("piece")
-    to = _station(msg.get("to"))
-    t = _ticket(msg.get("ticket"))
+    to = station_arg(msg.get("to"))
+    t = ticket_arg(msg.get("ticket"))
     b = p.board
     g = b._ready_game()
     k = g.piece_index(name)

@@ -5,8 +5,8 @@ Game (rules.py) calls this. Kept apart because the board needs it only at a setu
 saved game is read back, sy/savedgame.py): it loads the module then and drops it after
 (docs/memory.md).
 """
-from sy import rules
-from sy.rules import const
+from sy import rulebase
+from sy.rulebase import const
 
 # refusals: sentences in sy/messages.txt
 _TWO_PLAYER_COUNT = const(2)
@@ -34,41 +34,41 @@ def _pieces(g, detectives, bobbies, mrx, two_player):
     """The start stations (detectives, then bobbies) if the rules allow them."""
     n = len(detectives)
     if two_player and n != 2:
-        raise rules.RuleError("bad_input", _TWO_PLAYER_COUNT)
+        raise rulebase.RuleError("bad_input", _TWO_PLAYER_COUNT)
     if n < 2 or n > 5:
-        raise rules.RuleError("bad_input", _DETECTIVE_COUNT)
-    if len(bobbies) != rules._BOBBIES[n]:
-        raise rules.RuleError("bad_input", _BOBBY_COUNT, n, rules._BOBBIES[n], len(bobbies))
+        raise rulebase.RuleError("bad_input", _DETECTIVE_COUNT)
+    if len(bobbies) != rulebase.BOBBIES[n]:
+        raise rulebase.RuleError("bad_input", _BOBBY_COUNT, n, rulebase.BOBBIES[n], len(bobbies))
     start = list(detectives) + list(bobbies)
     for s in start:
         if not g.is_station(s):
-            raise rules.RuleError("bad_input", _NOT_A_STATION, s)
+            raise rulebase.RuleError("bad_input", _NOT_A_STATION, s)
     for i in range(len(start)):
         if start[i] in start[:i]:
-            raise rules.RuleError("bad_input", _SHARED_START, start[i])
+            raise rulebase.RuleError("bad_input", _SHARED_START, start[i])
     if mrx:
         if not g.is_station(mrx):
-            raise rules.RuleError("bad_input", _NOT_A_STATION, mrx)
+            raise rulebase.RuleError("bad_input", _NOT_A_STATION, mrx)
         if mrx in start:
-            raise rules.RuleError("bad_input", _MRX_START_HELD, mrx)
+            raise rulebase.RuleError("bad_input", _MRX_START_HELD, mrx)
     return start
 
 
 def _supply(n, two_player, stock, mt, rounds, reveals):
     """The tickets left in the general supply if the counts are allowed."""
-    if not (rules._is_int(rounds) and 1 <= rounds <= 99):
-        raise rules.RuleError("bad_input", _ROUNDS_RANGE)
+    if not (rulebase.is_int(rounds) and 1 <= rounds <= 99):
+        raise rulebase.RuleError("bad_input", _ROUNDS_RANGE)
     for r in reveals:
-        if not (rules._is_int(r) and 1 <= r <= 99):
-            raise rules.RuleError("bad_input", _REVEALS_RANGE)
+        if not (rulebase.is_int(r) and 1 <= r <= 99):
+            raise rulebase.RuleError("bad_input", _REVEALS_RANGE)
     for c in tuple(stock) + tuple(mt):
-        if not (rules._is_int(c) and 0 <= c <= 255):
-            raise rules.RuleError("bad_input", _TICKET_COUNT_RANGE)
+        if not (rulebase.is_int(c) and 0 <= c <= 255):
+            raise rulebase.RuleError("bad_input", _TICKET_COUNT_RANGE)
     holders = 1 if two_player else n
     supply = bytearray(3)
     for t in range(3):
-        left = rules.BOX[t] - holders * stock[t]
+        left = rulebase.BOX[t] - holders * stock[t]
         if left < 0:
-            raise rules.RuleError("bad_input", _BOX_SHORT, rules.BOX[t], rules.TICKET_NAMES[t])
+            raise rulebase.RuleError("bad_input", _BOX_SHORT, rulebase.BOX[t], rulebase.TICKET_NAMES[t])
         supply[t] = left
     return supply

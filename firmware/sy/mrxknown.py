@@ -6,8 +6,8 @@ Apart from sy/mrxmoves.py so the board's `mrx` command, which never knows his st
 only what it needs; the board loads this module for `capture` and `cornered` and drops it after
 (docs/memory.md).
 """
-from sy import rules
-from sy.rules import const
+from sy import rulebase
+from sy.rulebase import const
 
 # the rules' constants, folded in at compile time; tests/test_messages.py checks them
 _BLACK = const(3)
@@ -29,7 +29,7 @@ _MRX_NOT_POSSIBLE = const(35)
 def legal(g):
     """Mister X's legal single moves now (double moves excluded), sorted; needs his station."""
     if not g.mrx:
-        raise rules.RuleError("bad_input", _MRX_SECRET)
+        raise rulebase.RuleError("bad_input", _MRX_SECRET)
     out = []
     g._mrx_options(g.mrx, out)
     out.sort()
@@ -42,12 +42,12 @@ def check_link(graph, here, to, ticket):
         for t in range(4):  # a black ticket: any transport, the ferry too
             if graph.connected(here, to, t):
                 return
-        raise rules.RuleError("not_connected", _NOT_CONNECTED, to, here)
+        raise rulebase.RuleError("not_connected", _NOT_CONNECTED, to, here)
     if graph.connected(here, to, ticket):
         return
     if graph.connected(here, to, _FERRY):
-        raise rules.RuleError("ferry", _FERRY_BLACK_ONLY)
-    raise rules.RuleError("not_connected", _NO_LINE, rules.TICKET_NAMES[ticket], here, to)
+        raise rulebase.RuleError("ferry", _FERRY_BLACK_ONLY)
+    raise rulebase.RuleError("not_connected", _NO_LINE, rulebase.TICKET_NAMES[ticket], here, to)
 
 
 def capture(g, piece):
@@ -62,25 +62,24 @@ def capture(g, piece):
 def check_capture(g, piece):
     """The station of a capture by `piece` if the public facts allow it (RuleError if not);
     changes nothing. The proof that he is there comes from his commitment (sy/declare.py)."""
-    if not (rules._is_int(piece) and 0 <= piece < g.n_pieces):
-        raise rules.RuleError("bad_input", _NO_SUCH_PIECE, piece)
+    if not (rulebase.is_int(piece) and 0 <= piece < g.n_pieces):
+        raise rulebase.RuleError("bad_input", _NO_SUCH_PIECE, piece)
     s = g.pos[piece]
     last = g._landing & 0x7FFF == piece << 8 | s
     if g.phase == _PHASE_OVER and not (last and g.reason == "rounds_done"):
-        raise rules.RuleError("game_over", _GAME_OVER)
+        raise rulebase.RuleError("game_over", _GAME_OVER)
     if g.mrx:
         if s != g.mrx:
-            raise rules.RuleError("bad_input", _MRX_NOT_THERE, s)
+            raise rulebase.RuleError("bad_input", _MRX_NOT_THERE, s)
     elif not (g.is_candidate(s) or last and g._landing & 0x8000):
         # the landing cleared the station from his possible ones: it counts if it was one before
-        raise rules.RuleError("bad_input", _MRX_NOT_POSSIBLE, s)
+        raise rulebase.RuleError("bad_input", _MRX_NOT_POSSIBLE, s)
     return s
 
 
 def cornered(g):
     """The host says: Mister X, at the start of his turn, has no legal move. Ends the game."""
-    from sy import mrxmoves
-    mrxmoves._check_turn(g)
+    rulebase.check_mrx_turn(g)
     if g.mrx and g._mrx_options(g.mrx, None):
-        raise rules.RuleError("bad_input", _MRX_NOT_STUCK)
+        raise rulebase.RuleError("bad_input", _MRX_NOT_STUCK)
     g._end("detectives", "mrx_stuck")

@@ -8,19 +8,15 @@ a move's link from his station) and his end (capture, cornered) are in sy/mrxkno
 step, spread, snapshot and restore are for the host's planners too (yard play's `legal double`,
 the benchmark): one entry without the turn's bookkeeping, and undoing it.
 """
-from sy import rules
-from sy.rules import const
+from sy import rulebase
+from sy.rulebase import const
 
 # the rules' constants, folded in at compile time (a module's names cost heap on the board while it
 # is loaded); tests/test_messages.py checks them against rules and mapgraph
 _BLACK = const(3)
-_PHASE_MRX = const(0)
 _PHASE_DETECTIVES = const(1)
-_PHASE_OVER = const(2)
 
 # refusals: sentences in sy/messages.txt
-_GAME_OVER = const(7)
-_DETECTIVES_TURN = const(8)
 _MRX_TICKET_KIND = const(9)
 _LOG_FULL = const(10)
 _NOT_A_STATION = const(11)
@@ -34,21 +30,14 @@ _SURFACING_NEEDS_STATION = const(37)
 _HIDDEN_STATION = const(38)
 
 
-def _check_turn(g):
-    if g.phase == _PHASE_OVER:
-        raise rules.RuleError("game_over", _GAME_OVER)
-    if g.phase != _PHASE_MRX:
-        raise rules.RuleError("wrong_turn", _DETECTIVES_TURN)
-
-
 def single(g, ticket, to):
     """Mister X's single move. In secret mode `to` is given only on a surfacing move.
     Returns the station he surfaces on, or 0. A refused move changes nothing."""
-    _check_turn(g)
+    rulebase.check_mrx_turn(g)
     snap = snapshot(g)
     try:
         shown = step(g, ticket, to)
-    except rules.RuleError:
+    except rulebase.RuleError:
         restore(g, snap)
         raise
     _start_detectives(g)
@@ -57,14 +46,14 @@ def single(g, ticket, to):
 
 def double(g, ticket1, to1, ticket2, to2):
     """A double move: two travel-log entries in one turn. Returns the station shown, or 0."""
-    _check_turn(g)
+    rulebase.check_mrx_turn(g)
     if not g.double:
-        raise rules.RuleError("double_used", _NO_DOUBLE_LEFT)
+        raise rulebase.RuleError("double_used", _NO_DOUBLE_LEFT)
     snap = snapshot(g)
     try:
         shown = step(g, ticket1, to1)
         shown = step(g, ticket2, to2) or shown
-    except rules.RuleError:
+    except rulebase.RuleError:
         restore(g, snap)
         raise
     g.double -= 1
@@ -77,36 +66,36 @@ def step(g, ticket, to):
     surfacing = _check(g, ticket, to)
     spread(g, ticket)
     if surfacing and not g.mrx and not g.is_candidate(to):
-        raise rules.RuleError("not_connected", _MRX_UNREACHABLE, to, rules.TICKET_NAMES[ticket])
+        raise rulebase.RuleError("not_connected", _MRX_UNREACHABLE, to, rulebase.TICKET_NAMES[ticket])
     return _apply(g, ticket, to, surfacing)
 
 
 def _check(g, ticket, to):
     """Refuse an entry the rules forbid whatever the possible stations; True if it surfaces."""
-    if not (rules._is_int(ticket) and 0 <= ticket <= 3):
-        raise rules.RuleError("bad_input", _MRX_TICKET_KIND)
+    if not (rulebase.is_int(ticket) and 0 <= ticket <= 3):
+        raise rulebase.RuleError("bad_input", _MRX_TICKET_KIND)
     if ticket == _BLACK:
         if not g.black:
-            raise rules.RuleError("no_ticket", _NO_BLACK_LEFT)
+            raise rulebase.RuleError("no_ticket", _NO_BLACK_LEFT)
     elif not g.supply[ticket]:
-        raise rules.RuleError("no_ticket", _SUPPLY_EMPTY, rules.TICKET_NAMES[ticket])
+        raise rulebase.RuleError("no_ticket", _SUPPLY_EMPTY, rulebase.TICKET_NAMES[ticket])
     if g.moves >= 255:
-        raise rules.RuleError("bad_input", _LOG_FULL)
+        raise rulebase.RuleError("bad_input", _LOG_FULL)
     surfacing = (g.moves + 1) in g.reveals
     if to is not None and to != 0 and not g.graph.is_station(to):
-        raise rules.RuleError("bad_input", _NOT_A_STATION, to)
+        raise rulebase.RuleError("bad_input", _NOT_A_STATION, to)
     if g.mrx:
         if not to:
-            raise rules.RuleError("bad_input", _MRX_NEEDS_STATION)
+            raise rulebase.RuleError("bad_input", _MRX_NEEDS_STATION)
         from sy import mrxknown  # (the host: the board never knows his station)
         mrxknown.check_link(g.graph, g.mrx, to, ticket)
     elif surfacing:
         if not to:
-            raise rules.RuleError("bad_input", _SURFACING_NEEDS_STATION, g.moves + 1)
+            raise rulebase.RuleError("bad_input", _SURFACING_NEEDS_STATION, g.moves + 1)
     elif to:
-        raise rules.RuleError("bad_input", _HIDDEN_STATION)
+        raise rulebase.RuleError("bad_input", _HIDDEN_STATION)
     if to and not g._free(to):
-        raise rules.RuleError("occupied", _HELD_BY, to, g.piece_name(g.holder_of(to)))
+        raise rulebase.RuleError("occupied", _HELD_BY, to, g.piece_name(g.holder_of(to)))
     return surfacing
 
 

@@ -5,7 +5,7 @@ his moves, which the rules core loads), so neither is on the heap while the dete
 learns a station he does not surface on: a `to` on a secret move is refused before the rules run.
 """
 from sy.rules import RuleError, TICKET_NAMES, const
-from sy.proto import ProtoError, _commit, _station, _ticket
+from sy.protofields import ProtoError, commit_arg, station_arg, ticket_arg
 
 # refusals: sentences in sy/messages.txt
 _SECRET_MOVE = const(42)
@@ -18,10 +18,12 @@ def c_mrx(p, msg):
         d = msg["double"]
         if not isinstance(d, list) or len(d) != 2 or not isinstance(d[0], dict) or not isinstance(d[1], dict):
             raise ProtoError("bad_input", _BAD_DOUBLE)
-        seq, reveal = double(b, _ticket(d[0].get("ticket")), _station(d[0].get("to")), _commit(d[0].get("commit")),
-                             _ticket(d[1].get("ticket")), _station(d[1].get("to")), _commit(d[1].get("commit")))
+        seq, reveal = double(b, ticket_arg(d[0].get("ticket")), station_arg(d[0].get("to")),
+                             commit_arg(d[0].get("commit")), ticket_arg(d[1].get("ticket")),
+                             station_arg(d[1].get("to")), commit_arg(d[1].get("commit")))
     else:
-        seq, reveal = single(b, _ticket(msg.get("ticket")), _station(msg.get("to")), _commit(msg.get("commit")))
+        seq, reveal = single(b, ticket_arg(msg.get("ticket")), station_arg(msg.get("to")),
+                             commit_arg(msg.get("commit")))
     return {"seq": seq, "reveal": reveal, "round": b.game.round}
 
 

@@ -2,7 +2,7 @@
 journal begun. proto.py loads this module for these commands only and drops it after each, so
 its code is not on the heap during play."""
 from sy.rules import Game, RuleError
-from sy.proto import ProtoError, _commit
+from sy.protofields import ProtoError, commit_arg
 
 _IDLE = 0
 _SETUP = 1
@@ -87,7 +87,7 @@ def c_setup(p, msg):
     b = p.board
     if b.stage in (_SETUP, _PLAY) and not msg.get("replace"):
         raise ProtoError("wrong_turn", "a game is in progress; send replace: true to abandon it")
-    _commit(msg.get("commit"))
+    commit_arg(msg.get("commit"))
     p.acked = 0
     return {"seq": new_game(b, msg)}  # reads only the setup's own keys
 

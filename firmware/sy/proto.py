@@ -5,15 +5,10 @@ import json
 import sys
 
 from sy import forget
-from sy.rules import RuleError, TICKET_NAMES, const
-
-PROTO = 1
-FIRMWARE = "0.1.2"
+from sy.rulebase import RuleError, const
+from sy.protofields import ProtoError, PROTO, FIRMWARE, ticket_arg  # noqa: F401 (PROTO, FIRMWARE: the public names)
 
 # refusals: sentences in sy/messages.txt
-_BAD_TICKET = const(43)
-_BAD_STATION = const(44)
-_BAD_COMMIT = const(45)
 _BAD_SEQ = const(46)
 _NO_CHOICE_PENDING = const(47)
 _NOT_JSON = const(48)
@@ -97,31 +92,6 @@ def well_formed(raw):
         else:
             return False
     return state == 1 and depth == 0
-
-
-ProtoError = RuleError  # a refused command: the same code and sentence as a refused move
-
-
-def _ticket(name, what="ticket"):
-    if name not in TICKET_NAMES:
-        raise ProtoError("bad_input", _BAD_TICKET, what, name)
-    return TICKET_NAMES.index(name)
-
-
-def _station(v, what="to"):
-    if v is None:
-        return 0
-    if not isinstance(v, int) or isinstance(v, bool) or not 1 <= v <= 199:
-        raise ProtoError("bad_input", _BAD_STATION, what)
-    return v
-
-
-def _commit(v):
-    if v is None:
-        return None
-    if not isinstance(v, str) or len(v) != 64:
-        raise ProtoError("bad_input", _BAD_COMMIT)
-    return v
 
 
 class Protocol:
@@ -240,7 +210,7 @@ class Protocol:
         return out
 
     def c_choose(self, msg):
-        t = _ticket(msg.get("ticket"))
+        t = ticket_arg(msg.get("ticket"))
         if t > 2 or not self.board.choose(t):
             raise ProtoError("wrong_turn", _NO_CHOICE_PENDING)
         return {"seq": self.board.store.seq}

@@ -1,11 +1,10 @@
 """At boot: the newest good snapshot read back (the journal cut to it) and the board's game taken
-up from it. Used once at boot (and by Store.load), then dropped, so this code is not on the heap
-during play."""
+up from it. Used once at boot, then dropped, so this code is not on the heap during play."""
 import json
 import os
 from binascii import crc32
 
-from sy.store import _MAGIC, _exists
+from sy.store import MAGIC, exists
 
 
 def resume(b):
@@ -39,7 +38,7 @@ def _read(path):
         data = f.read()
     finally:
         f.close()
-    if data[:4] != _MAGIC or len(data) < 13:
+    if data[:4] != MAGIC or len(data) < 13:
         return None
     try:
         crc = int(data[4:12], 16)
@@ -77,11 +76,11 @@ def _trim(store):
     journal = store.journal
     old = journal[:-6] + ".old"
     trimmed = journal[:-6] + ".trim"
-    if not _exists(journal):
-        if not _exists(old):
+    if not exists(journal):
+        if not exists(old):
             return
         os.rename(old, journal)  # a cut landed between the two renames
-    elif _exists(old):
+    elif exists(old):
         os.remove(old)  # a cut landed after the second rename
     size = os.stat(journal)[6]
     if size <= store.jlen:

@@ -10,39 +10,14 @@ stations where Mister X may be, from public information only.
 import sys
 
 from sy import mapgraph
-
-try:
-    from micropython import const
-except ImportError:  # CPython
-    from sy.compat import const
+from sy.rulebase import (RuleError, is_int, TAXI, BUS, UNDERGROUND, BLACK, TICKET_NAMES, PHASE_MRX,  # noqa: F401
+                         PHASE_DETECTIVES, PHASE_OVER, BOX, DETECTIVE_TICKETS, TWO_PLAYER_STOCK, MRX_TICKETS,
+                         ROUNDS, REVEALS, BOBBIES, MAX_PIECES, RESULTS, REASONS, SAVE_VERSION, const)
 
 # MicroPython (the board, the simulator): drop code after use. Not "micropython is importable":
 # Adafruit Blinka installs a module of that name for CPython.
 _BOARD = sys.implementation.name == "micropython"
 _ONE = bytearray(1)  # holder_of's needle on the board (one thread there)
-
-TAXI = 0
-BUS = 1
-UNDERGROUND = 2
-BLACK = 3
-TICKET_NAMES = ("taxi", "bus", "underground", "black")
-
-PHASE_MRX = 0
-PHASE_DETECTIVES = 1
-PHASE_OVER = 2
-
-BOX = (57, 45, 23)  # taxi, bus, underground tickets in the box
-DETECTIVE_TICKETS = (11, 8, 4)
-TWO_PLAYER_STOCK = (22, 16, 8)
-MRX_TICKETS = (5, 2)  # black, double
-ROUNDS = 22
-REVEALS = (3, 8, 13, 18, 24)
-_BOBBIES = (None, None, 2, 1, 0, 0)  # bobbies for 2..5 detectives
-MAX_PIECES = 7
-
-RESULTS = (None, "detectives", "mrx")
-REASONS = (None, "capture", "mrx_stuck", "rounds_done", "detectives_stuck")
-_SAVE_VERSION = 1
 
 # Refusals name their sentence by its line in sy/messages.txt (read only when one is reported)
 _NO_SUCH_PIECE = const(0)
@@ -59,40 +34,6 @@ _HELD_BY = const(21)
 _FERRY_MRX_ONLY = const(22)
 _BOBBY_TICKETS = const(32)
 _NEEDS_TICKET = const(33)
-
-
-class RuleError(Exception):
-    """A refused action: `code` from the game-record contract, `message` a sentence for a person.
-
-    The sentence is given as it is, or (in the code the board keeps on its heap: rules, board,
-    protocol) as the index of a line of sy/messages.txt and its arguments; it is read when first
-    asked for, so the sentences stay off the board's heap until an error is reported."""
-
-    def __init__(self, code, message, *args):
-        super().__init__(code)
-        self.code = code
-        self._message = message
-        self._args = args
-
-    @property
-    def message(self):
-        m = self._message
-        if isinstance(m, int):
-            try:
-                from sy.messages import text
-                m = text(m)
-            except (MemoryError, OSError):  # out of memory, or no sentences file: the code must do
-                return self.code
-            if self._args:
-                m = m % self._args
-        return m
-
-    def __str__(self):
-        return self.message
-
-
-def _is_int(x):
-    return isinstance(x, int) and not isinstance(x, bool)
 
 
 class Game:
@@ -283,7 +224,7 @@ class Game:
         """A detective's or bobby's move; a bobby's ticket may be None (it pays nothing)."""
         if self.phase == PHASE_OVER:
             raise RuleError("game_over", _GAME_OVER)
-        if not (_is_int(piece) and 0 <= piece < self.n_pieces):
+        if not (is_int(piece) and 0 <= piece < self.n_pieces):
             raise RuleError("bad_input", _NO_SUCH_PIECE, piece)
         if not self.graph.is_station(to):
             raise RuleError("bad_input", _NOT_A_STATION, to)
@@ -293,7 +234,7 @@ class Game:
         if self.moved & (1 << piece):
             raise RuleError("already_moved", _ALREADY_MOVED, name)
         bobby = self.is_bobby(piece)
-        if ticket is not None and not (_is_int(ticket) and 0 <= ticket <= 3):
+        if ticket is not None and not (is_int(ticket) and 0 <= ticket <= 3):
             raise RuleError("bad_input", _TICKET_KIND)
         if ticket == BLACK:
             if bobby:
@@ -409,7 +350,7 @@ class Game:
         """Write the snapshot into buf (a bytearray of save_size() bytes or more, made once by
         the board, so a save allocates nothing). Returns its length."""
         name = self.graph.name
-        buf[0] = _SAVE_VERSION
+        buf[0] = SAVE_VERSION
         buf[1] = len(name)
         k = 2
         for c in name:

@@ -5,8 +5,8 @@ Game.load (rules.py) calls this. Kept apart because the board needs it only at b
 it loads the module then and drops it after, and a new game's setup does not carry it
 (docs/memory.md).
 """
-from sy import mapgraph, rules
-from sy.rules import const
+from sy import mapgraph, rulebase
+from sy.rulebase import const
 
 _SAVE_DAMAGED = const(36)  # a refusal: its sentence in sy/messages.txt
 
@@ -16,11 +16,11 @@ def load(cls, data, graph):
     try:
         return _load(cls, data, graph)
     except (IndexError, ValueError, TypeError, KeyError):
-        raise rules.RuleError("bad_input", _SAVE_DAMAGED)
+        raise rulebase.RuleError("bad_input", _SAVE_DAMAGED)
 
 
 def _load(cls, data, graph):
-    if data[0] != rules._SAVE_VERSION:
+    if data[0] != rulebase.SAVE_VERSION:
         raise ValueError
     k = 1
     n = data[k]
@@ -50,11 +50,11 @@ def _load(cls, data, graph):
      landed, lander) = data[k:k + 12]
     g._landing = lander << 8 | landed
     k += 12
-    g.result = rules.RESULTS[res]
-    g.reason = rules.REASONS[rea]
+    g.result = rulebase.RESULTS[res]
+    g.reason = rulebase.REASONS[rea]
     g.cand = bytearray(data[k:k + 32])
     k += 32
-    if len(g.cand) != 32 or g.phase > rules.PHASE_OVER:
+    if len(g.cand) != 32 or g.phase > rulebase.PHASE_OVER:
         raise ValueError
     n_log = data[k]
     k += 1

@@ -28,7 +28,7 @@ Service mode ends by itself after IDLE_MS without a command (a wizard that died)
 from binascii import hexlify
 
 from sy import forget
-from sy.proto import ProtoError as SvcError
+from sy.protofields import ProtoError as SvcError
 
 try:
     from time import ticks_diff

@@ -2,7 +2,7 @@
 (the status, then every event the host missed). proto.py loads this module for these commands
 and drops it after each, so its code is not on the heap during play."""
 from sy.rules import TICKET_NAMES
-from sy.proto import ProtoError, PROTO, FIRMWARE
+from sy.protofields import ProtoError, PROTO, FIRMWARE
 from sy.board import ticket_mask_names
 
 _STAGES = ("idle", "setup", "play", "over")

@@ -7,15 +7,17 @@ state (state.bin): the Game snapshot plus the board's own header, written atomic
   write state.tmp, rename state.bin -> state.bak, rename state.tmp -> state.bin. At boot the
   newest copy whose checksum holds wins. The header records the journal's length, so a line
   appended just before a power cut (and not yet covered by a snapshot) is cut off at resume.
+Reading the newest good snapshot back is sy/resume.py's (resume.load(store)): boot-only code, kept
+off the heap during play.
 """
 import json
 import os
 from binascii import crc32
 
-_MAGIC = b"SY1\n"
+MAGIC = b"SY1\n"
 
 
-def _exists(path):
+def exists(path):
     try:
         os.stat(path)
         return True
@@ -25,7 +27,7 @@ def _exists(path):
 
 class Store:
     def __init__(self, folder):
-        if folder and not _exists(folder):
+        if folder and not exists(folder):
             os.mkdir(folder)
         p = (folder + "/") if folder else ""
         self.journal = p + "game.jsonl"
@@ -52,7 +54,7 @@ class Store:
 
     def lines(self, first=1):
         """Yield (seq, text) for journal lines from seq `first` on (allocates: events only)."""
-        if not _exists(self.journal):
+        if not exists(self.journal):
             return
         f = open(self.journal)
         try:
@@ -82,7 +84,7 @@ class Store:
             crc = crc32(game_bytes, crc)
         f = open(self.tmp, "wb")
         try:
-            f.write(_MAGIC)
+            f.write(MAGIC)
             f.write(b"%08x\n" % (crc & 0xFFFFFFFF))
             f.write(h)
             f.write(b"\n")
@@ -90,21 +92,16 @@ class Store:
                 f.write(game_bytes)
         finally:
             f.close()
-        if _exists(self.state):
-            if _exists(self.bak):
+        if exists(self.state):
+            if exists(self.bak):
                 os.remove(self.bak)
             os.rename(self.state, self.bak)
         os.rename(self.tmp, self.state)
 
-    def load(self):
-        """(header, game_bytes) of the newest good snapshot, or None. Trims the journal to it."""
-        from sy import resume  # boot only: the reading code is not kept on the heap
-        return resume.load(self)
-
     def reset(self):
         base = self.journal[:-6]
         for p in (self.journal, self.state, self.bak, self.tmp, base + ".old", base + ".trim"):
-            if _exists(p):
+            if exists(p):
                 os.remove(p)
         self.jlen = 0
         self.seq = 0

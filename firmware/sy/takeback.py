@@ -5,8 +5,8 @@ again (his move clears Game.turn); never for the move that ended the game. Moves
 last first. Game.take_back calls this; kept apart because the board needs it seldom: it loads the
 module then and drops it after (docs/memory.md).
 """
-from sy import rules
-from sy.rules import const
+from sy import rulebase
+from sy.rulebase import const
 
 _PHASE_DETECTIVES = const(1)
 _PHASE_OVER = const(2)
@@ -20,10 +20,10 @@ def undo(g):
     """Undo the last move of this turn. Returns (piece, ticket or None, station it is back on,
     station it had moved to); RuleError (changing nothing) when there is none to take back."""
     if g.phase == _PHASE_OVER:
-        raise rules.RuleError("game_over", _GAME_OVER)
+        raise rulebase.RuleError("game_over", _GAME_OVER)
     n = g.n_turn
     if not n:
-        raise rules.RuleError("wrong_turn", _NOTHING_TO_TAKE_BACK)
+        raise rulebase.RuleError("wrong_turn", _NOTHING_TO_TAKE_BACK)
     turn = g.turn
     k = 3 * (n - 1)
     piece = turn[k] & 0x7F

@@ -12,7 +12,7 @@ import json
 
 from sy.rules import TICKET_NAMES
 from sy import forget
-from sy.proto import ProtoError
+from sy.protofields import ProtoError
 
 
 def _pair(v, what):

@@ -12,6 +12,7 @@ from host.boardlink import BoardLink, LinkClosed
 from host.mpy_build import tool
 from host.simboard import SimBoard
 from sy.store import Store
+from sy import resume
 
 _WRAPPER = '''import os
 _p = os.getenv("SY_FRAMELOG")
@@ -180,7 +181,7 @@ def inspect_flash(folder):
     shutil.copytree(flash, copy)
     try:
         st = Store(copy)
-        got = st.load()
+        got = resume.load(st)
         if got is None:
             if "state.bin" in names or "state.bak" in names:
                 out["readable"] = False
