@@ -3,7 +3,7 @@ Copy it as main.py onto a board with a Europe board on top; the London main.py i
 
 
 def main():
-    from sy.europe_app import build
+    from sy.europe.app import build
     app = build()
     try:
         app.run()

@@ -13,7 +13,7 @@ import os
 import sys
 
 from hardware import placement, stripboard, wiring
-from sy import boardconfig
+from sy.hardware import boardconfig
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 EXAMPLE = os.path.join(HERE, "example_measurements.csv")

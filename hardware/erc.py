@@ -21,7 +21,7 @@ import argparse
 import sys
 
 from hardware import wiring
-from sy import boardconfig
+from sy.hardware import boardconfig
 
 GPIO_MAX_V = 3.6          # RP2040 and ESP32: IOVDD 3.3 V; neither is 5 V tolerant
 GPIO_V = 3.3

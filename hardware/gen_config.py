@@ -6,18 +6,18 @@
 With measurements, the LED index map follows the serpentine chain route of hardware.placement and
 the reed bit map follows the same route (8 route neighbours per 74HC165, chip 0 nearest the
 controller), so both chains are short. Without, station n is LED n-1 and bit n-1. The result is
-validated by sy.boardconfig, the same code the firmware runs; edit it by hand if you like and
+validated by sy.hardware.boardconfig, the same code the firmware runs; edit it by hand if you like and
 check it again with --check.
 """
 import argparse
 import json
 import sys
 
-from sy import boardconfig
+from sy.hardware import boardconfig
 
 
 def max_led_ma(supply_ma):
-    """The highest LED cap a supply of supply_ma allows (sy.boardconfig checks the same)."""
+    """The highest LED cap a supply of supply_ma allows (sy.hardware.boardconfig checks the same)."""
     return int(supply_ma * boardconfig.SUPPLY_DERATE) - boardconfig.CONTROLLER_MA
 
 

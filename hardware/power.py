@@ -8,7 +8,7 @@ and the firmware scales the whole frame down when that exceeds current_limit_ma.
 """
 import sys
 
-from sy import boardconfig
+from sy.hardware import boardconfig
 
 CONTROLLER_MA = 50      # Pico or ESP32 board (ESP32 with Wi-Fi off) incl. the 3.3 V regulator's load
 READER_MA = 10          # 25 x 74HC165 quiescent + the 74AHCT125, with a few reeds closed (0.33 mA each)

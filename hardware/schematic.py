@@ -20,7 +20,7 @@ import schemdraw
 import schemdraw.elements as elm
 
 from hardware import wiring
-from sy import boardconfig
+from sy.hardware import boardconfig
 
 schemdraw.use("svg")
 

@@ -17,7 +17,7 @@ import os
 import sys
 
 from hardware import wiring
-from sy import boardconfig
+from sy.hardware import boardconfig
 
 READER_PARTS = ("U3", "RN1", "C2", "R7", "J3", "J4", "J5", "J6")
 ROWS, COLS = 18, 30

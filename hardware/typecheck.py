@@ -2,7 +2,7 @@
 esp32 (micropython-stubs family), with pyright.
 
     python -m hardware.typecheck                 # both ports, every firmware file that touches hardware
-    python -m hardware.typecheck --port rp2 firmware/sy/hw.py
+    python -m hardware.typecheck --port rp2 firmware/sy/hardware/backends.py
 
 The stubs replace CPython's typeshed, so `time.monotonic` or `machine.Pin.OUTT` or a str where
 `SPI(baudrate=...)` wants an int are errors, exactly as they would fail on the board. Checked:

@@ -1,6 +1,6 @@
 """Read hardware/wiring.net, the one source of the board's wiring, for one board kind and config.
 
-    nl = wiring.load(cfg)            # cfg: a board.json (sy.boardconfig) -> Netlist
+    nl = wiring.load(cfg)            # cfg: a board.json (sy.hardware.boardconfig) -> Netlist
     nl.parts["U2"].pins["9"].net     # 'DATA0'
 
 The schematic (hardware.schematic), the electrical-rules check (hardware.erc), the reader-board

@@ -46,8 +46,8 @@ def add_arguments(parser):
 
 def transport_wires(config):
     """The wire bytes (r, g, b) of the three transport colours at this board's brightness."""
-    from sy.board import TRANSPORT_RGB
-    from sy.leds import Leds
+    from sy.play.board import TRANSPORT_RGB
+    from sy.hardware.leds import Leds
 
     class Strip:
         buf = bytearray(3)

@@ -48,8 +48,8 @@ def add_arguments(parser):
     parser.add_argument("--heap", default="112k", help="the firmware's heap (default 112k)")
     parser.add_argument("--only", default=",".join(PARTS), help="parts to run, comma-separated: " + ",".join(PARTS))
     parser.add_argument("--skip-trim-window", action="store_true",
-                        help="time no power cut onto the boot's journal trim (where sy/store.py loses the journal; "
-                             "the pytest suite skips it and shows the bug in a test of its own)")
+                        help="time no power cut onto the boot's journal trim (where sy/storage/store.py loses the "
+                             "journal; the pytest suite skips it and shows the bug in a test of its own)")
     parser.add_argument("--verbose", "-v", action="store_true", help="progress on stderr")
     parser.add_argument("--details", action="store_true", help="add per-part details and failure examples")
 

@@ -19,7 +19,7 @@ from host.errors import BoardError
 from host.ports import explain_open_error
 
 PROTO = 1
-# Mister X's moves per reveal line: the board checks each line as it comes (sy/verify.py), and a
+# Mister X's moves per reveal line: the board checks each line as it comes (sy/play/verify.py), and a
 # short line is a small object on its heap, at the end of a game when the heap is fullest.
 REVEAL_CHUNK = 2
 

@@ -32,7 +32,7 @@ class MoveTakenBack(BoardError):
 
 def standing(journal):
     """[(seq, line)] of the journal's mrx and move lines that stand: each `undo` line takes back
-    the latest standing move of its turn (as the board's record does, sy/report.py)."""
+    the latest standing move of its turn (as the board's record does, sy/play/report.py)."""
     out = []
     for seq, line in enumerate(journal, 1):
         kind = line.get("type")

@@ -5,12 +5,12 @@ Step 1, LEDs: the LEDs light one at a time in chain order; the maker says which 
   shines under (Enter confirms the map's guess in [brackets], a number corrects it, x = dark).
 Step 2, switches: each station lights; the maker puts a piece on it and the board reports which
   chain bit closed (nothing to type); s skips a switch that does not react.
-Step 3, write: the map is checked with sy.boardconfig (the firmware's own validator), merged into
+Step 3, write: the map is checked with sy.hardware.boardconfig (the firmware's own validator), merged into
   the board's board.json, written over the REPL as `yard flash` writes files, and read back.
 
 Every answer is saved at once to a progress file: after Ctrl-C, q or a crash, run the same
 command again and it continues where it stopped (--restart throws the progress away).
-The board side is firmware/sy/service.py (service mode; svc_* commands in docs/protocol.md).
+The board side is firmware/sy/play/service.py (service mode; svc_* commands in docs/protocol.md).
 The helpers here (Keyboard, Service, Progress) are shared with `yard selftest`.
 """
 import json
@@ -23,7 +23,7 @@ import time
 from host.boardlink import BoardLink, BoardCommandError, LinkError
 from host.errors import BoardError, UserError
 from host.ports import add_port_argument, resolve
-from sy import boardconfig
+from sy.hardware import boardconfig
 
 STATIONS = 199
 WHITE = [255, 255, 255]
@@ -207,7 +207,7 @@ class Progress:
 # --- writing board.json the way yard flash writes files ------------------------------------------
 def write_board_config(port, make, sim, out=print):
     """Over the board's REPL (as yard flash does; this stops the game loop): read its board.json,
-    make(that dict or None) -> the new config, validate it with sy.boardconfig, write it (temp
+    make(that dict or None) -> the new config, validate it with sy.hardware.boardconfig, write it (temp
     file + rename), read it back, and restart the firmware. Returns the validated config."""
     import hashlib
     import tempfile

@@ -14,7 +14,7 @@ import time
 
 from host.errors import BoardError
 from host.ai import make_detective_agent, make_mrx_agent, public_view
-from sy.rules import TICKET_NAMES
+from sy.rules.game import TICKET_NAMES
 
 MODES = ("human", "computer")
 

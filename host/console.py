@@ -21,7 +21,7 @@ import time
 
 from host.boardside import MoveTakenBack
 from host.errors import BoardError
-from sy.rules import RuleError, TICKET_NAMES, BLACK, PHASE_MRX, PHASE_DETECTIVES
+from sy.rules.game import RuleError, TICKET_NAMES, BLACK, PHASE_MRX, PHASE_DETECTIVES
 
 TICKET_ALIASES = {
     "t": 0, "ta": 0, "tax": 0, "taxi": 0, "cab": 0,

@@ -6,8 +6,8 @@ cities (public information only), investigate when the possible cities are many,
 extra move when it lands on a possible city. Neither looks at what it may not know.
 """
 
-from sy.europe_board import pay_choice
-from sy.europe_rules import KINDS, ticket_name, FOOTPRINTS, SILHOUETTES, MAGNIFIER, LAMP
+from sy.europe.board import pay_choice
+from sy.europe.rules import KINDS, ticket_name, FOOTPRINTS, SILHOUETTES, MAGNIFIER, LAMP
 
 
 def distances(graph):

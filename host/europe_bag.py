@@ -9,7 +9,7 @@ never into what the board or the detectives see (it would tell them Mister X's h
 import random
 import secrets
 
-from sy.europe_rules import KINDS, ticket_name
+from sy.europe.rules import KINDS, ticket_name
 
 
 def new_seed():

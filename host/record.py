@@ -1,15 +1,15 @@
 """Game records (docs/game-record.md): one JSON line in, one verdict out.
 
 The host's reader (`yard replay`, `yard verify`, the web view's public record). The board never
-loads it: it streams its record from its journal (sy/report.py), so this module is not flashed.
+loads it: it streams its record from its journal (sy/play/report.py), so this module is not flashed.
 A rejected line changes nothing. Besides the contract's keys this reader accepts two extensions
 (extra keys are allowed by the contract): `"map": "london1983"` on setup, and `"capture": true`
 on a move line of a secret record (the host told the board that the piece landed on Mister X).
 """
 import json
 
-from sy import mapgraph
-from sy.rules import Game, RuleError, TICKET_NAMES
+from sy.rules import mapgraph
+from sy.rules.game import Game, RuleError, TICKET_NAMES
 
 MAX_LINE = 4096
 

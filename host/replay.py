@@ -4,7 +4,7 @@ import sys
 
 from host.errors import UserError
 from host.record import replay
-from sy.europe_record import is_europe
+from sy.europe.record import is_europe
 
 
 def add_arguments(parser):

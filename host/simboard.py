@@ -4,7 +4,7 @@
         link = BoardLink(sim.port)          # exactly as to a real board
         sim.place(13); sim.lift(13); sim.press("taxi"); sim.leds()[13]
 
-The firmware (firmware/main.py) runs with SY_SIM=<folder>; its hardware layer (sy/simhw.py) reads
+The firmware (firmware/main.py) runs with SY_SIM=<folder>; its hardware layer (sy/hardware/simhw.py) reads
 the switches and buttons from <folder>/inputs.bin (rewritten here in place: the scan loop only
 seeks and reads into its own buffer, so it allocates nothing) and publishes every LED frame to
 <folder>/leds.bin. <folder>/flash/ is the board's flash (game journal and state): it survives
@@ -26,7 +26,7 @@ import tty
 from host import ROOT
 from host.mpy_build import compile_tree, tool
 from host.sandbox import confine
-from sy import boardconfig
+from sy.hardware import boardconfig
 
 FIRMWARE = os.path.join(ROOT, "firmware")
 BUTTONS = ("taxi", "bus", "underground", "confirm")
@@ -93,7 +93,7 @@ class SimBoard:
         """The file the firmware process runs. The unix port puts the real path of its folder
         first on sys.path, so it is the sim folder, where no `sy` is, and the modules are found
         through MICROPYPATH's relative `lib`: a module's __file__ (a name kept on the heap for
-        good) is then 'lib/sy/rules.mpy' as on a board, not this machine's temporary path."""
+        good) is then 'lib/sy/rules/game.mpy' as on a board, not this machine's temporary path."""
         return os.path.join(FIRMWARE if self.source else self.folder, "main.py")
 
     def module_path(self):
@@ -312,8 +312,8 @@ def play_game(sim, link, detectives=(13, 26, 29, 34, 50), bobbies=(), mrx=45, se
     dead: the stations whose reed is out of service: a piece put there is confirmed by the confirm
     button, as the players are told. Returns the board's final status."""
     import random
-    from sy import commit as commitlib
-    from sy.rules import Game
+    from sy.rules import commit as commitlib
+    from sy.rules.game import Game
     rng = random.Random(seed)
     truth = Game(list(detectives), list(bobbies), mrx)
     salts = []

@@ -204,7 +204,7 @@ def board_files(config_path=None, board="pico"):
     """{board path: bytes}: the firmware as `yard flash` copies it, and the validated config."""
     from host.flash import build
     from host.mpy_build import PICO_ARCH
-    from sy import boardconfig
+    from sy.hardware import boardconfig
     if config_path:
         try:
             with open(config_path, encoding="utf-8") as f:

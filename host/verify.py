@@ -10,7 +10,7 @@ import json
 
 from host.errors import UserError
 from host.replay import read_lines
-from sy import commit as commitlib
+from sy.rules import commit as commitlib
 from host.record import replay
 
 

@@ -1,8 +1,8 @@
-"""sy.boardconfig tests as plain functions: run by pytest (tests/test_boardconfig.py) and by
+"""sy.hardware.boardconfig tests as plain functions: run by pytest (tests/test_boardconfig.py) and by
 tests/mpy_run.py under the MicroPython unix port with a small heap."""
 import json
-from sy import boardconfig as bc
-from sy.boardconfig import ConfigError
+from sy.hardware import boardconfig as bc
+from sy.hardware.boardconfig import ConfigError
 
 
 def _refused(cfg, key, words=()):

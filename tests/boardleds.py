@@ -1,6 +1,6 @@
 """The board's LED colours as the tests look for them on the strip.
 
-The logical colours come from the firmware (sy/board.py), never typed again here: a colour
+The logical colours come from the firmware (sy/play/board.py), never typed again here: a colour
 changed there changes what the tests expect. What the tests state on their own is how a logical
 colour reaches the strip at the default brightness (board.json 0.25: 64/256, a lit channel never
 goes dark), and that Mister X's surfacing flashes white (the firmware writes it as 255, 255, 255
@@ -8,7 +8,7 @@ where it draws it, not as a named colour).
 """
 import time
 
-from sy.board import PIECE_RGB, TRANSPORT_RGB, _ERROR
+from sy.play.board import PIECE_RGB, TRANSPORT_RGB, _ERROR
 
 SCALE = 64  # board.json brightness 0.25, of 256
 

@@ -1,6 +1,6 @@
 """A second, independent reading of docs/rules-europe.md and docs/game-record.md (Europe, v1):
 a replayer of full Europe records written from those pages only, plainly (sets, Counters), for
-the line-by-line comparison with sy/europe_record.py. It reads the map from its CSV folder, not
+the line-by-line comparison with sy/europe/record.py. It reads the map from its CSV folder, not
 from the generated module. Not used by the product.
 """
 import csv

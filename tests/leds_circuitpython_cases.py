@@ -1,7 +1,7 @@
-"""sy.leds_circuitpython with a hand-written stand-in for the Adafruit NeoPixel class: plain
+"""sy.hardware.leds_circuitpython with a hand-written stand-in for the Adafruit NeoPixel class: plain
 functions, run by pytest and under MicroPython (CircuitPython is a MicroPython port)."""
-from sy import boardconfig
-from sy.leds_circuitpython import NeoPixelStrip, board_pin
+from sy.hardware import boardconfig
+from sy.hardware.leds_circuitpython import NeoPixelStrip, board_pin
 
 
 class FakeNeoPixel:
@@ -45,7 +45,7 @@ def test_made_with_pass_through_settings():
     s = _strip(board_module=FakeBoard)
     p = s.pixels
     assert p.pin == "pin GP22" and p.n == 199 and p.bpp == 3
-    # sy.leds scales and orders the bytes: the Adafruit object must not do it again
+    # sy.hardware.leds scales and orders the bytes: the Adafruit object must not do it again
     assert p.brightness == 1.0 and p.auto_write is False and p.pixel_order == "RGB"
     assert len(s.buf) == 3 * 199
 

@@ -4,7 +4,7 @@ import time
 
 import pytest
 
-from sy import rules
+from sy.rules import game as rules
 from host.ai import make_mrx_agent, make_detective_agent, public_view, play_game
 from host.ai import bench
 

@@ -1,7 +1,8 @@
 """The agents' fast playout model (host/ai/model.py) agrees with the rules core, move by move."""
 import random
 
-from sy import london, mapgraph, rules
+from sy.maps import london
+from sy.rules import mapgraph, game as rules
 from host.ai.model import Sim, cand_mask, tables, bits
 
 

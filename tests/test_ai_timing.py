@@ -5,7 +5,7 @@ search always runs, stops on time and the answer waits for the end of the budget
 import statistics
 import time
 
-from sy import rules
+from sy.rules import game as rules
 from host.ai import make_mrx_agent
 
 BUDGET = 0.25

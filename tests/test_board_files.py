@@ -4,8 +4,9 @@ carry exactly the modules the board can import, and nothing only the host or the
 Which modules the board can import is found here from the source, not from a list: starting at
 its entry points (firmware/main.py, firmware/europe_main.py, boot.py), every `sy` module they
 import is followed, and so is every `sy` module named by a string they hold as a value (the board
-loads its rare commands and its maps by name: proto.py's _RARE, start.py's _NAMES_OF,
-boardconfig.MAPS for mapgraph.load). Imports inside `except ImportError:` are CPython fallbacks,
+loads its rare commands and its maps by name: link/proto.py's _RARE, start.py's _NAMES_OF,
+boardconfig.MAPS for mapgraph.load, which looks in sy.maps). Importing a module of a sub-package
+loads the package's __init__ too. Imports inside `except ImportError:` are CPython fallbacks,
 which the board never runs, and are not followed. A module of firmware/sy outside that set is
 host-only (a fixture of the tests, a backend of another platform) and must stay off the board; a
 module inside it must be flashed."""
@@ -32,7 +33,30 @@ MICROPYTHON_UF2 = os.path.join(PICO_DIR, "micropython-v1.28.0-RPI_PICO.uf2")
 
 
 def sy_modules():
-    return {n[:-3] for n in os.listdir(SY) if n.endswith(".py") and n != "__init__.py"}
+    """The modules of firmware/sy by their names below sy ('rules.game'; a sub-package by its own
+    name, 'rules', for its __init__.py; not sy's own __init__)."""
+    out = set()
+    for folder, dirs, files in os.walk(SY):
+        dirs[:] = [d for d in dirs if d != "__pycache__"]
+        rel = os.path.relpath(folder, SY)
+        parts = [] if rel == "." else rel.split(os.sep)
+        for n in files:
+            if n.endswith(".py"):
+                name = ".".join(parts + ([] if n == "__init__.py" else [n[:-3]]))
+                if name:
+                    out.add(name)
+    return out
+
+
+def module_path(name):
+    path = os.path.join(SY, *name.split("."))
+    return os.path.join(path, "__init__.py") if os.path.isdir(path) else path + ".py"
+
+
+def _with_packages(name):
+    """The module and the sub-packages above it ('rules.game' -> rules.game, rules)."""
+    parts = name.split(".")
+    return {".".join(parts[:k]) for k in range(1, len(parts) + 1)}
 
 
 def _fallbacks(tree):
@@ -48,7 +72,7 @@ def _fallbacks(tree):
 def _names(tree):
     """The string constants that may name a module to load: a value held (a dict's value, an
     element of a tuple or list, an assigned or default value, a branch of a conditional), not a
-    key looked up or compared (msg["record"], cmd == "status", forget("undo"), docstrings)."""
+    key looked up or compared (msg["record"], cmd == "status", forget("play.undo"), docstrings)."""
     out = []
     for node in ast.walk(tree):
         if isinstance(node, ast.Dict):
@@ -75,7 +99,12 @@ def references(path, modules):
     with open(path, encoding="utf-8") as f:
         tree = ast.parse(f.read(), path)
     skip = _fallbacks(tree)
-    out = {n.value for n in _names(tree) if n.value in modules and id(n) not in skip}
+    out = set()
+    for n in _names(tree):
+        if id(n) not in skip:
+            for name in (n.value, "maps." + n.value):  # a map by its name: mapgraph.load('london')
+                if name in modules:
+                    out |= _with_packages(name)
     for node in ast.walk(tree):
         if id(node) in skip:
             continue
@@ -83,13 +112,18 @@ def references(path, modules):
             for alias in node.names:
                 parts = alias.name.split(".")
                 if parts[0] == "sy" and len(parts) > 1:
-                    out.add(parts[1])
+                    out |= _with_packages(".".join(parts[1:]))
         elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
             parts = node.module.split(".")
-            if parts == ["sy"]:
-                out.update(a.name for a in node.names if a.name in modules)
-            elif parts[0] == "sy":
-                out.add(parts[1])
+            if parts[0] != "sy":
+                continue
+            base = ".".join(parts[1:])
+            if base:
+                out |= _with_packages(base)
+            for a in node.names:
+                sub = (base + "." if base else "") + a.name
+                if sub in modules:
+                    out |= _with_packages(sub)
     return out
 
 
@@ -107,29 +141,39 @@ def board_modules():
         if name not in modules:
             raise AssertionError("the board imports sy.%s, which is not in firmware/sy" % name)
         seen.add(name)
-        todo |= references(os.path.join(SY, name + ".py"), modules) - seen
+        todo |= references(module_path(name), modules) - seen
     return seen
 
 
 def flashed_modules(files):
-    """{module} of the sy/*.mpy in a build's {board path: local file} (the package's own
-    sy/__init__.mpy aside)."""
-    return {p[3:-4] for p in files if p.startswith("sy/") and p.endswith(".mpy")} - {"__init__"}
+    """{module below sy} of the sy/**/*.mpy in a build's {board path: local file} (a sub-package by its
+    __init__.mpy; the package's own sy/__init__.mpy aside)."""
+    out = set()
+    for p in files:
+        if p.startswith("sy/") and p.endswith(".mpy") and p != "sy/__init__.mpy":
+            name = p[3:-4].replace("/", ".")
+            out.add(name[:-len(".__init__")] if name.endswith(".__init__") else name)
+    return out
 
 
 def test_the_import_walk_sees_the_boards_dynamic_loads(tmp_path):
     """The walk itself: the modules the board loads only by name are found, the CPython fallbacks
     and the docstrings are not followed."""
     got = board_modules()
-    assert {"mrxturn", "status", "report", "newgame", "verify", "declare", "undo", "deadreed"} <= got  # _RARE
-    assert {"service", "resume", "london", "london1983", "ledsfast", "simhw"} <= got
-    assert {"europe_app", "europe_board", "europe_rules", "europe_record", "europe_graph"} <= got
-    assert "europe_testmap" not in got  # named in europe_app's docstring only
+    assert {"play." + n for n in ("mrxturn", "status", "report", "newgame", "verify", "declare", "undo",
+                                  "deadreed")} <= got  # _RARE
+    assert {"play.service", "storage.resume", "maps.london", "maps.london1983", "hardware.ledsfast",
+            "hardware.simhw", "rules.gamestart", "rules.mrxknown"} <= got
+    assert {"europe.app", "europe.board", "europe.rules", "europe.record", "europe.graph"} <= got
+    assert {"rules", "maps", "hardware", "play", "link", "storage", "europe"} <= got  # the packages' __init__
+    assert "maps.europe_testmap" not in got  # named in europe/app.py's docstring only
     probe = tmp_path / "probe.py"
     probe.write_text('"""app"""\ntry:\n    from time import ticks_ms\nexcept ImportError:\n    from sy.rules import x\n'
-                     'import sy.board\nfrom sy import leds, gc\nNAMES = ("store", "host")\nRARE = {"undo": "link"}\n'
-                     'if cmd == "proto" or msg["resume"]:\n    forget("commit")\n')
-    assert references(str(probe), sy_modules()) == {"board", "leds", "store", "link"}
+                     'import sy.play.board\nfrom sy.hardware import leds, gc\nNAMES = ("storage.store", "host")\n'
+                     'RARE = {"undo": "link.lines"}\nMAP = "london"\n'
+                     'if cmd == "link.proto" or msg["resume"]:\n    forget("rules.commit")\n')
+    assert references(str(probe), sy_modules()) == {"play", "play.board", "hardware", "hardware.leds", "storage",
+                                                    "storage.store", "link", "link.lines", "maps", "maps.london"}
 
 
 def test_nothing_host_only_stays_in_the_firmware_folder():
@@ -146,12 +190,12 @@ def test_yard_flash_copies_exactly_what_the_board_imports(tmp_path, arch):
     files = build(str(tmp_path), arch)
     want = board_modules()
     if arch is None:  # no native code: the Python twins run
-        want -= {n[:-3] for n in NATIVE_MODULES}
+        want -= {n[:-3].replace("/", ".") for n in NATIVE_MODULES}
     got = flashed_modules(files)
     assert not got - want, "flashed, but no board imports them: %s" % sorted(got - want)
     assert not want - got, "the board imports them, but they are not flashed: %s" % sorted(want - got)
     assert not got & set(MOVED)
-    assert {"main.py", "boot.py", "sy/__init__.mpy", "sy/messages.txt"} <= set(files)
+    assert {"main.py", "boot.py", "sy/__init__.mpy", "sy/rules/__init__.mpy", "sy/rules/messages.txt"} <= set(files)
     assert set(files) - {"main.py", "boot.py"} == {p for p in files if p.startswith("sy/")}
 
 
@@ -197,7 +241,9 @@ def test_the_board_plays_a_game_from_the_flashed_files_alone(tmp_path):
                 if os.path.abspath(local) != os.path.abspath(dest):
                     shutil.copyfile(local, dest)
             shutil.copyfile(os.path.join(lib, "main.py"), os.path.join(self.folder, "main.py"))
-            self.flashed = sorted(os.listdir(os.path.join(lib, "sy")))
+            on_disk = [os.path.relpath(os.path.join(d, n), lib).replace(os.sep, "/")
+                       for d, _dirs, names in os.walk(os.path.join(lib, "sy")) for n in names]
+            self.flashed = flashed_modules(on_disk)
             return lib
 
     sim = FlashedBoard(folder=str(tmp_path / "board"), heapsize="256k", debounce_ms=10)
@@ -205,7 +251,8 @@ def test_the_board_plays_a_game_from_the_flashed_files_alone(tmp_path):
     try:
         link = BoardLink(sim.port, timeout=5)
         link.open()
-        assert not {n[:-4] for n in sim.flashed} & set(MOVED + tuple(n[:-3] for n in NOT_ON_BOARD))
+        assert not sim.flashed & set(MOVED)
+        assert not sim.flashed & {n[:-3].replace("/", ".") for n in NOT_ON_BOARD}
         st = play_game(sim, link, seed=5, timeout=5, commit=True)
         assert st["stage"] == "over" and st["verified"] is True
         verdicts = list(replay(json.dumps(x) for x in link.record()))

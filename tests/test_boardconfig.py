@@ -1,4 +1,4 @@
-"""sy.boardconfig: the plain cases under CPython (collected below) and under MicroPython."""
+"""sy.hardware.boardconfig: the plain cases under CPython (collected below) and under MicroPython."""
 import os
 
 from mpy import run_plain_tests

@@ -16,7 +16,7 @@ import pytest
 from host import ROOT
 from host.simboard import SimBoard
 from pty_terminal import PtyWizard
-from sy import boardconfig
+from sy.hardware import boardconfig
 from mpy import needs_unix_port
 
 pytestmark = needs_unix_port

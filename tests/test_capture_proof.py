@@ -4,7 +4,7 @@ The attack that found the hole, kept as a test: anyone on the serial port sent
 `{"cmd": "capture", "piece": "D1"}` after a detective move to a station that was not even a
 possible station of Mister X; the board declared the detectives' win while the host kept waiting.
 Now the host reveals the commitment of his current station with a capture (or a cornered Mister
-X), the board checks it (firmware/sy/declare.py), and refuses anything else; a refused claim
+X), the board checks it (firmware/sy/play/declare.py), and refuses anything else; a refused claim
 changes nothing, so the real game goes on to its end and its reveal verifies.
 """
 import os
@@ -105,7 +105,7 @@ def test_forged_cornered_is_refused(board):
 
     # play_game keeps its salts inside: watch them as it seals each station
     salts = []
-    from sy import commit as commitlib
+    from sy.rules import commit as commitlib
     orig = commitlib.commitment
 
     def spy(station, salt):

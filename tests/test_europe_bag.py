@@ -9,7 +9,7 @@ from host.europe_match import EuropeMatch
 from host.europemap import load_graph
 import os
 
-from sy.europe_rules import Game, ticket_number, KINDS
+from sy.europe.rules import Game, ticket_number, KINDS
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 TESTMAP = os.path.join(ROOT, "tests", "data", "europe_testmap")

@@ -10,7 +10,7 @@ import sys
 import pytest
 
 from host.europemap import MapFormatError, read_map, write_map, load_graph, FILES, PROVENANCE
-from sy import europe_graph
+from sy.europe import graph as europe_graph
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 TESTMAP = os.path.join(ROOT, "tests", "data", "europe_testmap")
@@ -132,8 +132,15 @@ def test_the_london_board_loads_nothing_of_europe():
     """The Europe modules are new files: no London module imports them (the board loads only the
     variant it plays), and the London entry point does not name them."""
     firmware = os.path.join(ROOT, "firmware")
+    europe = os.path.join(firmware, "sy", "europe")
+    package = os.path.join(firmware, "sy", "__init__.py")  # its docstring lists every layer
     for folder, _dirs, files in os.walk(firmware):
+        if folder == europe:
+            continue
         for name in files:
+            path = os.path.join(folder, name)
             if name.endswith(".py") and not name.startswith("europe"):
-                text = open(os.path.join(folder, name)).read()
-                assert "europe" not in text.lower(), name
+                text = open(path).read()
+                if path == package:
+                    text = text[text.index('"""', 3) + 3:]
+                assert "europe" not in text.lower(), path

@@ -14,7 +14,7 @@ def test_random_europe_records_replay_the_same_under_micropython(tmp_path):
     """Random games (tests/europe_games.py), full and public, replayed by the board's own
     modules under the MicroPython unix port: every verdict equals CPython's, messages included."""
     import json
-    from sy.europe_record import replay
+    from sy.europe.record import replay
     paths, expected = [], []
     for seed in range(6):
         lines, _ = random_record(seed, max_lines=250)
@@ -25,7 +25,7 @@ def test_random_europe_records_replay_the_same_under_micropython(tmp_path):
             expected.append(list(replay(record)))
     script = """
 import json
-from sy.europe_record import replay
+from sy.europe.record import replay
 for path in %r:
     with open(path) as f:
         lines = f.read().split("\\n")[:-1]

@@ -1,5 +1,5 @@
 """Europe records: random games on the map made for the tests (not the real board), each line
-judged by sy/europe_record.py and by tests/europe_reference.py (written separately from
+judged by sy/europe/record.py and by tests/europe_reference.py (written separately from
 docs/rules-europe.md); the verdicts must agree line by line. Also: the public version of a record
 (what the board keeps) tracks the same possible cities and ends the same way, and `yard replay`."""
 import json
@@ -10,8 +10,8 @@ import pytest
 
 from europe_games import ROOT, TESTMAP, public, random_record
 from europe_reference import Reference
-from sy.europe_record import replay
-from sy import europe_record
+from sy.europe.record import replay
+from sy.europe import record as europe_record
 
 
 def without_messages(verdicts):

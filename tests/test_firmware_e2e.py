@@ -30,7 +30,7 @@ HEAP = os.environ.get("SY_E2E_HEAP", "112k")
 # the Pico's heap is the reference now (`yard bench pico`: heap_peak_used_bytes, tests/test_pico.py).
 # tests/test_pico.py's full game asserts the Pico's target. Here the benchmark's game must still
 # complete on a small unix-port heap, with a margin: it needs 66k (the Pico's fast frame code,
-# sy/ledsfast.py, costs this port 2 KB) and ran out there now and then on a loaded machine (when the
+# sy/hardware/ledsfast.py, costs this port 2 KB) and ran out there now and then on a loaded machine (when the
 # collector runs decides how fragmented the heap is).
 TARGET_HEAP = "80k"
 

@@ -12,9 +12,9 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 # Blinka picks its board when `board` is first imported, so the check runs in a fresh interpreter.
 BLINKA_SCRIPT = r'''
 import board, neopixel
-from sy import boardconfig
-from sy.leds import Leds
-from sy.leds_circuitpython import NeoPixelStrip
+from sy.hardware import boardconfig
+from sy.hardware.leds import Leds
+from sy.hardware.leds_circuitpython import NeoPixelStrip
 
 sent = []
 neopixel.neopixel_write = lambda pin, buf: sent.append((pin, bytes(buf)))  # what goes on the wire

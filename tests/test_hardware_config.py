@@ -5,7 +5,7 @@ import os
 import pytest
 
 from hardware import gen_config, placement, power
-from sy import boardconfig
+from sy.hardware import boardconfig
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 EXAMPLE = os.path.join(ROOT, "hardware", "example_measurements.csv")

@@ -3,7 +3,7 @@ import os
 import re
 
 from hardware import bom, placement, power, wiring
-from sy import boardconfig
+from sy.hardware import boardconfig
 
 README = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "hardware", "README.md")
 TEXT = open(README).read()

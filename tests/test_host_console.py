@@ -11,8 +11,8 @@ from host.console import Console, parse_command, ParseError
 from host.errors import BoardError
 from host.mrxgame import SecretGame, draw_setup, public_line
 from host.verify import verify_lines
-from sy import commit as commitlib
-from sy.rules import PHASE_DETECTIVES
+from sy.rules import commit as commitlib
+from sy.rules.game import PHASE_DETECTIVES
 
 
 class FakeBoard:

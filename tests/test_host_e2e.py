@@ -17,7 +17,7 @@ from host.boardlink import BoardLink
 from host.mrxgame import SecretGame
 from host.simboard import SimBoard
 from pty_terminal import PtyTerminal
-from sy.rules import PHASE_DETECTIVES
+from sy.rules.game import PHASE_DETECTIVES
 from yardplay import move_one_detective, mrx_input, play_until, secret_log, start_game, yard_env
 from mpy import needs_unix_port
 

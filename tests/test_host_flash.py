@@ -54,19 +54,23 @@ def test_first_flash_copies_everything_second_nothing(board):
     out = []
     first = flashmod.flash(board.port, resume=True, quiet=True, out=out.append)
     names = set(first["copied"])
-    assert "main.py" in names and "board.json" in names and "sy/rules.mpy" in names
-    assert os.path.isfile(os.path.join(board.fs, "sy", "rules.mpy"))
+    assert "main.py" in names and "board.json" in names and "sy/rules/game.mpy" in names
+    assert os.path.isfile(os.path.join(board.fs, "sy", "rules", "game.mpy"))  # the package's tree
     assert first["firmware"] == flashmod.local_version()
     second = flashmod.flash(board.port, resume=True, quiet=True, out=out.append)
     assert second["copied"] == [] and second["bytes"] == 0
     # a changed file on the board is put right, and only that one
-    with open(os.path.join(board.fs, "sy", "commit.mpy"), "ab") as f:
+    with open(os.path.join(board.fs, "sy", "rules", "commit.mpy"), "ab") as f:
         f.write(b"junk")
-    with open(os.path.join(board.fs, "sy", "rules.py"), "w") as f:
+    with open(os.path.join(board.fs, "sy", "rules", "game.py"), "w") as f:
         f.write("raise ImportError('a stale source shadowing the .mpy')\n")
+    with open(os.path.join(board.fs, "sy", "proto.mpy"), "wb") as f:
+        f.write(b"M")  # a module of the flat layout before the sub-packages
     third = flashmod.flash(board.port, resume=True, quiet=True, out=out.append)
-    assert third["copied"] == ["sy/commit.mpy"] and third["stale"] == ["sy/rules.py"]
-    assert not os.path.exists(os.path.join(board.fs, "sy", "rules.py"))
+    assert third["copied"] == ["sy/rules/commit.mpy"]
+    assert sorted(third["stale"]) == ["sy/proto.mpy", "sy/rules/game.py"]
+    assert not os.path.exists(os.path.join(board.fs, "sy", "rules", "game.py"))
+    assert not os.path.exists(os.path.join(board.fs, "sy", "proto.mpy"))
 
 
 def test_flash_cli_progress_and_exit_code(board):

@@ -231,7 +231,7 @@ def test_yard_sim_computer_mrx_with_detectives_in_the_browser_view(env):
     import asyncio
     import json
     import aiohttp
-    from sy import mapgraph
+    from sy.rules import mapgraph
     graph = mapgraph.load()
 
     def pick(state):

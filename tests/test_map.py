@@ -5,7 +5,7 @@ import os
 import subprocess
 import sys
 
-from sy import mapgraph
+from sy.rules import mapgraph
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 DATA = os.path.join(ROOT, "data", "london")
@@ -54,7 +54,7 @@ def test_1983_edition_adds_only_13_14_taxi():
 
 
 def test_map_data_fits_2kb():
-    from sy import london
+    from sy.maps import london
     assert len(london.ADJ) + len(london.START) + len(london.COUNTS) + len(london.D_CARDS) + len(london.X_CARDS) <= 2048
 
 

@@ -1,4 +1,4 @@
-"""The refusal sentences of the board's resident code live in sy/messages.txt (off the board's heap
+"""The refusal sentences of the board's resident code live in sy/rules/messages.txt (off the board's heap
 until one is reported, then only that line): every `_KEY = const(n)` a module raises with must
 name the right sentence, by index and by name, with as many %-fields as the raise gives arguments."""
 import ast
@@ -9,15 +9,20 @@ import re
 import pytest
 
 from host import ROOT
-from sy.messages import text
-from sy.rules import Game, RuleError
+from sy.rules.messages import text
+from sy.rules.game import Game, RuleError
 
-with open(os.path.join(ROOT, "firmware", "sy", "messages.txt"), encoding="ascii") as _f:
+with open(os.path.join(ROOT, "firmware", "sy", "rules", "messages.txt"), encoding="ascii") as _f:
     LINES = [line.rstrip("\n").split(" ", 1) for line in _f]  # [_KEY, sentence]
 TEXT = [sentence for _key, sentence in LINES]
 
-MODULES = ("rulebase", "rules", "gamestart", "savedgame", "mrxmoves", "mrxknown", "takeback", "board", "protofields",
-           "proto", "mrxturn")
+MODULES = ("rules.base", "rules.game", "rules.gamestart", "rules.savedgame", "rules.mrxmoves", "rules.mrxknown",
+           "rules.takeback", "play.board", "link.fields", "link.proto", "play.mrxturn")  # below sy
+
+
+def _source(module):
+    with open(os.path.join(ROOT, "firmware", "sy", *module.split(".")) + ".py", encoding="utf-8") as f:
+        return f.read()
 
 
 def _fields(text):
@@ -36,8 +41,7 @@ def _consts(tree):
 
 @pytest.mark.parametrize("module", MODULES)
 def test_every_refusal_names_a_sentence_with_matching_fields(module):
-    with open(os.path.join(ROOT, "firmware", "sy", module + ".py"), encoding="utf-8") as f:
-        tree = ast.parse(f.read())
+    tree = ast.parse(_source(module))
     consts = _consts(tree)
     raises = 0
     for node in ast.walk(tree):
@@ -65,8 +69,7 @@ def test_the_table_has_no_unused_or_repeated_sentence():
     keys = {key for key, _sentence in LINES}
     used = set()
     for module in MODULES:  # a sentence may serve several modules; other consts (colours...) are not sentences
-        with open(os.path.join(ROOT, "firmware", "sy", module + ".py"), encoding="utf-8") as f:
-            used |= {value for name, value in _consts(ast.parse(f.read())).items() if name in keys}
+        used |= {value for name, value in _consts(ast.parse(_source(module))).items() if name in keys}
     assert used == set(range(len(TEXT)))
     assert len(set(TEXT)) == len(TEXT)
 
@@ -80,11 +83,10 @@ def test_a_refusal_reads_as_a_sentence():
     assert RuleError("bad_input", "a plain sentence").message == "a plain sentence"
 
 
-@pytest.mark.parametrize("module", ("mrxmoves", "mrxknown", "takeback"))
+@pytest.mark.parametrize("module", ("rules.mrxmoves", "rules.mrxknown", "rules.takeback"))
 def test_constants_folded_into_mister_x_modules_are_the_rules(module):
-    from sy import mapgraph, rules
-    with open(os.path.join(ROOT, "firmware", "sy", module + ".py"), encoding="utf-8") as f:
-        consts = _consts(ast.parse(f.read()))
+    from sy.rules import mapgraph, game as rules
+    consts = _consts(ast.parse(_source(module)))
     same = {"_BLACK": rules.BLACK, "_FERRY": mapgraph.FERRY, "_PHASE_MRX": rules.PHASE_MRX,
             "_PHASE_DETECTIVES": rules.PHASE_DETECTIVES, "_PHASE_OVER": rules.PHASE_OVER}
     folded = [name for name in same if name in consts]

@@ -1,6 +1,6 @@
 """Mister X's salts reach the board after the game a few moves per line (host.boardlink's
 reveal_requests), from every host path that plays Mister X: here the web simulator's automatic
-Mister X, against the board's real code (sy/verify.py) in process."""
+Mister X, against the board's real code (sy/play/verify.py) in process."""
 import os
 import random
 import sys

@@ -27,7 +27,7 @@ from host.web import start_web  # noqa: E402
 from host.web.automrx import AutoMrX  # noqa: E402
 from host.web.public import read_journal, public_state  # noqa: E402
 from host.record import setup_game  # noqa: E402
-from sy.rules import TICKET_NAMES  # noqa: E402
+from sy.rules.game import TICKET_NAMES  # noqa: E402
 
 ART = os.path.join(ROOT, "test-artifacts", "web")
 START = [13, 26, 29, 34]  # D1, D2, B1, B2 (the two-player game)
@@ -35,7 +35,7 @@ GAIN = 4  # board.json brightness 0.25: the page shows wire values x4
 
 
 def on_page(c):
-    """A colour of the firmware's (sy/board.py) as the page paints it: the wire value x GAIN (the
+    """A colour of the firmware's (sy/play/board.py) as the page paints it: the wire value x GAIN (the
     colours here are bright enough to hide the printed station under them)."""
     return tuple(min(255, v * GAIN) for v in shown(c))
 

@@ -4,10 +4,10 @@ unix port. A test helper, not firmware: never flashed. Under the unix port it go
 MICROPYPATH next to the compiled firmware (host/mpy_build.py compile_testkit)."""
 import json
 
-from sy import boardconfig
+from sy.hardware import boardconfig
 from sy.app import App
-from sy.leds import Leds
-from sy.store import Store
+from sy.hardware.leds import Leds
+from sy.storage.store import Store
 
 
 class MemInputs:
@@ -100,8 +100,8 @@ class TestBoard:
                          c["ma_per_channel"], c["idle_ma_per_led"])
         self.link = QueueLink()
         self.store = Store(folder)
-        from sy.hw import compact
-        path = folder + "/board.json"  # reeds.dead is rewritten here (sy/deadreed.py)
+        from sy.hardware.backends import compact
+        path = folder + "/board.json"  # reeds.dead is rewritten here (sy/play/deadreed.py)
         if fresh:
             f = open(path, "w")
             json.dump(cfg, f)
@@ -112,7 +112,7 @@ class TestBoard:
         self.app = App(small, self.inputs, self.leds, self.link, self.store)
         self.app.config_path = path
         if small["dead"]:  # as sy/start.py does
-            from sy.blind import Blind
+            from sy.play.blind import Blind
             self.app.board.blind = Blind(small["dead"])
         self.board = self.app.board
         self.now = 1000
@@ -234,7 +234,7 @@ def play_game(tb, detectives=(13, 26, 29, 34, 50), bobbies=(), mrx=45, seed=7, c
     Mister X plays a black ticket in round 2, a double move in round 5 (and 12); detectives pick
     legal moves, never onto Mister X unless capture_round says so; ambiguous placements are
     resolved with the ticket button. Returns the final status reply."""
-    from sy.rules import Game
+    from sy.rules.game import Game
     deal = Dealer(seed)
     truth = Game(list(detectives), list(bobbies), mrx)
     tb.command("hello", proto=1)

@@ -11,7 +11,7 @@ import time
 
 from host.mrxgame import SecretGame
 from pty_terminal import PtyTerminal
-from sy.rules import TICKET_NAMES, PHASE_DETECTIVES
+from sy.rules.game import TICKET_NAMES, PHASE_DETECTIVES
 
 WORDS = ("taxi", "bus", "ug", "black")  # the console's ticket words
 

@@ -1,6 +1,6 @@
 """Generate the compact map module that ships to the board from the map's CSV files.
 
-    python tools/gen_map.py            # writes firmware/sy/london.py and london1983.py
+    python tools/gen_map.py            # writes firmware/sy/maps/london.py and london1983.py
     python tools/gen_map.py --check    # exits 1 if a checked-in module is stale
     python tools/gen_map.py --europe FOLDER [--name europe] [--out FILE]
                                        # an owner's Europe map (docs/map-format.md): checks it,
@@ -105,9 +105,10 @@ def generated():
     out = []
     for module, (folder, extra) in EDITIONS.items():
         text = render(module, os.path.join(ROOT, "data", folder), extra)
-        out.append((os.path.join(ROOT, "firmware", "sy", module + ".py"), text))
+        out.append((os.path.join(ROOT, "firmware", "sy", "maps", module + ".py"), text))
     for module, folder in EUROPE_MAPS.items():
-        out.append((os.path.join(ROOT, "firmware", "sy", module + ".py"), europe_module(os.path.join(ROOT, folder), module, folder)))
+        out.append((os.path.join(ROOT, "firmware", "sy", "maps", module + ".py"),
+                    europe_module(os.path.join(ROOT, folder), module, folder)))
     return out
 
 
@@ -120,7 +121,7 @@ def main_europe(argv):
     if not folder:
         print("gen_map: --europe needs the map folder", file=sys.stderr)
         return 2
-    if not name.isidentifier() or name in ("london", "london1983") or name.startswith(("europe_graph", "europe_r")):
+    if not name.isidentifier() or name in ("london", "london1983") or name.startswith("_"):  # sy/maps/ holds it
         print("gen_map: --name %r is not a free module name" % name, file=sys.stderr)
         return 2
     try:
@@ -129,7 +130,7 @@ def main_europe(argv):
     except MapFormatError as e:
         print("gen_map: %s/%s" % (folder.rstrip("/"), e), file=sys.stderr)
         return 1
-    target = os.path.join(ROOT, "firmware", "sy", name + ".py")
+    target = os.path.join(ROOT, "firmware", "sy", "maps", name + ".py")
     if "--out" in args and args.index("--out") + 1 < len(args):
         target = os.path.abspath(args[args.index("--out") + 1])
     with open(target, "w") as f:

@@ -21,8 +21,9 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path[:0] = [ROOT, os.path.join(ROOT, "firmware")]
 
 from host import mrxgame  # noqa: E402
-from sy import london, rules  # noqa: E402
-from sy.commit import MIN_SALT_BYTES  # noqa: E402
+from sy.maps import london  # noqa: E402
+from sy.rules import game as rules
+from sy.rules.commit import MIN_SALT_BYTES  # noqa: E402
 from host.record import mrx_line, move_line, public_lines, record_setup  # noqa: E402
 
 # The secret log's game id and start time: fixed, so that every run writes the same file.
@@ -86,7 +87,7 @@ def find(want, **kw):
 
 
 def used_black_on_ferry(lines):
-    from sy import mapgraph
+    from sy.rules import mapgraph
     pos = lines[0]["mrx"]
     graph = mapgraph.load()
     for line in lines[1:]:

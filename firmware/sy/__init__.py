@@ -1,10 +1,28 @@
-"""Scotland Yard board: the code that ships to the board (also importable on the host)."""
+"""Scotland Yard board: the code that ships to the board (also importable on the host).
+
+Its layers, bottom up: rules (the game's rules, pure) and maps (generated map data); hardware
+(board.json, reeds, LEDs, debounce, real or simulated backends); storage (the power-cut-safe
+journal and snapshot); play (the Board's game flow and the command handlers); link (serial lines
+and the line protocol); europe (Mister X - Flight through Europe, a board of its own). start builds
+the board at boot, app runs its main loop. docs/architecture.md.
+"""
 import sys
 
 
+def load(name):
+    """The module sy.<name> ('play.mrxturn'), imported: for the modules the board loads by name."""
+    mod = __import__("sy." + name)
+    for part in name.split("."):
+        mod = getattr(mod, part)
+    return mod
+
+
 def forget(name):
-    """Drop the module sy.<name> (used at boot or for one command), so the GC can take its code back."""
-    sys.modules.pop("sy." + name, None)
-    g = globals()
-    if name in g:
-        del g[name]
+    """Drop the module sy.<name> ('rules.gamestart'; used at boot or for one command), so the GC can
+    take its code back: out of sys.modules and out of its package."""
+    full = "sy." + name
+    sys.modules.pop(full, None)
+    package = sys.modules.get(full[:full.rfind(".")])
+    leaf = name[name.rfind(".") + 1:]
+    if package is not None and hasattr(package, leaf):
+        delattr(package, leaf)

@@ -6,11 +6,11 @@ Steady state allocates nothing: the bitmap, the debouncer's ring and the frame a
 """
 import gc
 
-from sy.debounce import Debouncer
-from sy.board import Board
+from sy.hardware.debounce import Debouncer
+from sy.play.board import Board
 from sy import forget
-from sy.proto import Protocol, forget_rules_modules
-from sy.link import Link
+from sy.link.proto import Protocol, forget_rules_modules
+from sy.link.lines import Link
 
 try:
     from time import ticks_ms, ticks_us, ticks_diff, sleep_ms
@@ -62,11 +62,11 @@ class App:
             s = self.bit_station[bit]
             if s and self.bitmap[bit >> 3] & (0x80 >> (bit & 7)):
                 occ[s] = 1
-        from sy import resume  # boot only: dropped again
+        from sy.storage import resume  # boot only: dropped again
         try:
             resume.resume(self.board)
         finally:
-            forget("resume")
+            forget("storage.resume")
             forget_rules_modules()  # the saved game read back, a damaged save reported
         self.board.render(now)
         self.last_frame = now

@@ -12,35 +12,36 @@ import gc
 import os
 import sys
 
-from sy import forget
+from sy import forget, load
 
-# Modules every game loads for one command and drops after (proto.py's _RARE, the rules' own).
+# Modules every game loads for one command and drops after (sy/link/proto.py's _RARE, the rules' own).
 # Each is loaded once here, before the game's code: MicroPython keeps the names a module brings
 # (its functions, attributes, strings) for good, and loaded first in the middle of a game those
 # would stay behind between the holes the module leaves. Here they sit together at the bottom of
 # the heap (docs/memory.md). Not those only some games load (reveal, record, a resume): measured,
 # interning theirs too costs more than it saves.
-_NAMES_OF = ("newgame", "gamestart", "mrxturn", "mrxmoves", "mrxknown", "declare", "status")
+_NAMES_OF = ("play.newgame", "rules.gamestart", "play.mrxturn", "rules.mrxmoves", "rules.mrxknown", "play.declare",
+             "play.status")
 
 
 def _intern_names():
     for name in _NAMES_OF:
-        __import__("sy." + name)
+        load(name)
         forget(name)
         gc.collect()
 
 
 def _hardware(folder, sim):
-    from sy import boardconfig, hw
+    from sy.hardware import boardconfig, backends as hw
     path = (folder + "/board.json") if folder else boardconfig.DEFAULT_PATH
     try:
         try:
             cfg = boardconfig.load(path)
         except boardconfig.ConfigError:
-            from sy.deadreed import recover  # a rewrite of reeds.dead cut by a power cut
+            from sy.play.deadreed import recover  # a rewrite of reeds.dead cut by a power cut
             if not recover(path):
                 raise
-            forget("deadreed")
+            forget("play.deadreed")
             cfg = boardconfig.load(path)
     except boardconfig.ConfigError as e:
         import json
@@ -48,8 +49,8 @@ def _hardware(folder, sim):
         return None
     inputs, leds = hw.simulated(cfg, folder) if sim else hw.real(cfg)
     small = hw.compact(cfg)
-    forget("boardconfig")
-    forget("hw")
+    forget("hardware.boardconfig")
+    forget("hardware.backends")
     return inputs, leds, small
 
 
@@ -64,10 +65,10 @@ def build():
     inputs, leds, small = got
     _intern_names()
     from sy.app import App
-    from sy.store import Store
-    from sy.link import Link
-    from sy.debounce import Debouncer
-    from sy import mapgraph
+    from sy.storage.store import Store
+    from sy.link.lines import Link
+    from sy.hardware.debounce import Debouncer
+    from sy.rules import mapgraph
     gc.collect()
     link = Link(sys.stdin.buffer, sys.stdout)
     small["debouncer"] = Debouncer(small["chips"] + 1, small["debounce_ms"])
@@ -76,6 +77,6 @@ def build():
     app = App(small, inputs, leds, link, Store(folder + "/flash" if sim else "game"), graph,
               "sim" if sim else small["board"])
     if small["dead"]:  # reeds out of service (board.json reeds.dead): the board's work-around
-        from sy.blind import Blind
+        from sy.play.blind import Blind
         app.board.blind = Blind(small["dead"])
     return app

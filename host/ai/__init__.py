@@ -4,13 +4,13 @@ Public API (everything else in host.ai is internal):
 
     make_mrx_agent(level="normal", seed=None, seconds=None, iterations=None)
         agent.choose(game) -> ("move", ticket, to) | ("double", ticket1, to1, ticket2, to2)
-        `game` is the full sy.rules.Game (Mister X's station known), Mister X to move.
+        `game` is the full sy.rules.game.Game (Mister X's station known), Mister X to move.
         Apply with game.mrx_move(ticket, to) / game.mrx_double(ticket1, to1, ticket2, to2).
 
     make_detective_agent(level="normal", seed=None, seconds=None, iterations=None)
         agent.choose(view) -> (piece, ticket, to), one piece per call: the lowest-numbered piece
         that still has to move (view.to_move() != 0). `view` is public information only: a
-        sy.rules.Game in secret mode (mrx == 0), e.g. public_view(game) or the board's own Game.
+        sy.rules.game.Game in secret mode (mrx == 0), e.g. public_view(game) or the board's own Game.
         The agent refuses a view that knows Mister X's station. For a bobby, `ticket` is the
         transport used (pass None to Game.move if you prefer: bobbies pay nothing).
 
@@ -20,7 +20,7 @@ Public API (everything else in host.ai is internal):
 Levels: "random" (uniform legal moves, for tests and benches), "easy" (greedy heuristic, instant),
 "normal" (MCTS, 1 s per choose() on one core), "hard" (MCTS, 4 s). `seconds` / `iterations`
 override the budget (with `iterations` alone the agent is deterministic for a given seed).
-Tickets are ints (sy.rules.TAXI, BUS, UNDERGROUND, BLACK); stations ints; pieces indices.
+Tickets are ints (sy.rules.game.TAXI, BUS, UNDERGROUND, BLACK); stations ints; pieces indices.
 """
 from host.ai.agents import (LEVELS, SECONDS, make_mrx_agent, make_detective_agent, public_view,
                             play_game)

@@ -1,7 +1,7 @@
 """The computer players: random, heuristic and MCTS agents for both sides, and a game runner."""
 import time
 
-from sy import rules
+from sy.rules import game as rules
 from host.ai import hiding, mcts, policy
 from host.ai.model import Sim
 from host.randomness import fast_rng, secret_rng

@@ -19,7 +19,7 @@ import os
 import random
 import time
 
-from sy import london
+from sy.maps import london
 from host.errors import UserError
 from host.ai.agents import play_game, make_mrx_agent, make_detective_agent
 

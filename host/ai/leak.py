@@ -23,7 +23,7 @@ public set: the public top-1 rate).
 import math
 import random
 
-from sy import rules
+from sy.rules import game as rules
 from host.ai.model import BLACK, tables
 
 

@@ -1,8 +1,8 @@
 """A fast, host-only model of the game for the agents' look-ahead (playouts).
 
-The rules core (sy.rules.Game) is the single source of truth, written for a microcontroller.
+The rules core (sy.rules.game.Game) is the single source of truth, written for a microcontroller.
 This module mirrors it with plain Python lists and int bitmaps so that a playout costs well
-under a millisecond. The map is read from sy.mapgraph (never hard-coded); tests/test_ai_model.py
+under a millisecond. The map is read from sy.rules.mapgraph (never hard-coded); tests/test_ai_model.py
 replays many random games through both and checks they agree move by move.
 
 State (class Sim) knows Mister X's station: the Mister X agent builds it from the real game, the
@@ -10,7 +10,7 @@ detective agents from a *determinization* (a station drawn from the public possi
 """
 import random as _random
 
-from sy import mapgraph, rules
+from sy.rules import mapgraph, game as rules
 
 TAXI, BUS, UNDERGROUND, BLACK = 0, 1, 2, 3
 
@@ -102,7 +102,7 @@ def cand_mask(game):
 
 
 class Sim:
-    """A mutable game state for playouts. Mirrors sy.rules.Game with Mister X's station known."""
+    """A mutable game state for playouts. Mirrors sy.rules.game.Game with Mister X's station known."""
 
     __slots__ = ("tb", "pos", "tickets", "two_player", "supply", "mrx", "black", "double",
                  "moves", "round", "rounds", "reveals", "cand", "n_det", "n_pieces", "moved",

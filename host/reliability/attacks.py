@@ -140,7 +140,7 @@ def policy_leak(games=8, seed=1):
 
 def thinking_time(budget=0.2, n=3):
     """The MCTS Mister X's answer time with a single legal move against an open board."""
-    from sy import rules
+    from sy.rules import game as rules
     from host.ai import make_mrx_agent
 
     def lone():

@@ -2,8 +2,8 @@
 land while the board writes its flash) or a serial link cut and restored at random moments.
 
 The host here is BoardLink (the real protocol client: hello with the last applied event, resend,
-drop of duplicates, gap detection) plus Mister X's full-knowledge game (sy.rules.Game) and
-salted commitments (sy.commit), like host/simboard.play_game; the players' hands move the pieces
+drop of duplicates, gap detection) plus Mister X's full-knowledge game (sy.rules.game.Game) and
+salted commitments (sy.rules.commit), like host/simboard.play_game; the players' hands move the pieces
 through the simulated reeds and buttons. After a power cut the players do what the board shows:
 pieces it does not find where it saved them are put back, and the interrupted move is made again.
 
@@ -24,8 +24,8 @@ import time
 
 from host.boardlink import BoardCommandError, LinkError
 from host.reliability.common import FastLink, RelSim, inspect_flash, strace_works
-from sy import commit as commitlib
-from sy.rules import Game, RuleError, TICKET_NAMES
+from sy.rules import commit as commitlib
+from sy.rules.game import Game, RuleError, TICKET_NAMES
 
 TICKETS = TICKET_NAMES
 
@@ -79,7 +79,7 @@ class ChaosGame:
         """Before a (re)start: half the power cuts are timed by strace to land inside a flash
         write (its n-th open/write/unlink/rename of a flash file), the others by a timer.
         trim: the boot will trim a journal line no snapshot covers; with avoid_trim_cut no cut is
-        timed into that trim (sy/store.py loses the journal there: its own test shows it)."""
+        timed into that trim (sy/storage/store.py loses the journal there: its own test shows it)."""
         self.sim.strace_kill = None
         if self.mode == "power" and self.strace and self.rng.random() < 0.5:
             if trim and self.avoid_trim_cut:
@@ -288,7 +288,7 @@ class ChaosGame:
                 break
             if st.get("phase") == "over":
                 # the board's game is over but the board still says stage "play" (a cut between the
-                # two saves of the game's last commit, firmware/sy/board.py): no command moves it
+                # two saves of the game's last commit, firmware/sy/play/board.py): no command moves it
                 # on, and the detectives' turn below would wait for a move no one has to make
                 why = "the board resumed a finished game (%s, %s) as stage %r after a power cut" % (
                     st.get("result"), st.get("reason"), st["stage"])
@@ -561,7 +561,7 @@ def run_games(n_games, mode, cuts_target=None, seed=1, heap="112k", rate=None, l
         if k >= n_games and not (cuts_target and cuts < cuts_target and k < max(4 * n_games, n_games + 10)):
             break
         det, bob = setups[k % len(setups)]
-        from sy import mapgraph
+        from sy.rules import mapgraph
         g = mapgraph.load()
         mrx = rng.choice([s for s in g.x_cards if s not in det + bob])
         cfg = {"scan_hz": 500}

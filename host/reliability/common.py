@@ -11,13 +11,13 @@ import time
 from host.boardlink import BoardLink, LinkClosed
 from host.mpy_build import tool
 from host.simboard import SimBoard
-from sy.store import Store
-from sy import resume
+from sy.storage.store import Store
+from sy.storage import resume
 
 _WRAPPER = '''import os
 _p = os.getenv("SY_FRAMELOG")
 if _p:
-    from sy import simhw as _s
+    from sy.hardware import simhw as _s
     _log = open(_p, "ab")
     _w = _s.FileStrip.write
     def _write(self):
@@ -204,7 +204,7 @@ def inspect_flash(folder):
             out["readable"] = False
             out["why"] = "journal has %d lines, the snapshot says %s" % (len(out["jlines"]), header.get("seq"))
         if data:
-            from sy.rules import Game, RuleError
+            from sy.rules.game import Game, RuleError
             try:
                 out["game"] = Game.load(data)
             except RuleError as e:
@@ -228,7 +228,7 @@ def flash_bytes(folder):
 
 # --- LED current -----------------------------------------------------------------------------
 def frame_current_ma(wire, leds_cfg):
-    """The estimated current of one frame, with firmware/sy/leds.py's model: every lit channel
+    """The estimated current of one frame, with firmware/sy/hardware/leds.py's model: every lit channel
     draws ma_per_channel * value / 255, every LED idle_ma_per_led (the firmware's integer
     arithmetic and the exact one: the larger)."""
     lit = sum(wire)

@@ -183,7 +183,7 @@ def segments(data):
 
 def silent_ok(seg):
     """Only a well-formed ack without an id (absent or null) goes unanswered: a line that is not strict JSON is
-    refused by the board (sy.proto.well_formed) and answered bad_input, id null."""
+    refused by the board (sy.link.proto.well_formed) and answered bad_input, id null."""
     try:
         m = json.loads(seg)
     except (ValueError, UnicodeError):

@@ -232,7 +232,7 @@ def _json_objects(text):
 def wire_leaks(sent, truth, salts):
     """What the bytes the host sent tell beyond public facts. salts: [[salt, station]] with the
     start first, then one per move (ChaosGame.salts)."""
-    from sy import commit as commitlib
+    from sy.rules import commit as commitlib
     out = []
     by_commit = {commitlib.commitment(st, salt): k for k, (salt, st) in enumerate(salts)}
     revealed = False
@@ -249,7 +249,7 @@ def wire_leaks(sent, truth, salts):
             revealed = True
             continue
         if kind in ("capture", "cornered") and "reveal" in cmd:
-            # the proof that ends the game (firmware/sy/declare.py): the opening of his latest
+            # the proof that ends the game (firmware/sy/play/declare.py): the opening of his latest
             # commitment, and nothing else; from here on his stations are no secret
             pair = cmd["reveal"]
             ok = isinstance(pair, list) and len(pair) == 2 and latest is not None \

@@ -12,7 +12,7 @@ import time
 from host.boardlink import BoardLink, BoardCommandError, LinkError, reveal_requests
 from host.mrxgame import SecretGame, board_pairs, draw_setup, public_line
 from host.randomness import secret_rng
-from sy.rules import TICKET_NAMES, PHASE_MRX
+from sy.rules.game import TICKET_NAMES, PHASE_MRX
 
 
 class AutoMrX:

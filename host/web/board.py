@@ -10,7 +10,7 @@ import json
 import threading
 import time
 
-from sy.board import PIECE_RGB
+from sy.play.board import PIECE_RGB
 
 MRX_PIECE = "X"
 STATIONS = 199

@@ -28,7 +28,7 @@ from host.randomness import token as new_token
 from host.web.mrxinput import PageBusy
 from host.web.mrxstate import SecretLogWatch
 from host.web.server import STATIC, Page, host_ok as names_this_server, load_map, origin_ok, secret_ok, serve, ws_messages, _own_port
-from sy.board import PIECE_RGB
+from sy.play.board import PIECE_RGB
 
 POLL_S = 0.1
 TICKETS = ("taxi", "bus", "underground", "black")
@@ -36,7 +36,7 @@ LOOPBACK = ("127.0.0.1", "::1")
 
 
 def piece_colours(n=8):
-    """The board's piece colours (sy/board.py) by piece index, as on the public page."""
+    """The board's piece colours (sy/play/board.py) by piece index, as on the public page."""
     out = []
     for i in range(n):
         c = PIECE_RGB[3 * i:3 * i + 3] if 3 * i + 3 <= len(PIECE_RGB) else bytes((110, 110, 190))

@@ -8,7 +8,7 @@ import os
 
 from host.errors import UserError
 from host.mrxgame import SecretGame
-from sy.rules import TICKET_NAMES, PHASE_MRX, PHASE_DETECTIVES
+from sy.rules.game import TICKET_NAMES, PHASE_MRX, PHASE_DETECTIVES
 
 PHASES = ("mrx", "detectives", "over")
 

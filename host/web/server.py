@@ -43,7 +43,7 @@ def load_map(name="london"):
     with open(os.path.join(folder, "edges.csv"), newline="") as f:
         edges = [[int(r["a"]), int(r["b"]), r["transport"]] for r in csv.DictReader(f)]
     if name == "london1983":
-        edges.append([13, 14, "taxi"])  # the light 1983 board (sy/london1983.py)
+        edges.append([13, 14, "taxi"])  # the light 1983 board (sy/maps/london1983.py)
     return {"width": 1639, "height": 1228, "stations": {str(k): v for k, v in stations.items()},
             "edges": edges}
 

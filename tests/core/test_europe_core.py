@@ -4,8 +4,8 @@ the real board): each special action, the investigation, the position check, bot
 Plain functions and asserts: pytest collects this file, and tests/mpy_run.py runs it under the
 MicroPython unix port (tests/test_europe_micropython.py).
 """
-from sy import europe_graph
-from sy.europe_rules import (Game, RuleError, ticket_number, PH_MRX, PH_MRX_REFILL, PH_DET,
+from sy.europe import graph as europe_graph
+from sy.europe.rules import (Game, RuleError, ticket_number, PH_MRX, PH_MRX_REFILL, PH_DET,
                              PH_OVER)
 
 GREEN = 0

@@ -3,9 +3,9 @@
 Plain functions and asserts: pytest collects this file, and tests/mpy_run.py runs it under the
 MicroPython unix port with a 64 KB heap (tests/test_core_micropython.py).
 """
-from sy.rules import (Game, RuleError, TAXI, BUS, UNDERGROUND, BLACK, PHASE_MRX, PHASE_DETECTIVES,
+from sy.rules.game import (Game, RuleError, TAXI, BUS, UNDERGROUND, BLACK, PHASE_MRX, PHASE_DETECTIVES,
                       PHASE_OVER)
-from sy import mapgraph
+from sy.rules import mapgraph
 
 FAR = [103, 141, 174]  # start cards far from the north-west corner used below
 

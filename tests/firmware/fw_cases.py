@@ -10,13 +10,13 @@ if sys.implementation.name != "micropython":
         if p not in sys.path:
             sys.path.insert(0, p)
 
-from sy.debounce import Debouncer
-from sy.leds import Leds
-from sy.store import Store
-from sy import resume
+from sy.hardware.debounce import Debouncer
+from sy.hardware.leds import Leds
+from sy.storage.store import Store
+from sy.storage import resume
 from testkit import MemStrip, TestBoard, play_game
-from sy import commit as commitlib
-from sy.board import TRANSPORT_RGB, _ERROR
+from sy.rules import commit as commitlib
+from sy.play.board import TRANSPORT_RGB, _ERROR
 
 # the firmware's colours, full scale as a TestBoard reads them (tb.colour)
 TAXI, BUS, UG = (tuple(TRANSPORT_RGB[3 * t:3 * t + 3]) for t in range(3))
@@ -192,7 +192,7 @@ def test_shimmer_lights_the_stations_of_a_bitmap():
 
 
 def test_the_leds_run_as_machine_code_under_micropython():
-    from sy import leds
+    from sy.hardware import leds
     assert leds.NATIVE == (sys.implementation.name == "micropython")
 
 
@@ -206,7 +206,7 @@ def test_budget_not_applied_under_the_limit():
 # --- reeds driver (fakes) -----------------------------------------------------------------------
 def test_shift_reeds_latch_and_invert():
     from machine import Pin, SPI
-    from sy.reeds import ShiftReeds, PinButtons, BoardInputs
+    from sy.hardware.reeds import ShiftReeds, PinButtons, BoardInputs
     spi = SPI(0)
     spi.data = bytes([0xFE] + [0xFF] * 24)  # active low: chain bit 7 closed
     load = Pin(17, Pin.OUT)
@@ -465,7 +465,7 @@ def test_refusals_read_as_sentences():
     tb.link.inbox.append(b"x" * 5000)
     tb.run(2)
     assert tb.messages()[-1]["message"].startswith("the line is longer than "), tb.messages()[-1]
-    assert "sy.messages" not in sys.modules  # the sentences are off the heap again
+    assert "sy.rules.messages" not in sys.modules  # the sentences are off the heap again
 
 
 def test_reset_needs_confirm_true():
@@ -560,7 +560,7 @@ def test_full_game_in_process():
 
 
 def test_real_hardware_builds_from_config_with_fakes():
-    from sy import boardconfig, hw
+    from sy.hardware import boardconfig, backends as hw
     from machine import Pin
     cfg = boardconfig.validate({"board": "pico"})
     inputs, leds = hw.real(cfg)
@@ -630,8 +630,8 @@ def test_boot_safe_mode_button():
 def test_bus_sweep_finds_the_clock_where_reads_go_wrong():
     # yard selftest's bus check, board side: the fake SPI corrupts reads above 1 MHz, as a long
     # ribbon into non-Schmitt inputs would; the configured clock and SPI mode come back afterwards
-    from sy import boardconfig, hw
-    from sy.service import bus_sweep
+    from sy.hardware import boardconfig, backends as hw
+    from sy.play.service import bus_sweep
     inputs, _leds = hw.real(boardconfig.validate({"board": "pico", "reeds": {"spi_mode": 2}}))
     reeds = inputs.reeds
     reeds.spi.data = bytes([0xFE] + [0xFF] * 24)

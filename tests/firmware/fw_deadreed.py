@@ -1,4 +1,4 @@
-"""Reeds out of service (sy/deadreed.py) as plain functions: tests/test_firmware_units.py runs them
+"""Reeds out of service (sy/play/deadreed.py) as plain functions: tests/test_firmware_units.py runs them
 under CPython and under the MicroPython unix port. A reed stuck closed or never closing, at a start
 station or at a station the game passes, is taken out of service and a whole game plays to its
 end with the board agreeing with Mister X's truth after every move (testkit.play_game)."""
@@ -12,9 +12,9 @@ if sys.implementation.name != "micropython":
         if p not in sys.path:
             sys.path.insert(0, p)
 
-from sy import boardconfig
+from sy.hardware import boardconfig
 from testkit import TestBoard, MemInputs, play_game
-from sy.board import TRANSPORT_RGB
+from sy.play.board import TRANSPORT_RGB
 
 TAXI = tuple(TRANSPORT_RGB[0:3])  # the firmware's taxi colour, full scale as tb.colour reads it
 WHITE = (255, 255, 255)  # a station out of service: the firmware draws it as 255, 255, 255
@@ -106,7 +106,7 @@ def test_config_dead_list():
 
 
 def test_max_dead_agrees():
-    from sy import deadreed
+    from sy.play import deadreed
     assert deadreed.MAX_DEAD == boardconfig.MAX_DEAD
 
 
@@ -190,7 +190,7 @@ def test_taken_out_during_a_game_and_place_by_the_host():
 
 def test_a_rewrite_cut_by_a_power_cut_is_finished_at_boot():
     import os
-    from sy.deadreed import recover
+    from sy.play.deadreed import recover
     tb = TestBoard(TMP)
     path = TMP + "/board.json"
     assert tb.command("reed", station=45, out=True)["ok"]

@@ -1,0 +1,125 @@
+"""The board's main loop for a Europe game (firmware/europe_main.py starts it): scan -> debounce
+-> EuropeBoard -> link -> frame. The London loop (sy/app.py) is not loaded, nor the London rules.
+
+On a board the map is the module sy.maps.europe (tools/gen_map.py --europe); under the unix port
+(the simulator) SY_EUROPE_MAP names another (e.g. europe_testmap).
+"""
+import gc
+import json
+import os
+import sys
+
+from sy.hardware.debounce import Debouncer
+from sy.link.lines import Link
+
+try:
+    from time import ticks_ms, ticks_diff, sleep_ms
+except ImportError:  # CPython
+    from sy.compat import ticks_ms, ticks_diff, sleep_ms
+
+FRAME_MS = 40
+
+
+class EuropeApp:
+    def __init__(self, hwcfg, inputs, leds, link, map_name):
+        chips = hwcfg["chips"]
+        self.inputs = inputs
+        self.leds = leds
+        self.link = link
+        self.nbits = chips * 8
+        self.bitmap = bytearray(chips + 1)
+        self.debouncer = Debouncer(chips + 1, hwcfg["debounce_ms"])
+        self.bit_station = hwcfg["bit_station"]
+        self.period = max(1, 1000 // hwcfg["scan_hz"])
+        from sy.europe import graph as europe_graph
+        from sy.europe.board import EuropeBoard  # the game's code, loaded after the config is gone
+        europe_graph.load(map_name)  # a missing map is an error at boot, not at the first game
+
+        def load(name):
+            return europe_graph.load(name or map_name)
+        self.board = EuropeBoard(leds, link.send_json, load)
+        self.cycles = 0
+        self.last_frame = 0
+
+    def start(self, now):
+        self.inputs.scan(self.bitmap)
+        self.debouncer.prime(self.bitmap)
+        for bit in range(self.nbits):
+            s = self.bit_station[bit]
+            if s and self.bitmap[bit >> 3] & (0x80 >> (bit & 7)):
+                self.board.occ[s] = 1
+        self.link.send_json({"note": "ready", "game": "europe"})
+        self.board.render(now)
+        self.last_frame = now
+
+    def cycle(self, now):
+        self.cycles += 1
+        bitmap = self.bitmap
+        self.inputs.scan(bitmap)
+        deb = self.debouncer
+        board = self.board
+        if deb.update(bitmap, now):
+            board.now = now
+            while True:
+                v = deb.pop()
+                if v < 0:
+                    break
+                bit = v >> 1
+                if bit < self.nbits:
+                    s = self.bit_station[bit]
+                    if s:
+                        board.switch(s, v & 1)
+                elif v & 1:
+                    board.button(bit - self.nbits)
+            gc.collect()
+        r = self.link.poll()
+        if r:
+            reply = None
+            if r == 1:
+                text = self.link.take()
+                try:
+                    obj = json.loads(text)
+                except ValueError:
+                    obj = None
+                if isinstance(obj, dict):
+                    reply = {"id": obj.get("id")}
+                    reply.update(board.command(obj))
+                else:
+                    reply = {"id": None, "ok": False, "error": "bad_input", "message": "a line is a JSON object"}
+            else:
+                reply = {"id": None, "ok": False, "error": "too_long", "message": "the line is too long"}
+            self.link.send_json(reply)
+            gc.collect()
+        if board.dirty or ticks_diff(now, self.last_frame) >= FRAME_MS:
+            board.dirty = False
+            self.last_frame = now
+            self.leds.strip.cycle = self.cycles
+            board.render(now)
+
+    def run(self):
+        now = ticks_ms()
+        self.start(now)
+        while True:
+            now = ticks_ms()
+            self.cycle(now)
+            left = self.period - ticks_diff(ticks_ms(), now)
+            if left > 0:
+                sleep_ms(left)
+
+
+def build():
+    """The EuropeApp with the board's hardware (real, or the simulator's files under SY_SIM)."""
+    from sy.hardware import boardconfig, backends as hw
+    sim = sys.platform == "linux" and (os.getenv("SY_SIM") or "sim")
+    folder = sim if sim else ""
+    cfg = boardconfig.load((folder + "/board.json") if folder else boardconfig.DEFAULT_PATH)
+    inputs, leds = hw.simulated(cfg, folder) if sim else hw.real(cfg)
+    small = hw.compact(cfg)
+    del cfg
+    # the config's code is needed once: dropped before the game's code loads (as sy/start.py does)
+    from sy import forget
+    forget("hardware.boardconfig")
+    forget("hardware.backends")
+    gc.collect()
+    link = Link(sys.stdin.buffer, sys.stdout)
+    return EuropeApp(small, inputs, leds, link, (os.getenv("SY_EUROPE_MAP") if sim else None) or "europe")

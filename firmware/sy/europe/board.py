@@ -1,0 +1,245 @@
+"""A Europe game on the board (docs/europe-board.md): the detectives' moves from the reeds, the
+host's lines (the bag, Mister X, the operations) checked by the rules, feedback on the LEDs.
+
+The board never learns Mister X's secret: it plays a public record (sy/europe/record.py with
+`"mrx": null`), so it knows his tickets' transports, the hands of the detectives and the cities
+the host shows. A detective lifted in its turn lights the cities it may reach, in the colour of
+the transport (car beige, train red, plane blue); placed on one, the move is committed with a
+ticket of its player's hand (the host's guide names it, else sy/europe/board.py pay_choice picks),
+or, when two transports join the cities, after the car/train/plane button says which.
+"""
+import json
+
+from sy.europe import record as europe_record
+from sy.europe.rules import PH_DET, PH_OVER, TRANSPORT_NAMES, ticket_name, ticket_number
+
+MAX_CITY = 255
+TRANSPORT_RGB = ((230, 160, 80), (255, 0, 0), (0, 70, 255))  # car beige, train red, plane blue
+PIECE_RGB = ((0, 60, 255), (0, 255, 40), (170, 0, 255), (255, 60, 150), (255, 90, 0))
+_POSSIBLE_RGB = (40, 0, 60)  # Mister X's possible cities (public information), dim
+_ERROR_RGB = (255, 0, 0)
+_BLINK_MS = 250
+
+
+def pay_choice(hand, transport):
+    """The ticket a detective pays for a move by transport when no one said which: first the
+    symbols the detectives cannot use (footprints, silhouettes), then the one of magnifier and
+    lamp the player holds more of (lamp on a tie), so the scarcer operation stays within reach."""
+    base = 4 * transport
+    for symbol in (0, 1):
+        if hand[base + symbol]:
+            return base + symbol
+    mag, lamp = hand[base + 2], hand[base + 3]
+    if lamp and lamp >= mag:
+        return base + 3
+    if mag:
+        return base + 2
+    return -1
+
+
+class EuropeBoard:
+    def __init__(self, leds, send, load_graph):
+        self.leds = leds
+        self.send = send  # a dict -> one line to the host
+        self.load_graph = load_graph
+        self.replayer = None
+        self.journal = []  # the public record's lines (text)
+        self.occ = bytearray(MAX_CITY + 1)
+        self.lifted = -1
+        self.options = []  # [city, transport] the lifted piece may reach
+        self.pending = 0  # a city placed on where two transports meet: waits for a button
+        self.bad = 0  # a city where the lifted piece may not go
+        self.guide = None  # the host's move for a person: (piece, city, ticket)
+        self.possible = None  # cached possible cities of Mister X
+        self.dirty = True
+        self.now = 0
+
+    @property
+    def game(self):
+        return self.replayer.game if self.replayer else None
+
+    # --- the host's commands ---------------------------------------------------------------
+    def command(self, obj):
+        cmd = obj.get("cmd")
+        if cmd == "hello" or cmd == "status":
+            return self.status()
+        if cmd == "line":
+            return self._line(obj.get("line"))
+        if cmd == "guide":
+            g = self.game
+            try:
+                i = g.piece_index(obj.get("piece"))
+                t = ticket_number(obj.get("ticket"))
+            except (europe_record.RuleError, AttributeError):
+                return {"ok": False, "error": "bad_input", "message": "guide: piece D1.., ticket transport/symbol"}
+            to = obj.get("to")
+            if [to, t >> 2] not in g.legal(i):
+                return {"ok": False, "error": "not_connected", "message": "not a legal move now"}
+            self.guide = (i, to, t)
+            self.dirty = True
+            return {"ok": True}
+        if cmd == "capture":
+            return self._capture(obj.get("piece"))
+        if cmd == "record":
+            return {"ok": True, "lines": self.journal}
+        if cmd == "mem":
+            import gc
+            gc.collect()
+            if not hasattr(gc, "mem_alloc"):  # CPython
+                return {"ok": True}
+            return {"ok": True, "alloc": gc.mem_alloc(), "free": gc.mem_free()}
+        return {"ok": False, "error": "bad_input", "message": "unknown command %r" % (cmd,)}
+
+    def _line(self, line):
+        if not isinstance(line, dict):
+            return {"ok": False, "error": "bad_input", "message": "'line' is a record line"}
+        kind = line.get("type")
+        if kind == "move":
+            return {"ok": False, "error": "bad_input", "message": "detectives move their pieces on the board"}
+        if kind == "setup":
+            if line.get("mrx") is not None:
+                return {"ok": False, "error": "bad_input", "message": "the board never learns Mister X's start"}
+            self.replayer = europe_record.Replayer(self.load_graph)
+            self.journal = []
+            self.guide = None
+            self.lifted = -1
+        elif self.replayer is None:
+            return {"ok": False, "error": "bad_input", "message": "no game: send a setup line"}
+        text = json.dumps(line)
+        verdict = self.replayer.feed(text)
+        if verdict.get("ok"):
+            self.journal.append(text)
+            self.possible = None
+            self.dirty = True
+        elif kind == "setup":
+            self.replayer = None
+        return verdict
+
+    def _capture(self, name):
+        g = self.game
+        try:
+            i = g.piece_index(name)
+            g.capture(i)
+        except (europe_record.RuleError, AttributeError) as e:
+            return {"ok": False, "error": getattr(e, "code", "bad_input"), "message": str(e)}
+        for k in range(len(self.journal) - 1, -1, -1):  # the public record: on the move that found him
+            line = json.loads(self.journal[k])
+            if line.get("piece") == name:
+                line["capture"] = True
+                self.journal[k] = json.dumps(line)
+                break
+        self.dirty = True
+        return {"ok": True}
+
+    def status(self):
+        g = self.game
+        out = {"ok": True, "game": "europe"}
+        if g is None:
+            out["stage"] = "idle"
+            return out
+        out.update({"stage": "over" if g.phase == PH_OVER else "play", "phase": g.phase, "round": g.round,
+                    "moves": g.moves, "pieces": {"D%d" % (i + 1): g.pos[i] for i in range(g.n)},
+                    "hands": {g.hand_name(h): [ticket_name(t) for t in range(12) for _ in range(g.hands[h][t])]
+                              for h in range(1, len(g.hand_size))},
+                    "mrx_hand": g.hand_count[0], "to_move": ["D%d" % (i + 1) for i in range(g.n) if g.can_move(i)],
+                    "missing": self.missing(), "lifted": self.lifted, "result": g.result, "reason": g.reason})
+        return out
+
+    def missing(self):
+        g = self.game
+        return [] if g is None else ["D%d" % (i + 1) for i in range(g.n) if not self.occ[g.pos[i]]]
+
+    # --- the reeds and the buttons -------------------------------------------------------------
+    def switch(self, city, closed):
+        self.occ[city] = 1 if closed else 0
+        self.dirty = True
+        g = self.game
+        if g is None or g.phase != PH_DET:
+            return
+        if not closed:
+            i = g.holder(city)
+            if i >= 0 and self.lifted < 0 and not g.moved & (1 << i) and not self.missing_others(i):
+                self.lifted = i
+                self.options = g.legal(i)
+            elif city == self.bad or city == self.pending:
+                self.bad = self.pending = 0
+            return
+        i = self.lifted
+        if i < 0:
+            return
+        if city == g.pos[i]:  # put back where it was
+            self.lifted = -1
+            return
+        transports = [t for c, t in self.options if c == city]
+        if not transports:
+            self.bad = city
+            return
+        guide = self.guide
+        if guide and guide[0] == i and guide[1] == city:
+            self._commit(i, guide[2], city)
+        elif len(transports) == 1:
+            self._commit(i, pay_choice(g.hands[g.owner[i]], transports[0]), city)
+        else:
+            self.pending = city
+
+    def missing_others(self, i):
+        g = self.game
+        for j in range(g.n):
+            if j != i and not self.occ[g.pos[j]]:
+                return True
+        return False
+
+    def button(self, k):
+        """Buttons 0, 1, 2: car, train, plane (the London board's taxi, bus, underground)."""
+        g = self.game
+        if not self.pending or k > 2 or g is None:
+            return
+        i = self.lifted
+        if [self.pending, k] in self.options:
+            self._commit(i, pay_choice(g.hands[g.owner[i]], k), self.pending)
+        self.dirty = True
+
+    def _commit(self, i, ticket, city):
+        line = {"type": "move", "piece": "D%d" % (i + 1), "ticket": ticket_name(ticket), "to": city}
+        text = json.dumps(line)
+        verdict = self.replayer.feed(text)
+        if verdict.get("ok"):
+            self.journal.append(text)
+            self.send({"ev": line})
+            self.lifted = -1
+            self.pending = self.bad = 0
+            self.guide = None
+            self.possible = None
+        else:
+            self.bad = city
+            self.send({"note": "refused", "line": line, "error": verdict.get("error")})
+        self.dirty = True
+
+    # --- the LEDs ----------------------------------------------------------------------------
+    def render(self, now):
+        leds = self.leds
+        leds.clear()
+        g = self.game
+        if g is not None:
+            blink = (now // _BLINK_MS) & 1
+            if self.lifted < 0 and g.phase != PH_OVER:
+                if self.possible is None:
+                    self.possible = g.candidates()
+                for c in self.possible:
+                    leds.put(c, *_POSSIBLE_RGB)
+            if self.lifted >= 0:
+                for c, t in self.options:
+                    leds.put(c, *TRANSPORT_RGB[t])
+            for i in range(g.n):
+                c = g.pos[i]
+                if self.occ[c] or blink:
+                    leds.put(c, *PIECE_RGB[i])
+            if self.guide and blink:
+                leds.put(self.guide[1], *PIECE_RGB[self.guide[0]])
+            if self.pending and blink:
+                for c, t in self.options:
+                    if c == self.pending:
+                        leds.put(c, *TRANSPORT_RGB[t])
+            if self.bad and blink:
+                leds.put(self.bad, *_ERROR_RGB)
+        leds.show()

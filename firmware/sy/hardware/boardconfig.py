@@ -1,0 +1,326 @@
+"""The board config file (board.json): defaults, schema validation, clear errors.
+
+Runs on the board and in the host. The hardware tools (hardware/) generate the file; a maker may
+edit it by hand, so every mistake is refused with a ConfigError naming the key and the problem.
+
+    cfg = load()                       # reads board.json, validates, fills defaults
+    bit = cfg["reeds"]["bits"][station - 1]
+    led = cfg["leds"]["index"][station - 1]
+"""
+import json
+
+DEFAULT_PATH = "board.json"
+VERSION = 1
+STATIONS = 199
+BOARDS = ("pico", "esp32")
+MAPS = ("london", "london1983")
+ORDERS = ("RGB", "RBG", "GRB", "GBR", "BRG", "BGR")
+BUTTONS = ("taxi", "bus", "underground", "confirm")
+
+# Pico: GP0..GP22 and GP26..GP28 are on the header (23 = SMPS, 24 = VBUS sense, 25 = on-board LED).
+_PICO_PINS = tuple(range(0, 23)) + (26, 27, 28)
+# RP2040 hardware SPI: which GPIOs can carry SCK and RX (MISO) for SPI0 / SPI1.
+_PICO_SCK = ((2, 6, 18, 22), (10, 14, 26))
+_PICO_MISO = ((0, 4, 16, 20), (8, 12, 28))
+# The SPI driver also claims its default MOSI pin (the chain needs none, sy/hardware/backends.py does not pass one):
+# rp2 SPI0 -> GP19, SPI1 -> GP11; esp32 SPI1 (HSPI) -> GPIO13, SPI2 (VSPI) -> GPIO23.
+_MOSI = {"pico": {0: 19, 1: 11}, "esp32": {1: 13, 2: 23}}
+# ESP32 (WROOM): 6..11 are the flash, 20/24/28..31 do not exist, 34..39 are input-only without pull-ups.
+_ESP32_OUT = (0, 1, 2, 3, 4, 5, 12, 13, 14, 15, 16, 17, 18, 19, 21, 22, 23, 25, 26, 27, 32, 33)
+_ESP32_IN_ONLY = (34, 35, 36, 39)
+# ESP32 strapping pins, read at reset: a button held there at power-up changes the boot mode
+# (GPIO0 low = the ROM's download mode, so boot.py never runs; GPIO12 high = 1.8 V flash).
+_ESP32_STRAPPING = (0, 2, 5, 12, 15)
+# The LED cap must leave the controller and the readers their share of the supply, and keep the
+# supply at 80 % of its rating (hardware/README.md, "Power budget").
+SUPPLY_DERATE = 0.8
+CONTROLLER_MA = 60
+# SPI modes the 74HC165 chain can use: it shifts on CLK's rising edge and shows the first bit
+# (H = D7) as soon as SH/LD goes high, so the bit must be sampled on the leading edge (CPHA 0).
+# Modes 1 and 3 sample on the trailing edge and lose D7 of every chip.
+SPI_MODES = (0, 2)
+# Reeds taken out of service (reeds.dead: stations whose switch is stuck closed or never closes,
+# found by `yard selftest`): the board works around them. More than this many is a board to repair.
+MAX_DEAD = 20
+
+
+class ConfigError(Exception):
+    """A config that cannot be used. .key names the offending key ("leds.brightness"), or None."""
+
+    def __init__(self, key, problem):
+        self.key = key
+        self.problem = problem
+        super().__init__((key + ": " + problem) if key else problem)
+
+
+def _pins(board):
+    if board == "pico":
+        return {"reeds": {"spi": 0, "sck": 18, "miso": 16, "load": 17},
+                "leds": 22, "buttons": (10, 11, 12, 13), "safe": 14}
+    return {"reeds": {"spi": 2, "sck": 18, "miso": 19, "load": 5},
+            "leds": 25, "buttons": (32, 33, 26, 27), "safe": 4}
+
+
+def default(board="pico"):
+    """A complete valid config for a board kind; station n is reed bit n-1 and LED n-1."""
+    d = _skeleton(board)
+    d["reeds"]["bits"] = list(range(STATIONS))
+    d["leds"]["index"] = list(range(STATIONS))
+    del d["reeds"]["dead"]  # written only when a reed is out of service
+    return d
+
+
+def _skeleton(board):
+    """default(board) without the two long lists (None): validate() builds them only when absent."""
+    if board not in BOARDS:
+        raise ConfigError("board", "must be one of %s, got %r" % (", ".join(BOARDS), board))
+    p = _pins(board)
+    r = p["reeds"]
+    b = p["buttons"]
+    return {
+        "version": VERSION,
+        "board": board,
+        "map": "london",
+        "reeds": {"spi": r["spi"], "sck": r["sck"], "miso": r["miso"], "load": r["load"],
+                  "baudrate": 250000, "spi_mode": 0, "chips": 25, "active_low": True,
+                  "bits": None, "dead": []},
+        "leds": {"pin": p["leds"], "count": STATIONS, "index": None, "order": "GRB",
+                 "brightness": 0.25, "supply_ma": 4000, "current_limit_ma": 2000, "ma_per_channel": 20.0,
+                 "idle_ma_per_led": 1.0},
+        "buttons": {"taxi": b[0], "bus": b[1], "underground": b[2], "confirm": b[3], "active_low": True},
+        "safe_mode_pin": p["safe"],
+        "debounce_ms": 30,
+        "scan_hz": 200,
+    }
+
+
+def _is_bool(v):
+    return v is True or v is False
+
+
+def _int(v, key, lo, hi):
+    if _is_bool(v) or not isinstance(v, int):
+        raise ConfigError(key, "must be an integer, got %r" % (v,))
+    if v < lo or v > hi:
+        raise ConfigError(key, "must be %d..%d, got %d" % (lo, hi, v))
+    return v
+
+
+def _num(v, key, lo, hi, lo_open=False):
+    if _is_bool(v) or not isinstance(v, (int, float)):
+        raise ConfigError(key, "must be a number, got %r" % (v,))
+    if (v <= lo if lo_open else v < lo) or v > hi:
+        raise ConfigError(key, "must be in %s%s, %s], got %r" % ("(" if lo_open else "[", lo, hi, v))
+    return v
+
+
+def _bool(v, key):
+    if not _is_bool(v):
+        raise ConfigError(key, "must be true or false, got %r" % (v,))
+    return v
+
+
+def _choice(v, key, choices):
+    if _is_bool(v) or v not in choices:
+        raise ConfigError(key, "must be one of %s, got %r" % (", ".join([str(c) for c in choices]), v))
+    return v
+
+
+def _section(cfg, name, defaults):
+    """The section merged over its defaults; unknown keys are refused (they are usually typos)."""
+    given = cfg.get(name, {})
+    if not isinstance(given, dict):
+        raise ConfigError(name, "must be an object, got %r" % (given,))
+    for k in given:
+        if k not in defaults:
+            raise ConfigError(name + "." + str(k), "unknown key (known: %s)" % ", ".join(sorted(defaults)))
+    out = {}
+    for k in defaults:
+        out[k] = given[k] if k in given else defaults[k]
+    return out
+
+
+def _permutation(v, key, limit):
+    """A list of STATIONS distinct ints in 0..limit-1 (station n at position n-1)."""
+    if not isinstance(v, list):
+        raise ConfigError(key, "must be a list of %d integers" % STATIONS)
+    if len(v) != STATIONS:
+        raise ConfigError(key, "must have %d entries (stations 1..%d), has %d" % (STATIONS, STATIONS, len(v)))
+    seen = bytearray(limit)
+    for i in range(STATIONS):
+        x = v[i]
+        k = "%s[%d] (station %d)" % (key, i, i + 1)
+        if _is_bool(x) or not isinstance(x, int):
+            raise ConfigError(k, "must be an integer, got %r" % (x,))
+        if x < 0 or x >= limit:
+            raise ConfigError(k, "must be 0..%d, got %d" % (limit - 1, x))
+        if seen[x]:
+            raise ConfigError(k, "%d is already used by station %d" % (x, v.index(x) + 1))
+        seen[x] = 1
+    return v
+
+
+def _dead(v, key):
+    """At most MAX_DEAD distinct stations (their reeds out of service)."""
+    ok = isinstance(v, list) and len(v) <= MAX_DEAD
+    for i in range(len(v) if ok else 0):
+        x = v[i]
+        if _is_bool(x) or not isinstance(x, int) or not 1 <= x <= STATIONS or x in v[:i]:
+            ok = False
+    if not ok:
+        raise ConfigError(key, "must list at most %d distinct stations 1..%d, got %r" % (MAX_DEAD, STATIONS, v))
+    return v
+
+
+def _given_or_identity(cfg, section, key):
+    given = cfg.get(section, {})
+    return given[key] if key in given else list(range(STATIONS))
+
+
+def _pin(v, key, board, output):
+    if _is_bool(v) or not isinstance(v, int):
+        raise ConfigError(key, "must be a GPIO number, got %r" % (v,))
+    if board == "pico":
+        if v not in _PICO_PINS:
+            raise ConfigError(key, "GP%d is not a usable Pico GPIO (0..22, 26..28)" % v)
+    elif v in _ESP32_IN_ONLY:
+        if output:
+            raise ConfigError(key, "GPIO%d is input-only on the ESP32, this pin must drive an output" % v)
+        raise ConfigError(key, "GPIO%d has no internal pull-up on the ESP32; use another pin" % v)
+    elif v not in _ESP32_OUT:
+        raise ConfigError(key, "GPIO%d is not a usable ESP32 GPIO (6..11 are the flash)" % v)
+    return v
+
+
+def validate(cfg):
+    """A checked copy of cfg with absent optional keys filled from default(cfg["board"]).
+
+    The copy is shallow for the two long lists (bits, index): they are shared with cfg, not copied,
+    to spare the board's heap."""
+    if not isinstance(cfg, dict):
+        raise ConfigError(None, "the config must be a JSON object, got %r" % (type(cfg).__name__,))
+    board = cfg.get("board", "pico")
+    _choice(board, "board", BOARDS)
+    d = _skeleton(board)
+    for k in cfg:
+        if k not in d:
+            raise ConfigError(str(k), "unknown key (known: %s)" % ", ".join(sorted(d)))
+    out = {}
+    ver = cfg.get("version", VERSION)
+    if ver != VERSION or _is_bool(ver):
+        raise ConfigError("version", "this firmware reads version %d, the file has %r" % (VERSION, ver))
+    out["version"] = VERSION
+    out["board"] = board
+    out["map"] = _choice(cfg.get("map", d["map"]), "map", MAPS)
+
+    r = _section(cfg, "reeds", d["reeds"])
+    if board == "pico":
+        _choice(r["spi"], "reeds.spi", (0, 1))
+    else:
+        _choice(r["spi"], "reeds.spi", (1, 2))
+    # 6-8 m of ribbon into 25 inputs without Schmitt triggers: 4 MHz is the most we let a
+    # config ask for; `yard selftest` measures the fastest reliable clock of the real chain
+    _int(r["baudrate"], "reeds.baudrate", 10000, 4000000)
+    if _is_bool(r["spi_mode"]) or r["spi_mode"] not in SPI_MODES:
+        raise ConfigError("reeds.spi_mode", "must be 0 or 2 (the 74HC165 needs CPHA 0: modes 1 and 3 lose "
+                                            "the first bit of every chip), got %r" % (r["spi_mode"],))
+    _int(r["chips"], "reeds.chips", (STATIONS + 7) // 8, 64)
+    _bool(r["active_low"], "reeds.active_low")
+    if not _dead(r["dead"], "reeds.dead"):
+        del r["dead"]  # none: the key stays out of the file (measured: an empty list in board.json
+        # costs the unix port's game 1 KB of heap, docs/memory.md)
+    r["bits"] = _permutation(_given_or_identity(cfg, "reeds", "bits"), "reeds.bits", r["chips"] * 8)
+    out["reeds"] = r
+
+    led = _section(cfg, "leds", d["leds"])
+    _int(led["count"], "leds.count", STATIONS, 1024)
+    led["index"] = _permutation(_given_or_identity(cfg, "leds", "index"), "leds.index", led["count"])
+    _choice(led["order"], "leds.order", ORDERS)
+    _num(led["brightness"], "leds.brightness", 0, 1, True)
+    _int(led["supply_ma"], "leds.supply_ma", 500, 20000)
+    most = int(led["supply_ma"] * SUPPLY_DERATE) - CONTROLLER_MA
+    _int(led["current_limit_ma"], "leds.current_limit_ma", 100, 20000)
+    if led["current_limit_ma"] > most:
+        raise ConfigError("leds.current_limit_ma", "%d mA is more than a %d mA supply can give the LEDs "
+                                                   "(80 %% of it less %d mA for the controller: at most %d)"
+                          % (led["current_limit_ma"], led["supply_ma"], CONTROLLER_MA, most))
+    _num(led["ma_per_channel"], "leds.ma_per_channel", 0, 100, True)
+    _num(led["idle_ma_per_led"], "leds.idle_ma_per_led", 0, 10)
+    out["leds"] = led
+
+    pins = {}  # pin -> key, to refuse one pin used twice
+
+    def use(v, key, output):
+        _pin(v, key, board, output)
+        if v in pins:
+            raise ConfigError(key, "pin %d is already used by %s" % (v, pins[v]))
+        pins[v] = key
+
+    pins[_MOSI[board][r["spi"]]] = "reeds.spi (SPI%d claims pin %d as MOSI)" % (r["spi"], _MOSI[board][r["spi"]])
+    use(r["sck"], "reeds.sck", True)
+    use(r["miso"], "reeds.miso", False)
+    use(r["load"], "reeds.load", True)
+    use(led["pin"], "leds.pin", True)
+    if board == "pico":
+        if r["sck"] not in _PICO_SCK[r["spi"]]:
+            raise ConfigError("reeds.sck", "GP%d cannot be SCK of SPI%d (use one of %r)"
+                              % (r["sck"], r["spi"], _PICO_SCK[r["spi"]]))
+        if r["miso"] not in _PICO_MISO[r["spi"]]:
+            raise ConfigError("reeds.miso", "GP%d cannot be RX (MISO) of SPI%d (use one of %r)"
+                              % (r["miso"], r["spi"], _PICO_MISO[r["spi"]]))
+
+    if "buttons" in cfg and cfg["buttons"] is None:
+        out["buttons"] = None
+    else:
+        bd = dict(d["buttons"])
+        bt = _section(cfg, "buttons", bd)
+        for name in BUTTONS:
+            use(bt[name], "buttons." + name, False)
+        _bool(bt["active_low"], "buttons.active_low")
+        out["buttons"] = bt
+
+    safe = cfg.get("safe_mode_pin", d["safe_mode_pin"])
+    if safe is not None:
+        use(safe, "safe_mode_pin", False)
+    if board == "esp32":
+        held = [("safe_mode_pin", safe)]
+        if out["buttons"]:
+            held += [("buttons." + k, out["buttons"][k]) for k in BUTTONS]
+        for key, v in held:
+            if v in _ESP32_STRAPPING:
+                raise ConfigError(key, "GPIO%d is an ESP32 strapping pin: held at power-up it changes the "
+                                       "boot mode (GPIO0: download mode, boot.py never runs); use another pin"
+                                  % v)
+    out["safe_mode_pin"] = safe
+    out["debounce_ms"] = _int(cfg.get("debounce_ms", d["debounce_ms"]), "debounce_ms", 0, 1000)
+    out["scan_hz"] = _int(cfg.get("scan_hz", d["scan_hz"]), "scan_hz", 1, 2000)
+    return out
+
+
+def loads(text):
+    """Parse and validate config text."""
+    try:
+        cfg = json.loads(text)
+    except ValueError as e:
+        raise ConfigError(None, "not valid JSON (%s)" % (e,))
+    return validate(cfg)
+
+
+def load(path=DEFAULT_PATH):
+    """Read, parse and validate the config file at path (parsed from the stream: no big string)."""
+    try:
+        f = open(path)
+    except OSError:
+        raise ConfigError(None, "%s: no such file; copy one made by the hardware tools"
+                                " (python -m hardware.gen_config) onto the board" % path)
+    try:
+        try:
+            cfg = json.load(f)
+        except ValueError as e:
+            raise ConfigError(None, "%s: not valid JSON (%s)" % (path, e))
+    finally:
+        f.close()
+    try:
+        return validate(cfg)
+    except ConfigError as e:
+        raise ConfigError(e.key, e.problem + " (in %s)" % path)

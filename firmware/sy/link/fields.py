@@ -1,0 +1,38 @@
+"""What the protocol's command handlers share (docs/protocol.md): the protocol's and the firmware's
+versions, ProtoError (a refused command), and the checks of a command's fields. The bottom of the
+link: sy/link/proto.py (the line dispatcher) and the handlers it loads (sy/play/mrxturn.py, sy/play/newgame.py,
+sy/play/declare.py, sy/play/status.py, sy/play/verify.py, sy/play/service.py...) import this, not each other."""
+from sy.rules.base import RuleError, TICKET_NAMES, const
+
+PROTO = 1
+FIRMWARE = "0.1.2"
+
+# refusals: sentences in sy/rules/messages.txt
+_BAD_TICKET = const(43)
+_BAD_STATION = const(44)
+_BAD_COMMIT = const(45)
+
+
+ProtoError = RuleError  # a refused command: the same code and sentence as a refused move
+
+
+def ticket_arg(name, what="ticket"):
+    if name not in TICKET_NAMES:
+        raise ProtoError("bad_input", _BAD_TICKET, what, name)
+    return TICKET_NAMES.index(name)
+
+
+def station_arg(v, what="to"):
+    if v is None:
+        return 0
+    if not isinstance(v, int) or isinstance(v, bool) or not 1 <= v <= 199:
+        raise ProtoError("bad_input", _BAD_STATION, what)
+    return v
+
+
+def commit_arg(v):
+    if v is None:
+        return None
+    if not isinstance(v, str) or len(v) != 64:
+        raise ProtoError("bad_input", _BAD_COMMIT)
+    return v

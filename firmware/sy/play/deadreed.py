@@ -1,0 +1,164 @@
+"""The commands for reeds out of service: a station whose switch is stuck closed or never closes
+(found by `yard selftest`) is listed in board.json's reeds.dead and the board works around it
+(sy/play/blind.py; docs/protocol.md, "Reeds out of service"). Loaded for `reed` and `place` and dropped
+after them (sy/link/proto.py's _RARE), so this code is not on the heap during play (docs/memory.md).
+
+    reed   {station, out}          take station's reed out of service (out: true) or back in
+                                   (out: false); written into board.json first, then applied
+    place  {piece, station, ticket?}  put piece (in hand, or standing on a station out of service)
+                                   on station, whose reed is out of service
+"""
+import json
+import os
+
+from sy.play.board import ticket_mask_names
+from sy.rules.game import RuleError, TICKET_NAMES
+
+MAX_DEAD = 20  # sy/hardware/boardconfig.py MAX_DEAD (tests/test_deadreed.py checks they agree)
+
+
+def _station(v):
+    if not isinstance(v, int) or isinstance(v, bool) or not 1 <= v <= 199:
+        raise RuleError("bad_input", "station must be a station number 1..199")
+    return v
+
+
+def config_path(app):
+    """Where the board read its config (sy/start.py): board.json, in the simulator's folder under
+    the unix port; a test's App names its own (config_path)."""
+    path = getattr(app, "config_path", None)
+    if path:
+        return path
+    import sys
+    if sys.platform == "linux":
+        return (os.getenv("SY_SIM") or "sim") + "/board.json"
+    return "board.json"
+
+
+def _write(path, dead):
+    """Rewrite reeds.dead in the board config at path: <name>.new written whole, then renamed into
+    place (never over an existing file: FAT cannot); recover() finishes a rewrite a power cut
+    interrupted."""
+    if not path:
+        raise RuleError("bad_input", "this board has no config file to remember it in")
+    f = open(path)
+    try:
+        cfg = json.load(f)
+    finally:
+        f.close()
+    if not isinstance(cfg, dict):
+        raise RuleError("bad_input", "board.json is not a JSON object")
+    reeds = cfg.get("reeds")
+    if reeds is None:
+        reeds = cfg["reeds"] = {}
+    if dead:
+        reeds["dead"] = dead
+    else:
+        reeds.pop("dead", None)  # sy/hardware/boardconfig.py writes no empty list
+    base = path[:-5] if path.endswith(".json") else path
+    f = open(base + ".new", "w")
+    try:
+        json.dump(cfg, f)
+    finally:
+        f.close()
+    cfg = reeds = None
+    try:
+        os.remove(base + ".old")
+    except OSError:
+        pass
+    os.rename(path, base + ".old")
+    os.rename(base + ".new", path)
+    os.remove(base + ".old")
+
+
+def recover(path):
+    """At boot, with no config at path (sy/start.py): a rewrite a power cut interrupted between its
+    renames (_write) is finished: the complete <name>.new, else <name>.old, takes its place. True
+    if one did."""
+    try:
+        open(path).close()
+        return False  # there is one: a config error of its own
+    except OSError:
+        pass
+    base = path[:-5] if path.endswith(".json") else path
+    for tail in (".new", ".old"):
+        try:
+            os.rename(base + tail, path)
+            return True
+        except OSError:
+            pass
+    return False
+
+
+def c_reed(p, msg):
+    b = p.board
+    s = _station(msg.get("station"))
+    out = msg.get("out")
+    if out is not True and out is not False:
+        raise RuleError("bad_input", "out must be true (take the reed out of service) or false (back in)")
+    bl = b.blind
+    dead = []
+    for k in range(1, 200):
+        if bl is not None and bl.dead[k] and k != s:
+            dead.append(k)
+    if out:
+        dead.append(s)
+        dead.sort()
+    if len(dead) > MAX_DEAD:
+        raise RuleError("bad_input", "at most %d reeds can be out of service: repair the board" % MAX_DEAD)
+    if (bl is not None and bl.dead[s] == 1) != out:
+        try:
+            _write(config_path(p.app), dead)
+        except OSError as e:
+            raise RuleError("bad_input", "board.json could not be rewritten (%s): nothing changed" % (e,))
+        if not dead:
+            b.blind = None  # every reed works again: the work-around leaves the heap
+            from sy import forget
+            forget("play.blind")
+        elif bl is None:
+            from sy.play.blind import Blind
+            b.blind = Blind(dead)
+        else:
+            bl.dead[s] = 1 if out else 0
+            bl.n = len(dead)
+        if not out:  # back in service: the station is what its switch says
+            app = p.app
+            bs = app.bit_station
+            stable = app.debouncer.stable
+            for bit in range(app.nbits):
+                if bs[bit] == s:
+                    b.occ[s] = 1 if stable[bit >> 3] & (0x80 >> (bit & 7)) else 0
+        b.evaluate(True)
+    return {"dead": dead}
+
+
+def c_place(p, msg):
+    b = p.board
+    g = b._ready_game()
+    s = _station(msg.get("station"))
+    k = g.piece_index(msg.get("piece"))
+    bl = b.blind
+    if bl is None or not bl.dead[s]:
+        raise RuleError("bad_input", "station %d's reed is in service: put the piece there" % s)
+    t = msg.get("ticket")
+    if t is not None:
+        if t not in TICKET_NAMES[:3]:
+            raise RuleError("bad_input", "ticket must be taxi, bus or underground")
+        t = TICKET_NAMES.index(t)
+    if b.lifted != k:
+        if not bl.dead[g.pos[k]] or not b._may(k) or b.n_missing:
+            raise RuleError("wrong_turn", "%s is not in hand" % g.piece_name(k))
+        b._lift(k, True)
+    if t is not None:
+        b.pre_ticket = t
+    seq = b.store.seq
+    b._place(k, s)
+    if b.bad == s:
+        b.bad = 0
+        b.pre_ticket = -1
+        raise RuleError("illegal", "%s cannot go to %d now" % (g.piece_name(k), s))
+    if b.pend_to == s:
+        return {"pending": ticket_mask_names(b.pend_mask)}
+    if b.store.seq == seq:  # nothing committed: the evaluation dropped the piece in hand
+        raise RuleError("wrong_turn", "%s is not in hand" % g.piece_name(k))
+    return {"seq": b.store.seq}

@@ -1,0 +1,111 @@
+"""What the host declares besides Mister X's moves: a capture, Mister X cornered, the guided move
+of a computer detective. sy/link/proto.py loads this module for these commands only and drops it after
+each, so its code is not on the heap during play.
+
+A capture and a cornered Mister X end the game, so they are proved, not claimed (issue 17): the
+host reveals the commitment of his current station, `reveal: [salt, station]`, and the board
+checks it against the hash it holds (his last travel-log entry's, or the setup's) and against the
+game: the capturing piece stands there, or he has no move from there. A capture on a station that
+was not publicly possible is refused whatever comes with it. A game set up without commitments
+has nothing to check a reveal against: there only the public checks apply.
+"""
+import json
+
+from sy.rules.game import RuleError
+from sy.link.fields import ProtoError, station_arg, ticket_arg
+
+_PLAY = 2
+_OVER = 3
+
+
+def _latest_commit(store):
+    """(commit, shown, committed) of Mister X's latest position from the journal: the commitment
+    of his last travel-log entry (or of the setup), the station it surfaced on (or 0), and whether
+    the game was set up with a commitment."""
+    commit, shown, committed = None, 0, False
+    for _seq, text in store.lines(1):
+        if '"setup"' not in text and '"mrx"' not in text:
+            continue  # detectives' moves and notes: not parsed
+        obj = json.loads(text)
+        kind = obj.get("type")
+        if kind == "setup":
+            commit, shown = obj.get("commit"), 0
+            committed = commit is not None
+        elif kind == "mrx":
+            for h in obj.get("double") or (obj,):
+                commit, shown = h.get("commit"), h.get("to", 0)
+    return commit, shown, committed
+
+
+def proved_station(b, msg):
+    """Mister X's current station as the host proved it with `reveal: [salt, station]`, or None
+    in a game without commitments. ProtoError("unproved") if the proof is missing or wrong."""
+    commit, shown, committed = _latest_commit(b.store)
+    if not committed:
+        return shown or None
+    pair = msg.get("reveal")
+    if not isinstance(pair, list) or len(pair) != 2 or not isinstance(pair[0], str) \
+            or not isinstance(pair[1], int) or isinstance(pair[1], bool):
+        raise ProtoError("unproved", "prove it: reveal [salt, station] of Mister X's current commitment")
+    salt, s = pair
+    if commit is None:  # a surfacing move sent without a commitment: his station is public
+        if s != shown:
+            raise ProtoError("unproved", "Mister X surfaced on %d, not %d" % (shown, s))
+        return s
+    from sy.rules import commit as commitlib
+    if not commitlib.matches(s, salt, commit):
+        raise ProtoError("unproved", "the revealed station does not match Mister X's commitment")
+    return s
+
+
+def c_capture(p, msg):
+    b = p.board
+    g = b.game
+    if g is None:
+        raise ProtoError("wrong_turn", "no game is set up")
+    piece = g.piece_index(msg.get("piece"))
+    if b.stage not in (_PLAY, _OVER):
+        raise RuleError("wrong_turn", "no game is being played")
+    from sy.rules import mrxknown
+    s = mrxknown.check_capture(g, piece)  # first the public facts: a station he cannot be on is refused outright
+    at = proved_station(b, msg)
+    if at is not None and at != s:
+        raise ProtoError("unproved", "%s stands on %d, Mister X on another station" % (g.piece_name(piece), s))
+    g.capture(piece)  # the rules allow it after the last round's closing move, too
+    b.stage = _PLAY
+    seq = b.commit_line({"type": "capture", "piece": g.piece_name(piece)})
+    b._after_commit()
+    return {"seq": seq}
+
+
+def c_cornered(p, msg):
+    b = p.board
+    g = b._ready_game()
+    at = proved_station(b, msg)
+    if at is not None:
+        if not g.is_candidate(at):
+            raise ProtoError("unproved", "Mister X cannot be on %d" % at)
+        g.mrx = at  # his station, proved: the rules check that he has no move from there
+    try:
+        g.mrx_cornered()
+    except RuleError:
+        if at is not None:
+            g.mrx = 0  # refused: the board keeps not knowing him
+        raise
+    seq = b.commit_line({"type": "cornered"})
+    b._after_commit()
+    return {"seq": seq}
+
+
+def c_guide(p, msg):
+    """The host's move for a piece (computer detectives): lit, and the only placement taken."""
+    name = msg.get("piece")
+    to = station_arg(msg.get("to"))
+    t = ticket_arg(msg.get("ticket"))
+    b = p.board
+    g = b._ready_game()
+    k = g.piece_index(name)
+    if not g.to_move() & (1 << k) or (to, t) not in g.legal(k):
+        raise RuleError("not_connected", "%s cannot go to %d that way now" % (g.piece_name(k), to))
+    b.gp, b.gto, b.gt = k, to, t
+    b.dirty = True

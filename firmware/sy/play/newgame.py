@@ -1,0 +1,105 @@
+"""A new game (setup) or none (reset): the setup checked, the Game built in secret mode, a new
+journal begun. sy/link/proto.py loads this module for these commands only and drops it after each, so
+its code is not on the heap during play."""
+from sy.rules.game import Game, RuleError
+from sy.link.fields import ProtoError, commit_arg
+
+_IDLE = 0
+_SETUP = 1
+_PLAY = 2
+
+
+def _ints(obj, key, need):
+    v = obj.get(key)
+    if v is None and not need:
+        return []
+    ok = isinstance(v, list)
+    if ok:
+        for x in v:
+            if not isinstance(x, int) or isinstance(x, bool):
+                ok = False
+    if not ok:
+        raise RuleError("bad_input", "setup.%s must be a list of whole numbers" % key)
+    return v
+
+
+def _counts(obj, key, names):
+    v = obj.get(key)
+    if v is None:
+        return None
+    if not isinstance(v, dict):
+        raise RuleError("bad_input", "setup.%s must map %s to counts" % (key, ", ".join(names)))
+    out = []
+    for n in names:
+        c = v.get(n)
+        if not isinstance(c, int) or isinstance(c, bool):
+            raise RuleError("bad_input", "setup.%s.%s must be a whole number" % (key, n))
+        out.append(c)
+    return out
+
+
+def _setup(obj, graph):
+    """(Game, setup line) from a setup command; the rules check the rest (RuleError).
+    Lean on purpose: the record module is not loaded on the board's heap for this."""
+    det = _ints(obj, "detectives", True)
+    bob = _ints(obj, "bobbies", False)
+    two = obj.get("two_player", False)
+    if two is not True and two is not False:
+        raise RuleError("bad_input", "setup.two_player must be true or false")
+    rounds = obj.get("rounds", 22)
+    if not isinstance(rounds, int) or isinstance(rounds, bool):
+        raise RuleError("bad_input", "setup.rounds must be a whole number")
+    reveals = _ints(obj, "reveals", False) if obj.get("reveals") is not None else (3, 8, 13, 18, 24)
+    name = obj.get("map", graph.name if graph else "london")
+    if graph is not None and name != graph.name:
+        raise RuleError("bad_input", "this board is the %r map, not %r" % (graph.name, name))
+    game = Game(det, bob, 0, two, _counts(obj, "tickets", ("taxi", "bus", "underground")),
+                _counts(obj, "mrx_tickets", ("black", "double")), rounds, reveals, graph)
+    line = {"type": "setup", "detectives": det, "bobbies": bob, "mrx": None}
+    if two:
+        line["two_player"] = True
+    if name != "london":
+        line["map"] = name
+    return game, line
+
+
+def new_game(b, obj):
+    if obj.get("mrx") is not None:
+        raise RuleError("bad_input", "the board must never learn Mister X's station: send mrx null")
+    game, line = _setup(obj, b.graph)
+    b.store.reset()
+    b.game = game
+    b.stage = _SETUP
+    b.restoring = False
+    b.x_on = False
+    b.verified = None
+    b.gp = -1
+    b._drop_lift()
+    for k in ("tickets", "mrx_tickets", "rounds", "reveals", "commit"):
+        if obj.get(k) is not None:
+            line[k] = obj[k]
+    seq = b.commit_line(line)
+    b.evaluate()
+    return seq
+
+
+def c_setup(p, msg):
+    b = p.board
+    if b.stage in (_SETUP, _PLAY) and not msg.get("replace"):
+        raise ProtoError("wrong_turn", "a game is in progress; send replace: true to abandon it")
+    commit_arg(msg.get("commit"))
+    p.acked = 0
+    return {"seq": new_game(b, msg)}  # reads only the setup's own keys
+
+
+def c_reset(p, msg):
+    if msg.get("confirm") is not True:  # not any truthy value: "no", 1 and [0] do not abandon a game
+        raise ProtoError("bad_input", "reset abandons the game: send confirm: true")
+    b = p.board
+    b.store.reset()
+    b.game = None
+    b.stage = _IDLE
+    b.restoring = False
+    b.evaluate()
+    p.acked = 0
+    return {"seq": 0}

@@ -1,0 +1,66 @@
+"""The game record the board streams to the host (record), and why a placement is illegal (for
+sy/play/board.py). Loaded for these only and dropped after each, so its code is not on the heap during play."""
+import json
+
+from sy.rules.game import TICKET_NAMES
+
+
+def _taken_back(store):
+    """The seqs of the move lines an `undo` line took back (each takes back the latest move of
+    its turn that still stands)."""
+    gone = []
+    turn = []  # the standing moves of the turn at hand
+    for seq, text in store.lines(1):
+        if '"move"' in text:
+            turn.append(seq)
+        elif '"undo"' in text and turn:
+            gone.append(turn.pop())
+        elif '"mrx"' in text:
+            turn = []
+    return gone
+
+
+def c_record(p, msg):
+    """Stream the journal: standard lines (the game record, without the moves taken back) unless
+    all: true (every line, the `undo` lines and the moves they took back too)."""
+    rid = msg["id"]
+    everything = bool(msg.get("all"))
+    gone = () if everything else _taken_back(p.board.store)
+    n = 0
+    prev = None
+    for seq, text in p.board.store.lines(1):
+        if seq in gone:
+            continue
+        obj = json.loads(text)
+        kind = obj.get("type")
+        if not everything and kind == "capture" and prev is not None:
+            prev["capture"] = True  # the record marks a capture on the move line
+            continue
+        if not everything and kind not in ("setup", "mrx", "move"):
+            continue
+        if prev is not None:
+            p.link.send_json({"id": rid, "line": prev})
+            n += 1
+        prev = obj
+    if prev is not None:
+        p.link.send_json({"id": rid, "line": prev})
+        n += 1
+    return {"lines": n}
+
+
+def why(b, p, to):
+    """(error code, sentence) for an illegal placement of piece p on station to."""
+    g = b.game
+    gr = g.graph
+    here = g.pos[p]
+    if b.pre_ticket >= 0 and gr.connected(here, to, b.pre_ticket):
+        return "no_ticket", "%s has no %s ticket left" % (g.piece_name(p), TICKET_NAMES[b.pre_ticket])
+    for t in range(3):
+        if gr.connected(here, to, t):
+            if b.pre_ticket >= 0:
+                return "not_connected", "no %s line joins station %d and station %d" % (
+                    TICKET_NAMES[b.pre_ticket], here, to)
+            return "no_ticket", "%s has no %s ticket left" % (g.piece_name(p), TICKET_NAMES[t])
+    if gr.connected(here, to, 3):
+        return "ferry", "only Mister X may take the ferry, with a black ticket"
+    return "not_connected", "station %d is not connected to station %d" % (to, here)

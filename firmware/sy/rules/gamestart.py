@@ -1,0 +1,74 @@
+"""How a Game begins: a new game's setup checked against the rules (rules.md: 2 to 5 detectives,
+their bobbies, ticket stocks the box can hold, rounds, surfacing moves).
+
+Game (sy/rules/game.py) calls this. Kept apart because the board needs it only at a setup (and when a
+saved game is read back, sy/rules/savedgame.py): it loads the module then and drops it after
+(docs/memory.md).
+"""
+from sy.rules import base as rulebase
+from sy.rules.base import const
+
+# refusals: sentences in sy/rules/messages.txt
+_TWO_PLAYER_COUNT = const(2)
+_DETECTIVE_COUNT = const(3)
+_BOBBY_COUNT = const(4)
+_ROUNDS_RANGE = const(5)
+_NOT_A_STATION = const(11)
+_SHARED_START = const(24)
+_MRX_START_HELD = const(25)
+_REVEALS_RANGE = const(26)
+_TICKET_COUNT_RANGE = const(27)
+_BOX_SHORT = const(28)
+
+
+def check(g, detectives, bobbies, mrx, two_player, stock, mt, rounds, reveals):
+    """Refuse a setup the rules forbid; (start stations, the general supply) of an allowed one.
+
+    In two parts: a function's code is one block of heap, and the board loads this module when
+    its heap is fullest (docs/memory.md)."""
+    return _pieces(g, detectives, bobbies, mrx, two_player), _supply(len(detectives), two_player, stock, mt,
+                                                                      rounds, reveals)
+
+
+def _pieces(g, detectives, bobbies, mrx, two_player):
+    """The start stations (detectives, then bobbies) if the rules allow them."""
+    n = len(detectives)
+    if two_player and n != 2:
+        raise rulebase.RuleError("bad_input", _TWO_PLAYER_COUNT)
+    if n < 2 or n > 5:
+        raise rulebase.RuleError("bad_input", _DETECTIVE_COUNT)
+    if len(bobbies) != rulebase.BOBBIES[n]:
+        raise rulebase.RuleError("bad_input", _BOBBY_COUNT, n, rulebase.BOBBIES[n], len(bobbies))
+    start = list(detectives) + list(bobbies)
+    for s in start:
+        if not g.is_station(s):
+            raise rulebase.RuleError("bad_input", _NOT_A_STATION, s)
+    for i in range(len(start)):
+        if start[i] in start[:i]:
+            raise rulebase.RuleError("bad_input", _SHARED_START, start[i])
+    if mrx:
+        if not g.is_station(mrx):
+            raise rulebase.RuleError("bad_input", _NOT_A_STATION, mrx)
+        if mrx in start:
+            raise rulebase.RuleError("bad_input", _MRX_START_HELD, mrx)
+    return start
+
+
+def _supply(n, two_player, stock, mt, rounds, reveals):
+    """The tickets left in the general supply if the counts are allowed."""
+    if not (rulebase.is_int(rounds) and 1 <= rounds <= 99):
+        raise rulebase.RuleError("bad_input", _ROUNDS_RANGE)
+    for r in reveals:
+        if not (rulebase.is_int(r) and 1 <= r <= 99):
+            raise rulebase.RuleError("bad_input", _REVEALS_RANGE)
+    for c in tuple(stock) + tuple(mt):
+        if not (rulebase.is_int(c) and 0 <= c <= 255):
+            raise rulebase.RuleError("bad_input", _TICKET_COUNT_RANGE)
+    holders = 1 if two_player else n
+    supply = bytearray(3)
+    for t in range(3):
+        left = rulebase.BOX[t] - holders * stock[t]
+        if left < 0:
+            raise rulebase.RuleError("bad_input", _BOX_SHORT, rulebase.BOX[t], rulebase.TICKET_NAMES[t])
+        supply[t] = left
+    return supply

@@ -1,0 +1,85 @@
+"""Mister X where his station is known: his legal moves and a move's link from his station (the
+host, which knows him), and his end when the host declares it (captured, cornered), which makes
+it known. Game.legal_mrx, capture and mrx_cornered and sy/rules/mrxmoves.py call these.
+
+Apart from sy/rules/mrxmoves.py so the board's `mrx` command, which never knows his station, loads
+only what it needs; the board loads this module for `capture` and `cornered` and drops it after
+(docs/memory.md).
+"""
+from sy.rules import base as rulebase
+from sy.rules.base import const
+
+# the rules' constants, folded in at compile time; tests/test_messages.py checks them
+_BLACK = const(3)
+_FERRY = const(3)
+_PHASE_OVER = const(2)
+
+# refusals: sentences in sy/rules/messages.txt
+_NO_SUCH_PIECE = const(0)
+_NO_LINE = const(1)
+_MRX_SECRET = const(6)
+_GAME_OVER = const(7)
+_NOT_CONNECTED = const(13)
+_FERRY_BLACK_ONLY = const(14)
+_MRX_NOT_STUCK = const(23)
+_MRX_NOT_THERE = const(34)
+_MRX_NOT_POSSIBLE = const(35)
+
+
+def legal(g):
+    """Mister X's legal single moves now (double moves excluded), sorted; needs his station."""
+    if not g.mrx:
+        raise rulebase.RuleError("bad_input", _MRX_SECRET)
+    out = []
+    g._mrx_options(g.mrx, out)
+    out.sort()
+    return out
+
+
+def check_link(graph, here, to, ticket):
+    """Refuse a move of his from `here` that no line of the ticket's transport makes."""
+    if ticket == _BLACK:
+        for t in range(4):  # a black ticket: any transport, the ferry too
+            if graph.connected(here, to, t):
+                return
+        raise rulebase.RuleError("not_connected", _NOT_CONNECTED, to, here)
+    if graph.connected(here, to, ticket):
+        return
+    if graph.connected(here, to, _FERRY):
+        raise rulebase.RuleError("ferry", _FERRY_BLACK_ONLY)
+    raise rulebase.RuleError("not_connected", _NO_LINE, rulebase.TICKET_NAMES[ticket], here, to)
+
+
+def capture(g, piece):
+    """The host says: this piece stands on Mister X. Ends the game.
+
+    The board commits a move before the host can answer, so the capture may come after the
+    move closed the round, even the last round (which ended the game as 'rounds_done')."""
+    g.mrx = check_capture(g, piece)
+    g._end("detectives", "capture")
+
+
+def check_capture(g, piece):
+    """The station of a capture by `piece` if the public facts allow it (RuleError if not);
+    changes nothing. The proof that he is there comes from his commitment (sy/play/declare.py)."""
+    if not (rulebase.is_int(piece) and 0 <= piece < g.n_pieces):
+        raise rulebase.RuleError("bad_input", _NO_SUCH_PIECE, piece)
+    s = g.pos[piece]
+    last = g._landing & 0x7FFF == piece << 8 | s
+    if g.phase == _PHASE_OVER and not (last and g.reason == "rounds_done"):
+        raise rulebase.RuleError("game_over", _GAME_OVER)
+    if g.mrx:
+        if s != g.mrx:
+            raise rulebase.RuleError("bad_input", _MRX_NOT_THERE, s)
+    elif not (g.is_candidate(s) or last and g._landing & 0x8000):
+        # the landing cleared the station from his possible ones: it counts if it was one before
+        raise rulebase.RuleError("bad_input", _MRX_NOT_POSSIBLE, s)
+    return s
+
+
+def cornered(g):
+    """The host says: Mister X, at the start of his turn, has no legal move. Ends the game."""
+    rulebase.check_mrx_turn(g)
+    if g.mrx and g._mrx_options(g.mrx, None):
+        raise rulebase.RuleError("bad_input", _MRX_NOT_STUCK)
+    g._end("detectives", "mrx_stuck")

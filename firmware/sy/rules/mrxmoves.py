@@ -1,0 +1,173 @@
+"""Mister X's moves: one travel-log entry at a time, checked against the rules, his tickets spent,
+and the public update of where he may be. Game.mrx_move and mrx_double call these.
+
+Kept apart from sy/rules/game.py because the board needs this code once a round, for the `mrx` command:
+it loads the module then and drops it after (docs/memory.md). A Game knows his station (`g.mrx`)
+or not (secret mode, the board): see sy/rules/game.py. What only a known station needs (his legal moves,
+a move's link from his station) and his end (capture, cornered) are in sy/rules/mrxknown.py.
+step, spread, snapshot and restore are for the host's planners too (yard play's `legal double`,
+the benchmark): one entry without the turn's bookkeeping, and undoing it.
+"""
+from sy.rules import base as rulebase
+from sy.rules.base import const
+
+# the rules' constants, folded in at compile time (a module's names cost heap on the board while it
+# is loaded); tests/test_messages.py checks them against rules and mapgraph
+_BLACK = const(3)
+_PHASE_DETECTIVES = const(1)
+
+# refusals: sentences in sy/rules/messages.txt
+_MRX_TICKET_KIND = const(9)
+_LOG_FULL = const(10)
+_NOT_A_STATION = const(11)
+_MRX_UNREACHABLE = const(12)
+_NO_DOUBLE_LEFT = const(15)
+_HELD_BY = const(21)
+_NO_BLACK_LEFT = const(29)
+_SUPPLY_EMPTY = const(30)
+_MRX_NEEDS_STATION = const(31)
+_SURFACING_NEEDS_STATION = const(37)
+_HIDDEN_STATION = const(38)
+
+
+def single(g, ticket, to):
+    """Mister X's single move. In secret mode `to` is given only on a surfacing move.
+    Returns the station he surfaces on, or 0. A refused move changes nothing."""
+    rulebase.check_mrx_turn(g)
+    snap = snapshot(g)
+    try:
+        shown = step(g, ticket, to)
+    except rulebase.RuleError:
+        restore(g, snap)
+        raise
+    _start_detectives(g)
+    return shown
+
+
+def double(g, ticket1, to1, ticket2, to2):
+    """A double move: two travel-log entries in one turn. Returns the station shown, or 0."""
+    rulebase.check_mrx_turn(g)
+    if not g.double:
+        raise rulebase.RuleError("double_used", _NO_DOUBLE_LEFT)
+    snap = snapshot(g)
+    try:
+        shown = step(g, ticket1, to1)
+        shown = step(g, ticket2, to2) or shown
+    except rulebase.RuleError:
+        restore(g, snap)
+        raise
+    g.double -= 1
+    _start_detectives(g)
+    return shown
+
+
+def step(g, ticket, to):
+    """Validate and apply one travel-log entry. Returns the station shown, or 0."""
+    surfacing = _check(g, ticket, to)
+    spread(g, ticket)
+    if surfacing and not g.mrx and not g.is_candidate(to):
+        raise rulebase.RuleError("not_connected", _MRX_UNREACHABLE, to, rulebase.TICKET_NAMES[ticket])
+    return _apply(g, ticket, to, surfacing)
+
+
+def _check(g, ticket, to):
+    """Refuse an entry the rules forbid whatever the possible stations; True if it surfaces."""
+    if not (rulebase.is_int(ticket) and 0 <= ticket <= 3):
+        raise rulebase.RuleError("bad_input", _MRX_TICKET_KIND)
+    if ticket == _BLACK:
+        if not g.black:
+            raise rulebase.RuleError("no_ticket", _NO_BLACK_LEFT)
+    elif not g.supply[ticket]:
+        raise rulebase.RuleError("no_ticket", _SUPPLY_EMPTY, rulebase.TICKET_NAMES[ticket])
+    if g.moves >= 255:
+        raise rulebase.RuleError("bad_input", _LOG_FULL)
+    surfacing = (g.moves + 1) in g.reveals
+    if to is not None and to != 0 and not g.graph.is_station(to):
+        raise rulebase.RuleError("bad_input", _NOT_A_STATION, to)
+    if g.mrx:
+        if not to:
+            raise rulebase.RuleError("bad_input", _MRX_NEEDS_STATION)
+        from sy.rules import mrxknown  # (the host: the board never knows his station)
+        mrxknown.check_link(g.graph, g.mrx, to, ticket)
+    elif surfacing:
+        if not to:
+            raise rulebase.RuleError("bad_input", _SURFACING_NEEDS_STATION, g.moves + 1)
+    elif to:
+        raise rulebase.RuleError("bad_input", _HIDDEN_STATION)
+    if to and not g._free(to):
+        raise rulebase.RuleError("occupied", _HELD_BY, to, g.piece_name(g.holder_of(to)))
+    return surfacing
+
+
+def _apply(g, ticket, to, surfacing):
+    """Spend the ticket and write the entry; the station shown, or 0."""
+    if ticket == _BLACK:
+        g.black -= 1
+    else:
+        g.supply[ticket] -= 1
+        g.mrx_used[ticket] += 1
+    g.moves += 1
+    if g.mrx:
+        g.mrx = to
+    g.surfaced = to if surfacing else 0
+    g.log.append((ticket, to if surfacing else 0))  # a tuple: half a 2-list's heap
+    if not surfacing:
+        return 0
+    cand = g.cand  # he is seen: only that station
+    for k in range(32):
+        cand[k] = 0
+    cand[to >> 3] = 1 << (to & 7)
+    return to
+
+
+def spread(g, ticket):
+    """Replace the possible stations by those reachable with this ticket, minus held ones."""
+    graph = g.graph
+    adj = graph.adj
+    old = g.cand
+    new = bytearray(32)  # for this call only: g.cand stays the same object (no heap kept per move)
+    last = 4 if ticket == _BLACK else ticket + 1
+    first = 0 if ticket == _BLACK else ticket
+    for k in range(32):
+        byte = old[k]
+        if not byte:
+            continue
+        for b in range(8):
+            if byte & (1 << b):
+                s = (k << 3) | b
+                for t in range(first, last):
+                    lo, hi = graph.span(s, t)
+                    for i in range(lo, hi):
+                        d = adj[i]
+                        new[d >> 3] |= 1 << (d & 7)
+    for s in g.pos:
+        new[s >> 3] &= ~(1 << (s & 7)) & 0xFF
+    for k in range(32):
+        old[k] = new[k]
+
+
+def snapshot(g):
+    return (bytes(g.cand), bytes(g.supply), bytes(g.mrx_used), g.black, g.moves, g.mrx, g.surfaced, len(g.log))
+
+
+def restore(g, snap):
+    g.cand[:] = snap[0]
+    g.supply[:] = snap[1]
+    g.mrx_used[:] = snap[2]
+    g.black, g.moves, g.mrx, g.surfaced = snap[3], snap[4], snap[5], snap[6]
+    del g.log[snap[7]:]
+
+
+def _start_detectives(g):
+    g.round += 1
+    g.phase = _PHASE_DETECTIVES
+    g.moved = 0
+    g._landing = 0
+    g.n_turn = 0  # moves of an earlier turn cannot be taken back
+    for i in range(g.n_detectives):
+        if g.can_move(i):
+            break
+    else:
+        g._end("mrx", "detectives_stuck")
+        return
+    g._close_round_if_done()

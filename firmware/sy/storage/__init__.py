@@ -1,0 +1,1 @@
+"""Power-cut-safe storage of the game (store) and its reading back at boot (resume)."""

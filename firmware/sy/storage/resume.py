@@ -1,0 +1,105 @@
+"""At boot: the newest good snapshot read back (the journal cut to it) and the board's game taken
+up from it. Used once at boot, then dropped, so this code is not on the heap during play."""
+import json
+import os
+from binascii import crc32
+
+from sy.storage.store import MAGIC, exists
+
+
+def resume(b):
+    """Take up the saved game; guide the players if the pieces no longer agree."""
+    got = load(b.store)
+    if got is None:
+        return False
+    header, data = got
+    b.stage = header.get("stage", 0)
+    b.x_on = bool(header.get("x_on"))
+    if b.stage and data:
+        from sy.rules.game import Game
+        b.game = Game.load(data, b.graph)
+        if b.stage == 2 and b.game.phase == 2:
+            b.stage = 3  # an ended game saved as in play (firmware before 0.1.1 saved its end twice)
+    else:
+        b.stage = 0
+    # nothing is committed until the switches agree with the saved positions
+    b.restoring = b.stage == 2
+    b.evaluate(True)
+    b.dirty = True
+    return True
+
+
+def _read(path):
+    try:
+        f = open(path, "rb")
+    except OSError:
+        return None
+    try:
+        data = f.read()
+    finally:
+        f.close()
+    if data[:4] != MAGIC or len(data) < 13:
+        return None
+    try:
+        crc = int(data[4:12], 16)
+    except ValueError:
+        return None
+    body = data[13:]
+    if crc32(body) & 0xFFFFFFFF != crc:
+        return None
+    nl = body.find(b"\n")
+    try:
+        header = json.loads(body[:nl])
+    except ValueError:
+        return None
+    return header, body[nl + 1:]
+
+
+def load(store):
+    """(header, game_bytes) of the newest good snapshot, or None. Trims the journal to it."""
+    got = _read(store.state) or _read(store.bak)
+    if got is None:
+        return None
+    header = got[0]
+    store.jlen = header.get("jlen", 0)
+    store.seq = header.get("seq", 0)
+    _trim(store)
+    return got
+
+
+def _trim(store):
+    """Cut the journal back to jlen bytes (a line written after the last snapshot).
+
+    Power-cut safe at every step, with rename never over an existing file (FAT cannot):
+    copy to game.trim, rename game.jsonl -> game.old, game.trim -> game.jsonl, remove game.old.
+    A cut between the renames leaves game.old, which the next boot takes back first."""
+    journal = store.journal
+    old = journal[:-6] + ".old"
+    trimmed = journal[:-6] + ".trim"
+    if not exists(journal):
+        if not exists(old):
+            return
+        os.rename(old, journal)  # a cut landed between the two renames
+    elif exists(old):
+        os.remove(old)  # a cut landed after the second rename
+    size = os.stat(journal)[6]
+    if size <= store.jlen:
+        return
+    src = open(journal, "rb")
+    dst = open(trimmed, "wb")
+    try:
+        left = store.jlen
+        buf = bytearray(256)
+        while left > 0:
+            n = src.readinto(buf)
+            if not n:
+                break
+            n = min(n, left)
+            dst.write(buf[:n])
+            left -= n
+    finally:
+        src.close()
+        dst.close()
+    os.rename(journal, old)
+    os.rename(trimmed, journal)
+    os.remove(old)

@@ -1,0 +1,107 @@
+"""Power-cut-safe storage of the board's game.
+
+journal (game.jsonl): one JSON line per committed event, appended; line N is event seq N. The
+  standard lines (setup, mrx, move) form the game record (docs/game-record.md); the board
+  never writes an unrevealed Mister X station into it.
+state (state.bin): the Game snapshot plus the board's own header, written atomically:
+  write state.tmp, rename state.bin -> state.bak, rename state.tmp -> state.bin. At boot the
+  newest copy whose checksum holds wins. The header records the journal's length, so a line
+  appended just before a power cut (and not yet covered by a snapshot) is cut off at resume.
+Reading the newest good snapshot back is sy/storage/resume.py's (resume.load(store)): boot-only code, kept
+off the heap during play.
+"""
+import json
+import os
+from binascii import crc32
+
+MAGIC = b"SY1\n"
+
+
+def exists(path):
+    try:
+        os.stat(path)
+        return True
+    except OSError:
+        return False
+
+
+class Store:
+    def __init__(self, folder):
+        if folder and not exists(folder):
+            os.mkdir(folder)
+        p = (folder + "/") if folder else ""
+        self.journal = p + "game.jsonl"
+        self.state = p + "state.bin"
+        self.bak = p + "state.bak"
+        self.tmp = p + "state.tmp"
+        self.jlen = 0  # bytes of journal covered by the last snapshot
+        self.seq = 0   # lines in the journal
+        self.writes = 0  # appends and snapshots written since boot
+
+    # --- journal ------------------------------------------------------------------------
+    def append(self, text):
+        """Append one event line (str without newline); returns its seq. Call save() after."""
+        f = open(self.journal, "a")
+        try:
+            f.write(text)
+            f.write("\n")
+        finally:
+            f.close()
+        self.jlen += len(text) + 1  # JSON from json.dumps is ASCII
+        self.writes += 1
+        self.seq += 1
+        return self.seq
+
+    def lines(self, first=1):
+        """Yield (seq, text) for journal lines from seq `first` on (allocates: events only)."""
+        if not exists(self.journal):
+            return
+        f = open(self.journal)
+        try:
+            seq = 0
+            left = self.jlen
+            while left > 0:
+                line = f.readline()
+                if not line:
+                    break
+                left -= len(line)
+                seq += 1
+                if seq >= first:
+                    yield seq, line.rstrip("\n")
+        finally:
+            f.close()
+
+    # --- snapshot -----------------------------------------------------------------------
+    def save(self, header, game_bytes):
+        """game_bytes: any buffer (the board passes a view of its snapshot buffer). Written in
+        pieces with a running checksum, so no copy of the whole state is made."""
+        self.writes += 1
+        header["jlen"] = self.jlen
+        header["seq"] = self.seq
+        h = json.dumps(header).encode()
+        crc = crc32(b"\n", crc32(h))
+        if game_bytes:
+            crc = crc32(game_bytes, crc)
+        f = open(self.tmp, "wb")
+        try:
+            f.write(MAGIC)
+            f.write(b"%08x\n" % (crc & 0xFFFFFFFF))
+            f.write(h)
+            f.write(b"\n")
+            if game_bytes:
+                f.write(game_bytes)
+        finally:
+            f.close()
+        if exists(self.state):
+            if exists(self.bak):
+                os.remove(self.bak)
+            os.rename(self.state, self.bak)
+        os.rename(self.tmp, self.state)
+
+    def reset(self):
+        base = self.journal[:-6]
+        for p in (self.journal, self.state, self.bak, self.tmp, base + ".old", base + ".trim"):
+            if exists(p):
+                os.remove(p)
+        self.jlen = 0
+        self.seq = 0
