@@ -16,7 +16,8 @@ from sy.storage.store import Store
 from sy.storage import resume
 from testkit import MemStrip, TestBoard, play_game
 from sy.rules import commit as commitlib
-from sy.play.board import TRANSPORT_RGB, _ERROR
+from sy.play.board import TRANSPORT_RGB, _ERROR, SETUP, PLAY, OVER
+from sy.rules.base import PHASE_OVER
 
 # the firmware's colours, full scale as a TestBoard reads them (tb.colour)
 TAXI, BUS, UG = (tuple(TRANSPORT_RGB[3 * t:3 * t + 3]) for t in range(3))
@@ -258,7 +259,7 @@ def _start(detectives=(13, 26, 29, 34, 50), bobbies=()):
     tb = _ready(detectives, bobbies)
     for s in list(detectives) + list(bobbies):
         tb.place(s)
-    assert tb.board.stage == 2
+    assert tb.board.stage == PLAY
     return tb
 
 
@@ -268,12 +269,12 @@ def test_setup_lights_targets_and_waits_for_switches():
     assert tb.colour(13) in ((0, 60, 255), (0, 0, 0))  # D1 blue (blinking until placed)
     for s in (13, 26, 29, 34):
         tb.place(s)
-    assert tb.board.stage == 1
+    assert tb.board.stage == SETUP
     tb.place(51)  # a magnet where no piece should be: shown, no progress
     assert tb.board.n_extra == 1
     tb.lift(51)
     tb.place(50)
-    assert tb.board.stage == 2
+    assert tb.board.stage == PLAY
     assert any(m.get("ev", {}).get("type") == "ready" for m in tb.messages())
 
 
@@ -508,10 +509,10 @@ def test_the_end_of_a_game_is_saved_once_already_over():
     for i, to in finish:
         tb.lift(tb.board.game.pos[i])
         tb.place(to)
-    assert tb.board.game.phase == 2 and tb.board.stage == 3
-    assert [h["stage"] for h in saves] == [2, 2, 2, 2, 3]
+    assert tb.board.game.phase == PHASE_OVER and tb.board.stage == OVER
+    assert [h["stage"] for h in saves] == [PLAY, PLAY, PLAY, PLAY, OVER]
     tb.reboot()
-    assert tb.board.stage == 3
+    assert tb.board.stage == OVER
 
 
 def test_an_ended_game_saved_as_in_play_resumes_over():
@@ -519,9 +520,9 @@ def test_an_ended_game_saved_as_in_play_resumes_over():
     left a finished game that resumed as being played, for good."""
     tb = _start()
     tb.board.game._end("detectives", "mrx_stuck")
-    tb.board.store.save({"v": 1, "stage": 2, "x_on": 0}, tb.board.game.save())
+    tb.board.store.save({"v": 1, "stage": PLAY, "x_on": 0}, tb.board.game.save())
     tb.reboot()
-    assert tb.board.stage == 3 and tb.command("status")["stage"] == "over"
+    assert tb.board.stage == OVER and tb.command("status")["stage"] == "over"
 
 
 def test_resend_after_reconnect():

@@ -14,7 +14,7 @@ if sys.implementation.name != "micropython":
 
 from sy.hardware import boardconfig
 from testkit import TestBoard, MemInputs, play_game
-from sy.play.board import TRANSPORT_RGB
+from sy.play.board import TRANSPORT_RGB, PLAY
 
 TAXI = tuple(TRANSPORT_RGB[0:3])  # the firmware's taxi colour, full scale as tb.colour reads it
 WHITE = (255, 255, 255)  # a station out of service: the firmware draws it as 255, 255, 255
@@ -211,7 +211,7 @@ def _dead_game(dead, closed, detectives=(13, 26), bobbies=(29, 34)):
     assert tb.command("setup", detectives=list(detectives), bobbies=list(bobbies))["ok"]
     for s in list(detectives) + list(bobbies):
         tb.place(s)
-    assert tb.board.stage == 2
+    assert tb.board.stage == PLAY
     tb.command("mrx", ticket="taxi")
     tb.messages()
     return tb

@@ -10,7 +10,7 @@ while every reed works, so a sound board carries none of this code; docs/memory.
     host's `place`). Its destinations out of service blink white in turn with their transport (draw).
 Nothing allocates but confirm.
 """
-_PLAY = 2
+from sy.play.board import PLAY
 
 
 class Blind:
@@ -44,7 +44,7 @@ class Blind:
                 or self.on_dead(b) < 0:
             return False
         b.occ[station] = 1  # a placement: the piece standing out of sight was lifted (sync)
-        b.evaluate()
+        b.compare_and_commit()
         return True
 
     def sync(self, b):
@@ -59,7 +59,7 @@ class Blind:
             if s < 0:
                 break
             occ[s] = 1 if g.holder_of(s) >= 0 else 0
-        if b.stage != _PLAY:
+        if b.stage != PLAY:
             return
         p = self.on_dead(b)
         if p < 0:
@@ -98,7 +98,7 @@ class Blind:
     def confirm(self, b):
         """The confirm button pressed briefly with a piece in hand: the piece put on its one
         destination out of service; with several, the host is asked which (note `where`)."""
-        if b.lifted < 0 or b.stage != _PLAY:
+        if b.lifted < 0 or b.stage != PLAY:
             return
         blind = self.destinations(b)
         if not blind:

@@ -30,10 +30,14 @@ _NOT_SET_UP = const(40)
 _RESTORE_FIRST = const(41)
 _PUT_BACK_FIRST = const(57)
 
+# The board's stages, one at a time: no game, the pieces being set up, the game in play, the game
+# over. Board.stage holds one; the snapshot's header saves it (the numbers are part of the saved
+# format), the handlers (sy/play/*.py) and the boot's resume (sy/storage/resume.py) use these names.
 IDLE = 0
 SETUP = 1
 PLAY = 2
 OVER = 3
+STAGE_NAMES = ("idle", "setup", "play", "over")  # as the protocol's status names them
 
 # colours (r, g, b)
 TRANSPORT_RGB = bytes((255, 170, 0,   0, 210, 170,   255, 0, 0))  # taxi yellow, bus turquoise, underground red
@@ -162,7 +166,7 @@ class Board:
             elif self.n_missing == 0:
                 self.x_on = True  # nobody is in hand: this is Mister X's own piece
                 self.out.note({"note": "mrx_piece", "station": station})
-        self.evaluate()
+        self.compare_and_commit()
 
     def _may(self, p):
         return bool(self._may_mask() & (1 << p))
@@ -174,7 +178,7 @@ class Board:
         return (self.game.to_move() if tomove < 0 else tomove) & ~self.off
 
     def _may_now(self):
-        """_may_mask from the rules' to_move as the last evaluate() found it: a reed change comes
+        """_may_mask from the rules' to_move as the last compare() found it: a reed change comes
         between evaluations, and every change to the game is evaluated (a commit, a host's
         command, a take-back, a resume), so it is the same, without asking the rules again (a
         to_move costs milliseconds on a Pico, and a lift and a placement each evaluate anyway)."""
@@ -217,18 +221,22 @@ class Board:
         if self.lifted >= 0:
             self.pre_ticket = -1 if self.pre_ticket == ticket else ticket
             self.dirty = True
-            self.evaluate()
+            self.compare_and_commit()
             return True
         return False
 
     # --- the comparison -------------------------------------------------------------------
-    def evaluate(self, quiet=False):
+    def compare(self):
+        """Compare where the rules put the pieces with the closed reeds, and nothing more (no
+        commit, no change of stage): fills missing, extra and tomove, the board's view. Returns
+        n << 8 | s: n closed stations no piece is on that closed while a piece was in hand
+        (placements), s the last of them (an int: the comparison allocates nothing)."""
         self.dirty = True
         g = self.game
         self.n_missing = self.n_extra = 0
         self.bad = 0
         if g is None:
-            return
+            return 0
         occ = self.occ
         pos = g.pos
         if self.blind is not None:
@@ -258,6 +266,21 @@ class Board:
         if not self.n_missing:
             self.off = 0  # every piece in place
         self.tomove = g.to_move()
+        return n_new << 8 | to
+
+    def compare_and_commit(self, quiet=False):
+        """compare(), then what it decides, committed: a board set up starts the game (`ready`),
+        a resumed board whose pieces agree again says so, a piece lifted and put down on a new
+        station is a move (committed once its ticket is known); and the lift's feedback (no
+        `lift` note if quiet). Called after every change of the reeds or of the game."""
+        placed = self.compare()
+        g = self.game
+        if g is None:
+            return
+        n_new = placed >> 8
+        to = placed & 0xFF
+        occ = self.occ
+        pos = g.pos
         if self.stage == SETUP:
             if self.n_missing == 0 and self.n_extra == 0:
                 self.stage = PLAY
@@ -372,7 +395,7 @@ class Board:
         if g.result == "detectives" and g.reason == "capture":
             line["capture"] = True
         self._drop_lift()
-        self.evaluate(True)
+        self.compare_and_commit(True)
         # the players see the answer first: the save below may wait for a flash erase (45 ms on
         # a Pico); the host's event follows the save
         self.render(self.now)
@@ -386,7 +409,7 @@ class Board:
             self.out.note({"note": "game_over", "result": g.result, "reason": g.reason})
         elif g.phase == PHASE_MRX:
             self.out.note({"note": "mrx_turn", "round": g.round + 1})
-        self.evaluate(True)
+        self.compare_and_commit(True)
 
     # --- what the host says ---------------------------------------------------------------
     def _ready_game(self):

@@ -128,7 +128,7 @@ def c_reed(p, msg):
             for bit in range(app.nbits):
                 if bs[bit] == s:
                     b.occ[s] = 1 if stable[bit >> 3] & (0x80 >> (bit & 7)) else 0
-        b.evaluate(True)
+        b.compare_and_commit(True)
     return {"dead": dead}
 
 

@@ -13,9 +13,7 @@ import json
 
 from sy.rules.game import RuleError
 from sy.link.fields import ProtoError, station_arg, ticket_arg
-
-_PLAY = 2
-_OVER = 3
+from sy.play.board import PLAY, OVER
 
 
 def _latest_commit(store):
@@ -64,7 +62,7 @@ def c_capture(p, msg):
     if g is None:
         raise ProtoError("wrong_turn", "no game is set up")
     piece = g.piece_index(msg.get("piece"))
-    if b.stage not in (_PLAY, _OVER):
+    if b.stage not in (PLAY, OVER):
         raise RuleError("wrong_turn", "no game is being played")
     from sy.rules import mrxknown
     s = mrxknown.check_capture(g, piece)  # first the public facts: a station he cannot be on is refused outright
@@ -72,7 +70,7 @@ def c_capture(p, msg):
     if at is not None and at != s:
         raise ProtoError("unproved", "%s stands on %d, Mister X on another station" % (g.piece_name(piece), s))
     g.capture(piece)  # the rules allow it after the last round's closing move, too
-    b.stage = _PLAY
+    b.stage = PLAY
     seq = b.commit_line({"type": "capture", "piece": g.piece_name(piece)})
     b._after_commit()
     return {"seq": seq}

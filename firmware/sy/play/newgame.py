@@ -3,10 +3,7 @@ journal begun. sy/link/proto.py loads this module for these commands only and dr
 its code is not on the heap during play."""
 from sy.rules.game import Game, RuleError
 from sy.link.fields import ProtoError, commit_arg
-
-_IDLE = 0
-_SETUP = 1
-_PLAY = 2
+from sy.play.board import IDLE, SETUP, PLAY
 
 
 def _ints(obj, key, need):
@@ -69,7 +66,7 @@ def new_game(b, obj):
     game, line = _setup(obj, b.graph)
     b.store.reset()
     b.game = game
-    b.stage = _SETUP
+    b.stage = SETUP
     b.restoring = False
     b.x_on = False
     b.verified = None
@@ -79,13 +76,13 @@ def new_game(b, obj):
         if obj.get(k) is not None:
             line[k] = obj[k]
     seq = b.commit_line(line)
-    b.evaluate()
+    b.compare_and_commit()
     return seq
 
 
 def c_setup(p, msg):
     b = p.board
-    if b.stage in (_SETUP, _PLAY) and not msg.get("replace"):
+    if b.stage in (SETUP, PLAY) and not msg.get("replace"):
         raise ProtoError("wrong_turn", "a game is in progress; send replace: true to abandon it")
     commit_arg(msg.get("commit"))
     p.acked = 0
@@ -98,8 +95,8 @@ def c_reset(p, msg):
     b = p.board
     b.store.reset()
     b.game = None
-    b.stage = _IDLE
+    b.stage = IDLE
     b.restoring = False
-    b.evaluate()
+    b.compare_and_commit()
     p.acked = 0
     return {"seq": 0}

@@ -29,6 +29,7 @@ from binascii import hexlify
 
 from sy import forget
 from sy.link.fields import ProtoError as SvcError
+from sy.play.board import SETUP, PLAY
 
 try:
     from time import ticks_diff
@@ -36,8 +37,6 @@ except ImportError:  # CPython: the host, the tests
     from sy.compat import ticks_diff
 
 IDLE_MS = 120000
-_SETUP = 1
-_PLAY = 2
 
 
 class Service:
@@ -192,7 +191,7 @@ def begin(app, msg):
     if svc is not None:
         return {"paused": svc.paused}
     b = app.board
-    playing = b.stage in (_SETUP, _PLAY)
+    playing = b.stage in (SETUP, PLAY)
     if playing and not msg.get("pause"):
         raise SvcError("wrong_turn", "a game is in progress: finish it, reset it, or send pause: true "
                                      "(the game then waits for the pieces to be put back)")
@@ -214,10 +213,10 @@ def leave(app):
         s = bs[bit]
         if s:
             occ[s] = 1 if stable[bit >> 3] & (0x80 >> (bit & 7)) else 0
-    if b.stage == _PLAY:
+    if b.stage == PLAY:
         b.restoring = True  # nothing commits until the pieces agree with the game again
     b.now = svc.now
-    b.evaluate(True)
+    b.compare_and_commit(True)
     b.dirty = True
     return True
 

@@ -3,9 +3,7 @@
 and drops it after each, so its code is not on the heap during play."""
 from sy.rules.game import TICKET_NAMES
 from sy.link.fields import ProtoError, PROTO, FIRMWARE
-from sy.play.board import ticket_mask_names
-
-_STAGES = ("idle", "setup", "play", "over")
+from sy.play.board import ticket_mask_names, STAGE_NAMES
 _PHASES = ("mrx", "detectives", "over")
 
 
@@ -13,7 +11,7 @@ def status(b):
     """The game as the host sees it. Loops, not comprehensions: on the board each of those is
     one more function on the heap, and this runs when the heap is fullest (at the game's end)."""
     g = b.game
-    st = {"stage": _STAGES[b.stage], "restoring": b.restoring, "seq": b.store.seq}
+    st = {"stage": STAGE_NAMES[b.stage], "restoring": b.restoring, "seq": b.store.seq}
     if b.blind is not None:  # reeds out of service (none: no key, the heap is fullest at the end)
         st["dead"] = b.blind.stations()
     if g is None:

@@ -27,10 +27,10 @@ def take_back(b, name):
         b.occ[to] = 3  # the piece still stands there: a stray now, never a placement
     b.gp = -1  # a guided move is guided again by the host
     b._drop_lift()
-    b.evaluate(True)
+    b.compare_and_commit(True)
     b.render(b.now)  # the players see it first, as after a move (Board._commit_move)
     seq = b.commit_line({"type": "undo", "piece": g.piece_name(piece), "from": to, "to": back})
-    b.evaluate(True)
+    b.compare_and_commit(True)
     return seq
 
 

@@ -9,22 +9,23 @@ from sy.storage.store import MAGIC, exists
 
 def resume(b):
     """Take up the saved game; guide the players if the pieces no longer agree."""
+    from sy.play.board import IDLE, PLAY, OVER  # the board's stages (loaded: b is one)
     got = load(b.store)
     if got is None:
         return False
     header, data = got
-    b.stage = header.get("stage", 0)
+    b.stage = header.get("stage", IDLE)
     b.x_on = bool(header.get("x_on"))
-    if b.stage and data:
-        from sy.rules.game import Game
+    if b.stage != IDLE and data:
+        from sy.rules.game import Game, PHASE_OVER
         b.game = Game.load(data, b.graph)
-        if b.stage == 2 and b.game.phase == 2:
-            b.stage = 3  # an ended game saved as in play (firmware before 0.1.1 saved its end twice)
+        if b.stage == PLAY and b.game.phase == PHASE_OVER:
+            b.stage = OVER  # an ended game saved as in play (firmware before 0.1.1 saved its end twice)
     else:
-        b.stage = 0
+        b.stage = IDLE
     # nothing is committed until the switches agree with the saved positions
-    b.restoring = b.stage == 2
-    b.evaluate(True)
+    b.restoring = b.stage == PLAY
+    b.compare_and_commit(True)
     b.dirty = True
     return True
 
