@@ -29,10 +29,13 @@ HEAP = os.environ.get("SY_E2E_HEAP", "112k")
 # The unix port's 64k target (the first board issue) was set before the firmware ran on a Pico;
 # the Pico's heap is the reference now (`yard bench pico`: heap_peak_used_bytes, tests/test_pico.py).
 # tests/test_pico.py's full game asserts the Pico's target. Here the benchmark's game must still
-# complete on a small unix-port heap, with a margin: it needs 66k (the Pico's fast frame code,
-# sy/hardware/ledsfast.py, costs this port 2 KB) and ran out there now and then on a loaded machine (when the
-# collector runs decides how fragmented the heap is).
-TARGET_HEAP = "80k"
+# complete on a small unix-port heap, with a margin: it needed 66k (the Pico's fast frame code,
+# sy/hardware/ledsfast.py, costs this port 2 KB) and ran out there now and then on a loaded machine
+# (when the collector runs decides how fragmented the heap is). With the package in layers (issue
+# 14) its peak is 79.6 KB (67.3 KB before): 7.7 KB of that is a sixth qstr pool (640 entries),
+# which this 64-bit port allocates whole once the board's names pass 620, the rest the
+# sub-packages and their longer module names; 88k keeps a margin.
+TARGET_HEAP = "88k"
 
 
 @pytest.fixture
