@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from sy import london, rules
-from host.record import Replayer, mrx_line, move_line, public_lines, record_setup, replay
+from host.misterx.record import Replayer, mrx_line, move_line, public_lines, record_setup, replay
 
 BOBBIES = {2: 2, 3: 1, 4: 0, 5: 0}
 

@@ -3,7 +3,7 @@ land while the board writes its flash) or a serial link cut and restored at rand
 
 The host here is BoardLink (the real protocol client: hello with the last applied event, resend,
 drop of duplicates, gap detection) plus Mister X's full-knowledge game (sy.rules.Game) and
-salted commitments (sy.commit), like host/simboard.play_game; the players' hands move the pieces
+salted commitments (sy.commit), like host/simulator/scripted.play_game; the players' hands move the pieces
 through the simulated reeds and buttons. After a power cut the players do what the board shows:
 pieces it does not find where it saved them are put back, and the interrupted move is made again.
 
@@ -22,7 +22,7 @@ import random
 import threading
 import time
 
-from host.boardlink import BoardCommandError, LinkError
+from host.link.boardlink import BoardCommandError, LinkError
 from host.reliability.common import FastLink, RelSim, inspect_flash, strace_works
 from sy import commit as commitlib
 from sy.rules import Game, RuleError, TICKET_NAMES
@@ -233,7 +233,7 @@ class ChaosGame:
             return None
         s1, t1 = opts[rng.randrange(len(opts))]
         if t.double and t.round + 1 in (5, 12):
-            from host.simboard import _mrx_second
+            from host.simulator.scripted import _mrx_second
             second = _mrx_second(t, s1, t1)
             if second:
                 return (t1, s1, second[1], second[0])

@@ -1,0 +1,1 @@
+"""Europe boards: the map format (mapformat) and its digitizer (map_editor), the host's bag, a game as the host keeps it (match), computer players, the demo on the simulated board, the public browser view and the record replay."""
