@@ -323,9 +323,4 @@ def latest_unfinished(folder=None):
     return None
 
 
-def mrx_step_public(step):
-    """Name + station (or None) of one entry as the board sees it."""
-    return step["ticket"], (step["to"] if step.get("shown") else None)
-
-
 __all__ = ["SecretGame", "draw_setup", "public_line", "latest_unfinished", "new_salt", "BLACK"]

@@ -42,16 +42,3 @@ def read_tree(flash_path, folder=""):
         except Exception:
             continue  # a folder
     return out
-
-
-def read_file(flash_path, path):
-    fs = mount(flash_path)
-    if fs is None:
-        return None
-    try:
-        with fs.open(path, "rb") as f:
-            return f.read()
-    except Exception:
-        return None
-
-

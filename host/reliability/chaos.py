@@ -496,17 +496,6 @@ def plan_commit(game, k):
     return game.commits[k]
 
 
-def hidden_stations(truth):
-    """Mister X's stations the detectives were never shown: start and every unrevealed move
-    (a station shown later at a surfacing is still hidden for the moves before it)."""
-    shown = {s for k, (_t, s) in enumerate(truth.log) if k + 1 in truth.reveals}
-    return {s for k, (_t, s) in enumerate(truth.log) if k + 1 not in truth.reveals} | {truth_start(truth)} - shown
-
-
-def truth_start(truth):
-    return getattr(truth, "_start", None)
-
-
 def flash_leaks(fl, truth, salts, all_salts=None):
     """What a flash (inspect_flash) says that only Mister X may know. Checks: every Mister X
     journal line names a station only on a surfacing move; no setup line names his start; the
