@@ -27,6 +27,7 @@ from host import ROOT
 from host.device.mpy_build import compile_testkit, compile_tree, tool
 
 FIRMWARE = os.path.join(ROOT, "firmware")
+SCRIPT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "firmware_mpy.py")  # runs under MicroPython
 
 
 def add_arguments(parser):
@@ -40,8 +41,8 @@ def add_arguments(parser):
 def _inprocess(build, folder):
     env = dict(os.environ)
     env["MICROPYPATH"] = build + ":.frozen"
-    proc = subprocess.run([tool("micropython"), "-X", "heapsize=256k", os.path.join(ROOT, "host", "benchmarks", "firmware_mpy.py"),
-                           folder], env=env, capture_output=True, text=True, timeout=600)
+    proc = subprocess.run([tool("micropython"), "-X", "heapsize=256k", SCRIPT, folder], env=env,
+                          capture_output=True, text=True, timeout=600)
     lines = [ln for ln in proc.stdout.splitlines() if ln.startswith("{")]
     if proc.returncode or not lines:
         raise RuntimeError("the in-process benchmark failed:\n" + proc.stdout + proc.stderr)
