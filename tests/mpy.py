@@ -1,6 +1,6 @@
 """The tests' one way to run code under the MicroPython unix port.
 
-Code is compiled with mpy-cross first, as `yard flash` does for a real board (host/mpy_build.py:
+Code is compiled with mpy-cross first, as `yard flash` does for a real board (host/device/mpy_build.py:
 the same flags, the module names the board has): compiling source on the device needs far more
 heap than running the compiled module.
 
@@ -18,7 +18,7 @@ import tempfile
 import pytest
 
 from host.errors import UserError
-from host.mpy_build import compile_testkit, compile_tree, tool
+from host.device.mpy_build import compile_testkit, compile_tree, tool
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 FIRMWARE = os.path.join(ROOT, "firmware")

@@ -23,7 +23,7 @@ def test_cheap_levels_play_whole_legal_games(mrx_level, det_level):
 
 def test_mcts_levels_play_legal_games_with_bobbies_and_doubles():
     import json
-    from host.record import replay
+    from host.misterx.record import replay
     doubles = bobby_moves = 0
     for seed in range(3):
         r = play_game(make_mrx_agent("normal", seed, iterations=40),

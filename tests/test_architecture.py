@@ -97,7 +97,7 @@ def cycles(graph):
 
 def test_the_graph_sees_the_board_and_the_host():
     graph = import_graph()
-    assert "main" in graph and "host.cli" in graph
+    assert "main" in graph and "host.commands.cli" in graph
     assert any(m.startswith("sy.") for m in graph)
     assert any(m.startswith("sy.") for m in graph["main"])  # main.py's import inside main()
 

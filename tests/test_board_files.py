@@ -1,4 +1,4 @@
-"""What goes onto a board: `yard flash` (host/flash.py build) and the maker's UF2 (host/uf2.py)
+"""What goes onto a board: `yard flash` (host/device/flash.py build) and the maker's UF2 (host/device/uf2.py)
 carry exactly the modules the board can import, and nothing only the host or the tests use.
 
 Which modules the board can import is found here from the source, not from a list: starting at
@@ -18,14 +18,14 @@ import shutil
 import pytest
 
 from host import ROOT
-from host.flash import build
-from host.mpy_build import NATIVE_MODULES, NOT_ON_BOARD, PICO_ARCH
+from host.device.flash import build
+from host.device.mpy_build import NATIVE_MODULES, NOT_ON_BOARD, PICO_ARCH
 
 FIRMWARE = os.path.join(ROOT, "firmware")
 SY = os.path.join(FIRMWARE, "sy")
 ENTRY_POINTS = (os.path.join(FIRMWARE, "main.py"), os.path.join(FIRMWARE, "europe_main.py"),
                 os.path.join(ROOT, "boot.py"))
-# moved off the board: the records' reader (host/record.py), the tests' in-process board
+# moved off the board: the records' reader (host/misterx/record.py), the tests' in-process board
 # (tests/testkit.py)
 MOVED = ("record", "testkit")
 PICO_DIR = os.environ.get("YARD_PICO_DIR") or os.path.join(os.path.dirname(ROOT), "shared", "pico")
@@ -201,16 +201,16 @@ def test_yard_flash_copies_exactly_what_the_board_imports(tmp_path, arch):
 
 @pytest.mark.skipif(not shutil.which("mpy-cross"), reason="mpy-cross not installed")
 def test_the_uf2_filesystem_holds_the_same_files(tmp_path):
-    """host/uf2.py's files, and (when MicroPython's RPI_PICO UF2 is here) the littlefs the maker's
+    """host/device/uf2.py's files, and (when MicroPython's RPI_PICO UF2 is here) the littlefs the maker's
     UF2 really holds: the flashed files and board.json, nothing else."""
-    from host.uf2 import board_files, make_board_uf2
+    from host.device.uf2 import board_files, make_board_uf2
     want = set(build(str(tmp_path / "build"), PICO_ARCH)) | {"board.json"}
     files = board_files()
     assert set(files) == want
     if not os.path.isfile(MICROPYTHON_UF2):
         pytest.skip("MicroPython's RPI_PICO UF2 is not in %s (set YARD_PICO_DIR)" % PICO_DIR)
     from host.pico.flashfs import mount
-    from host.uf2 import read_uf2
+    from host.device.uf2 import read_uf2
     out = tmp_path / "board.uf2"
     make_board_uf2(MICROPYTHON_UF2, str(out))
     flash = tmp_path / "flash.bin"
@@ -228,10 +228,11 @@ def test_the_uf2_filesystem_holds_the_same_files(tmp_path):
 def test_the_board_plays_a_game_from_the_flashed_files_alone(tmp_path):
     """A simulated board whose module path holds only what `yard flash` copies (as on a board)
     boots and plays a full game with commitments, the reveal and the record."""
-    from host.boardlink import BoardLink
-    from host.mpy_build import host_arch
-    from host.record import replay
-    from host.simboard import SimBoard, play_game
+    from host.link.boardlink import BoardLink
+    from host.device.mpy_build import host_arch
+    from host.misterx.record import replay
+    from host.simulator.board import SimBoard
+    from host.simulator.scripted import play_game
 
     class FlashedBoard(SimBoard):
         def _build(self):

@@ -14,7 +14,7 @@ import time
 import pytest
 
 from host import ROOT
-from host.simboard import SimBoard
+from host.simulator.board import SimBoard
 from pty_terminal import PtyWizard
 from sy.hardware import boardconfig
 from mpy import needs_unix_port
@@ -109,7 +109,7 @@ def built(tmp_path):
     sim.dead_leds.add(dead)
     sim.stick(140, True)  # station 140's reed is stuck closed
     sim.start()
-    from host.boardlink import BoardLink
+    from host.link.boardlink import BoardLink
     BoardLink(sim.port, timeout=10).open()  # booted
     gen_path = str(tmp_path / "generated.json")
     with open(gen_path, "w") as f:
@@ -175,7 +175,7 @@ def test_calibrate_writes_the_board_as_built(built, tmp_path):
     print("calibration on the simulator: %.1f s" % took)
     # the firmware runs with it: pieces on the swapped stations are where the game expects them
     # (once the maker has replaced the stuck reed)
-    from host.boardlink import BoardLink
+    from host.link.boardlink import BoardLink
     del sim.stuck[140]
     sim.set_switch(140, False)
     link = BoardLink(sim.port, timeout=5)

@@ -16,8 +16,9 @@ import pytest
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, "firmware"))
 
-from host.boardlink import BoardLink, BoardCommandError  # noqa: E402
-from host.simboard import SimBoard, play_game  # noqa: E402
+from host.link.boardlink import BoardLink, BoardCommandError  # noqa: E402
+from host.simulator.board import SimBoard  # noqa: E402
+from host.simulator.scripted import play_game  # noqa: E402
 from mpy import needs_unix_port  # noqa: E402
 
 pytestmark = needs_unix_port

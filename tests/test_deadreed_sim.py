@@ -1,11 +1,12 @@
-"""A whole game on the simulated board (the firmware on the MicroPython unix port, host/simboard.py)
+"""A whole game on the simulated board (the firmware on the MicroPython unix port, host/simulator/board.py)
 with one reed dead, stuck closed or never closing, at a start station or at a station the game
 passes, taken out of service in the board's config: the game plays to its end and the board's
 record is the record of the same game on a sound board (nothing wrong committed)."""
 import pytest
 
-from host.boardlink import BoardLink
-from host.simboard import SimBoard, play_game
+from host.link.boardlink import BoardLink
+from host.simulator.board import SimBoard
+from host.simulator.scripted import play_game
 from mpy import needs_unix_port
 
 pytestmark = needs_unix_port

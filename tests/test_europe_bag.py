@@ -1,12 +1,12 @@
-"""The bag on the host (host/europe_bag.py): draws are fair (uniform over what is in the bag),
+"""The bag on the host (host/europe/bag.py): draws are fair (uniform over what is in the bag),
 reproducible from the seed, recorded in the secret record only, and never show Mister X's hand
 in the public record. The map is the one made for the tests, not the real board."""
 import json
 from collections import Counter
 
-from host.europe_bag import Bag
-from host.europe_match import EuropeMatch
-from host.europemap import load_graph
+from host.europe.bag import Bag
+from host.europe.match import EuropeMatch
+from host.europe.mapformat import load_graph
 import os
 
 from sy.europe.rules import Game, ticket_number, KINDS

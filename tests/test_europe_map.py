@@ -9,7 +9,7 @@ import sys
 
 import pytest
 
-from host.europemap import MapFormatError, read_map, write_map, load_graph, FILES, PROVENANCE
+from host.europe.mapformat import MapFormatError, read_map, write_map, load_graph, FILES, PROVENANCE
 from sy.europe import graph as europe_graph
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))

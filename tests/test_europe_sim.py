@@ -9,7 +9,7 @@ import sys
 
 import pytest
 
-from host.europe_sim import EuropeSimBoard, EuropeLink
+from host.europe.sim import EuropeSimBoard, EuropeLink
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 TESTMAP = os.path.join(ROOT, "tests", "data", "europe_testmap")

@@ -1,12 +1,12 @@
-"""The detectives' browser view of a Europe game (host/europe_view.py) in Chromium: it shows the
+"""The detectives' browser view of a Europe game (host/europe/view.py) in Chromium: it shows the
 detectives' hands and Mister X's public ticket board, and nothing of his secret (it is computed
 from the public record only). The map is the one made for the tests, not the real board."""
 import json
 
 from chromium import browser  # noqa: F401  (the module's Chromium, a fixture)
 from europe_games import TESTMAP, public, random_record
-from host.europe_view import start_view, public_state
-from host.europemap import load_graph
+from host.europe.view import start_view, public_state
+from host.europe.mapformat import load_graph
 
 
 def test_the_view_shows_the_public_game_and_no_secret(tmp_path, browser):

@@ -14,9 +14,10 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, ROOT)
 sys.path.insert(0, os.path.join(ROOT, "firmware"))
 
-from host.boardlink import BoardLink, BoardCommandError, VersionMismatch  # noqa: E402
-from host.simboard import SimBoard, play_game  # noqa: E402
-from host.record import replay  # noqa: E402
+from host.link.boardlink import BoardLink, BoardCommandError, VersionMismatch  # noqa: E402
+from host.simulator.board import SimBoard  # noqa: E402
+from host.simulator.scripted import play_game  # noqa: E402
+from host.misterx.record import replay  # noqa: E402
 from boardleds import BUS, ERROR, PIECES_RGB, TAXI, UG, WHITE, at_level, frames, shown  # noqa: E402
 from mpy import needs_unix_port  # noqa: E402
 

@@ -4,8 +4,8 @@ on the guided station or back. End to end on the firmware process (SimBoard) ove
 
 import pytest
 
-from host.boardlink import BoardLink, BoardCommandError
-from host.simboard import SimBoard
+from host.link.boardlink import BoardLink, BoardCommandError
+from host.simulator.board import SimBoard
 from boardleds import BUS, ERROR, PIECES, TAXI, frames
 from mpy import needs_unix_port
 

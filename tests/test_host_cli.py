@@ -10,7 +10,7 @@ import warnings
 import pytest
 
 from host import ROOT
-from host.cli import COMMANDS
+from host.commands.cli import COMMANDS
 
 MINE = ("play", "sim", "verify", "flash", "monitor")
 
@@ -96,8 +96,8 @@ def test_verify_rejects_garbage(tmp_path):
 
 @pytest.mark.skipif(not shutil.which("micropython") or not shutil.which("mpy-cross"), reason="needs the unix port")
 def test_monitor_shows_the_boards_lines():
-    from host.simboard import SimBoard
-    from host.boardlink import BoardLink
+    from host.simulator.board import SimBoard
+    from host.link.boardlink import BoardLink
     with SimBoard(heapsize="192k") as sim:
         link = BoardLink(sim.port)
         for _ in range(50):

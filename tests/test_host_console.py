@@ -6,11 +6,11 @@ import stat
 
 import pytest
 
-from host import cli
-from host.console import Console, parse_command, ParseError
+from host.commands import cli
+from host.misterx.console import Console, parse_command, ParseError
 from host.errors import BoardError
-from host.mrxgame import SecretGame, draw_setup, public_line
-from host.verify import verify_lines
+from host.misterx.secretgame import SecretGame, draw_setup, public_line
+from host.commands.verify import verify_lines
 from sy.rules import commit as commitlib
 from sy.rules.game import PHASE_DETECTIVES
 
@@ -249,7 +249,7 @@ def test_parse_undo():
 
 
 def test_the_standing_moves_of_a_journal_leave_out_those_taken_back():
-    from host.boardside import standing
+    from host.misterx.boardside import standing
     journal = [{"type": "setup"}, {"type": "ready"}, {"type": "mrx", "ticket": "taxi"},
                {"type": "move", "piece": "D1", "to": 4}, {"type": "move", "piece": "D2", "to": 27},
                {"type": "undo", "piece": "D2", "from": 27, "to": 26}, {"type": "undo", "piece": "D1", "from": 4, "to": 13},

@@ -13,9 +13,9 @@ import time
 import pytest
 
 from host import ROOT
-from host.boardlink import BoardLink
-from host.mrxgame import SecretGame
-from host.simboard import SimBoard
+from host.link.boardlink import BoardLink
+from host.misterx.secretgame import SecretGame
+from host.simulator.board import SimBoard
 from pty_terminal import PtyTerminal
 from sy.rules.game import PHASE_DETECTIVES
 from yardplay import move_one_detective, mrx_input, play_until, secret_log, start_game, yard_env

@@ -9,7 +9,7 @@ import time
 import pytest
 
 from host import ROOT
-from host import flash as flashmod
+from host.device import flash as flashmod
 from host.errors import BoardError
 
 pytestmark = pytest.mark.skipif(not all(shutil.which(t) for t in ("micropython", "mpy-cross", "socat")),

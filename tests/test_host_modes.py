@@ -16,9 +16,9 @@ import urllib.request
 
 import pytest
 
-from host.boardlink import BoardLink
-from host.mrxgame import SecretGame
-from host.simboard import SimBoard
+from host.link.boardlink import BoardLink
+from host.misterx.secretgame import SecretGame
+from host.simulator.board import SimBoard
 from boardleds import ERROR, PIECES, TRANSPORT, frames
 from pty_terminal import PtyTerminal
 from yardplay import move_one_detective, mrx_input, place_start, secret_log, yard_env

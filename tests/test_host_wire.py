@@ -10,9 +10,9 @@ import json
 
 import pytest
 
-from host import boardlink
-from host import sim as simcmd
-from host.mrxgame import SecretGame
+from host.link import boardlink
+from host.commands import sim as simcmd
+from host.misterx.secretgame import SecretGame
 from mpy import needs_unix_port
 
 pytestmark = needs_unix_port

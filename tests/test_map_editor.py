@@ -1,4 +1,4 @@
-"""The digitizer (`yard map-editor`, host/map_editor.py) in real Chromium (Debian's, via Playwright).
+"""The digitizer (`yard map-editor`, host/europe/map_editor.py) in real Chromium (Debian's, via Playwright).
 
 A picture of the map made for the tests (tests/data/europe_testmap, NOT the real board) is drawn
 with known city positions: board coordinates x2 plus an offset, with four fit marks at known board
@@ -21,7 +21,7 @@ import pytest
 from chromium import browser  # noqa: E402,F401 (a fixture; skips the module without Playwright or Chromium)
 
 from host import ROOT  # noqa: E402
-from host.map_editor import start_editor  # noqa: E402
+from host.europe.map_editor import start_editor  # noqa: E402
 
 TESTMAP = os.path.join(ROOT, "tests", "data", "europe_testmap")
 LONDON = os.path.join(ROOT, "data", "london")

@@ -24,7 +24,7 @@ from chromium import browser  # noqa: E402,F401 (a fixture; skips the module wit
 import aiohttp  # noqa: E402
 
 from host import ROOT  # noqa: E402
-from host.mrxgame import SecretGame  # noqa: E402
+from host.misterx.secretgame import SecretGame  # noqa: E402
 from host.web.mrxinput import PageBusy, PageInput, Said  # noqa: E402
 from host.web.mrxpage import command, start_secret_page  # noqa: E402
 from host.web.mrxstate import mrx_state  # noqa: E402
@@ -196,7 +196,7 @@ def test_lan_serves_the_address_it_is_asked_on(tmp_path):
 
 def test_lan_link_is_printed_with_a_qr_code(tmp_path):
     pytest.importorskip("segno")
-    from host.play import open_secret_page
+    from host.commands.play import open_secret_page
     setup = {"type": "setup", "detectives": [13, 26], "bobbies": [29, 34], "mrx": 45, "two_player": True}
     sg = SecretGame.create(setup, folder=str(tmp_path))
     printed = []
@@ -441,7 +441,7 @@ def test_yard_play_page_and_console_agree_and_take_back(browser, tmp_path):
     by a click, then takes back a detective's move from his page (the notice shows; the board makes
     the piece go back), then types his next move at the console: one game on both screens."""
     import random
-    from host.simboard import SimBoard
+    from host.simulator.board import SimBoard
     from yardplay import move_one_detective, mrx_input, place_start, secret_log, yard_env
     env = yard_env(tmp_path)
     rng = random.Random(5)
@@ -495,7 +495,7 @@ def test_yard_play_page_and_console_agree_and_take_back(browser, tmp_path):
 def test_the_options_go_with_a_human_mister_x():
     from argparse import Namespace
     from host.errors import UserError
-    from host.play import secret_page_options
+    from host.commands.play import secret_page_options
     assert secret_page_options(Namespace(secret_page=False, lan=False, secret_port=0), "human") is None
     assert secret_page_options(Namespace(secret_page=True, lan=True, secret_port=0), "human") == {"lan": True, "port": 0}
     with pytest.raises(UserError):

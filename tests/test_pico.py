@@ -17,10 +17,10 @@ import time
 import pytest
 
 from host import ROOT
-from host.boardlink import BoardLink
+from host.link.boardlink import BoardLink
 from host.errors import UserError
-from host.replay import replay
-from host.simboard import play_game
+from host.commands.replay import replay
+from host.simulator.scripted import play_game
 from boardleds import BUS_RGB, TAXI_RGB, UG_RGB, WHITE_RGB, shown
 
 PICO_DIR = os.environ.get("YARD_PICO_DIR") or os.path.join(os.path.dirname(ROOT), "shared", "pico")
@@ -44,7 +44,7 @@ def pico_board(**kw):
 
 def colours(pico, station, ms):
     """Every colour the station showed in the frames of the next `ms` emulated ms."""
-    from host.bench_pico import station_wire
+    from host.benchmarks.pico import station_wire
     t0 = pico.now_ms()
     pico.wait_ms(ms)
     return {station_wire(pico, wire, station) for _t, _n, wire in pico.frames_since(t0)}
@@ -57,7 +57,7 @@ def _uf2_block(address, family=0xE48BFF56, flags=0x2000, data=b"\0" * 256):
 
 
 def test_uf2_refuses_what_is_not_micropython_for_the_pico(tmp_path):
-    from host.uf2 import make_board_uf2
+    from host.device.uf2 import make_board_uf2
     bad = tmp_path / "bad.uf2"
     bad.write_bytes(b"hello")
     with pytest.raises(UserError, match="not a UF2 file"):
@@ -73,9 +73,9 @@ def test_uf2_refuses_what_is_not_micropython_for_the_pico(tmp_path):
 
 @needs_pico
 def test_uf2_holds_micropython_and_the_firmware_as_yard_flash_copies_it(tmp_path):
-    from host.flash import build
+    from host.device.flash import build
     from host.pico.flashfs import mount
-    from host.uf2 import read_uf2, make_board_uf2
+    from host.device.uf2 import read_uf2, make_board_uf2
     out = tmp_path / "board.uf2"
     cfg = tmp_path / "board.json"
     cfg.write_text(json.dumps({"board": "pico", "debounce_ms": 25}))

@@ -6,7 +6,7 @@ import sys
 
 import pytest
 
-from host.record import Replayer, replay
+from host.misterx.record import Replayer, replay
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 EXAMPLES = os.path.join(ROOT, "examples")

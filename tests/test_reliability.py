@@ -4,7 +4,7 @@ minimum counts: 10,000 fuzz lines, 200 power cuts over whole games, every sensor
 link cuts over whole games, a REPL dump mid-game, every LED frame of whole games.
 `yard bench reliability` runs the same code at any counts. Total here: about 4-5 minutes.
 
-Failures found and not fixable here (firmware/ and host/boardlink.py are not this suite's files)
+Failures found and not fixable here (firmware/ and host/link/boardlink.py are not this suite's files)
 are strict xfails: they start passing, and must be un-marked, when the bug is fixed."""
 import os
 import time
@@ -262,9 +262,9 @@ def test_boardlink_takes_the_events_of_a_second_game():
 
 def test_bench_reliability_small_counts():
     import argparse
-    from host import bench_reliability
+    from host.benchmarks import reliability
     p = argparse.ArgumentParser()
-    bench_reliability.add_arguments(p)
+    reliability.add_arguments(p)
     args = p.parse_args(["--fuzz-lines", "200", "--only", "fuzz", "--seed", "3"])
-    out = bench_reliability.run(args)
+    out = reliability.run(args)
     assert out["fuzz_lines"] == 200 and out["fuzz_crashes"] == 0 and out["seed"] == 3

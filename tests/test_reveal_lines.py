@@ -1,4 +1,4 @@
-"""Mister X's salts reach the board after the game a few moves per line (host.boardlink's
+"""Mister X's salts reach the board after the game a few moves per line (host.link.boardlink's
 reveal_requests), from every host path that plays Mister X: here the web simulator's automatic
 Mister X, against the board's real code (sy/play/verify.py) in process."""
 import os
@@ -9,8 +9,8 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, ROOT)
 sys.path.insert(0, os.path.join(ROOT, "firmware"))
 
-from host.boardlink import reveal_requests  # noqa: E402
-from host.mrxgame import SecretGame, draw_setup, public_line  # noqa: E402
+from host.link.boardlink import reveal_requests  # noqa: E402
+from host.misterx.secretgame import SecretGame, draw_setup, public_line  # noqa: E402
 from host.web.automrx import AutoMrX  # noqa: E402
 import testkit  # noqa: E402
 

@@ -7,7 +7,7 @@ from hypothesis import given, settings, strategies as st
 
 from sy.maps import london
 from sy.rules import game as rules
-from host.record import Replayer, mrx_line, move_line, public_lines, record_setup, replay
+from host.misterx.record import Replayer, mrx_line, move_line, public_lines, record_setup, replay
 
 BOBBIES = {2: 2, 3: 1, 4: 0, 5: 0}
 

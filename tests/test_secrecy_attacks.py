@@ -7,7 +7,7 @@ import shutil
 
 import pytest
 
-from host import bench_reliability
+from host.benchmarks import reliability
 from host.reliability import attacks
 
 
@@ -28,13 +28,13 @@ def test_policy_aware_attacker_learns_little_from_the_default_level():
                     reason="needs the MicroPython unix port and bubblewrap")
 def test_bench_reliability_reports_the_attacks(monkeypatch):
     # the secrecy part, with the chaos games left out: the attacks' figures and their failures
-    monkeypatch.setattr(bench_reliability.chaos, "run_games",
+    monkeypatch.setattr(reliability.chaos, "run_games",
                         lambda *a, **k: {"secret_leaks": 0, "problems": [], "_frames": [], "games": 1,
                                          "finished_games": 1})
-    out = bench_reliability.run_all(only=["secrecy"], seed=2)
+    out = reliability.run_all(only=["secrecy"], seed=2)
     for k in ("forged_claims_accepted", "host_files_read", "web_attacks_accepted", "secret_generators_guessable"):
         assert out[k] == 0, (k, out)
     assert out["forged_claims_sent"] > 20 and out["web_attacks"] == 4 and out["host_files_tried"] == 2
     assert out["problems"] == 0, out
     p = argparse.ArgumentParser()
-    bench_reliability.add_arguments(p)
+    reliability.add_arguments(p)

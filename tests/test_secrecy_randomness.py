@@ -8,9 +8,9 @@ import random
 
 import pytest
 
-from host import play, sim as simcmd
+from host.commands import play, sim as simcmd
 from host.ai import LEVELS, make_detective_agent, make_mrx_agent
-from host.randomness import SEED_WARNING, fast_rng, secret_rng
+from host.misterx.randomness import SEED_WARNING, fast_rng, secret_rng
 
 
 def test_unseeded_generators_are_the_os():
@@ -83,5 +83,5 @@ def test_play_draws_from_the_os(monkeypatch):
         return {}
     monkeypatch.setattr(play, "draw_setup", spy)
     play.new_setup(argparse.Namespace(players=2, start=None, cards="random"), inp=lambda p: "")
-    # play passes no generator: draw_setup then uses random.SystemRandom (host/mrxgame.py)
+    # play passes no generator: draw_setup then uses random.SystemRandom (host/misterx/secretgame.py)
     assert seen["rng"] is None

@@ -10,7 +10,7 @@ import time
 
 import pytest
 
-from host.simboard import SimBoard
+from host.simulator.board import SimBoard
 from mpy import needs_unix_port
 from pty_terminal import PtyWizard
 
@@ -24,7 +24,7 @@ def faulty(tmp_path):
                    config={"leds": {"index": [(s * 7) % 199 for s in range(199)]},
                            "reeds": {"bits": [(s * 3 + 5) % 200 for s in range(199)]}})
     sim.start()
-    from host.boardlink import BoardLink
+    from host.link.boardlink import BoardLink
     BoardLink(sim.port, timeout=10).open()  # booted
     sim.dead_leds.add(sim.config["leds"]["index"][87])  # station 88's LED is dead
     sim.stick(57, True)    # station 57's reed is stuck closed
@@ -104,7 +104,7 @@ def test_selftest_names_the_faults(faulty, tmp_path):
     assert "READER BUS  not tested: this board has no SPI reed chain" in text
     assert not os.path.exists(str(tmp_path / "yard-selftest.progress.json"))
     # the game has the board back
-    from host.boardlink import BoardLink
+    from host.link.boardlink import BoardLink
     link = BoardLink(sim.port, timeout=5)
     hello = link.open()
     assert hello["stage"] == "idle"
@@ -115,7 +115,7 @@ def test_selftest_names_the_faults(faulty, tmp_path):
 
 
 def test_bus_check_names_the_fastest_reliable_clock():
-    from host.selftest import bus_lines, bus_verdict
+    from host.device.selftest import bus_lines, bus_verdict
     r = {"configured": 250000, "spi_mode": 0,
          "results": [[100000, 0, 40], [250000, 0, 40], [500000, 0, 40], [1000000, 3, 40], [2000000, 0, 40]]}
     # 2 MHz agreeing after a failure at 1 MHz is luck, not a reliable clock
@@ -146,15 +146,15 @@ class _FakeSvc:
     def cmd(self, name, **args):
         self.sent.append((name, args))
         if args["station"] == 7:
-            from host.boardlink import BoardCommandError
+            from host.link.boardlink import BoardCommandError
             raise BoardCommandError("bad_input", "at most 20 reeds can be out of service")
         (self.dead.add if args["out"] else self.dead.discard)(args["station"])
         return {"dead": sorted(self.dead)}
 
 
 def _selftest(svc, tmp_path, stuck=(), never=()):
-    from host.selftest import SelfTest
-    from host.calibrate import Progress
+    from host.device.selftest import SelfTest
+    from host.device.calibrate import Progress
     prog = Progress(str(tmp_path / "p.json"))
     prog.data = {"stuck": list(stuck), "seen": [b for b in range(199) if b + 1 not in never and b not in stuck]}
     return SelfTest(svc, prog, lambda *a, **k: None, 0)

@@ -2,15 +2,15 @@
 
 The attack that found the hole, kept as a test: the unix-port board ran as the host's user, so
 Ctrl-C on its serial port and `open()` at its REPL printed Mister X's secret log. Now it runs in a
-sandbox (host/sandbox.py) that holds its own folder and nothing else of the host."""
+sandbox (host/simulator/sandbox.py) that holds its own folder and nothing else of the host."""
 import os
 import shutil
 
 import pytest
 
-from host.mrxgame import SecretGame, draw_setup
+from host.misterx.secretgame import SecretGame, draw_setup
 from host.reliability.secrecy import repl_host_files
-from host.simboard import SimBoard
+from host.simulator.board import SimBoard
 
 pytestmark = pytest.mark.skipif(not shutil.which("micropython") or not shutil.which("bwrap"),
                                 reason="needs the MicroPython unix port and bubblewrap")

@@ -22,11 +22,11 @@ from boardleds import BUS_RGB, ERROR_RGB, TAXI_RGB, UG_RGB, frames, shown
 from chromium import ARGS, CHROMIUM, sync_api  # noqa: E402
 
 from host import ROOT  # noqa: E402
-from host.simboard import SimBoard  # noqa: E402
+from host.simulator.board import SimBoard  # noqa: E402
 from host.web import start_web  # noqa: E402
 from host.web.automrx import AutoMrX  # noqa: E402
 from host.web.public import read_journal, public_state  # noqa: E402
-from host.record import setup_game  # noqa: E402
+from host.misterx.record import setup_game  # noqa: E402
 from sy.rules.game import TICKET_NAMES  # noqa: E402
 
 ART = os.path.join(ROOT, "test-artifacts", "web")

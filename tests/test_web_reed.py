@@ -6,8 +6,8 @@ import threading
 
 import pytest
 
-from host.boardlink import BoardLink
-from host.simboard import SimBoard
+from host.link.boardlink import BoardLink
+from host.simulator.board import SimBoard
 from host.web.board import ActionError
 from host.web.server import WebBoard
 from mpy import needs_unix_port
@@ -61,7 +61,7 @@ def test_the_page_takes_a_reed_out_of_service_and_back():
 def test_the_simulators_hands_press_confirm_on_a_station_out_of_service(tmp_path):
     """yard sim's computer detectives carry out their moves like people: on a station whose reed
     is out of service (the board's config says which) they press the confirm button."""
-    from host.sim import Hands
+    from host.commands.sim import Hands
 
     class FakeSim:
         folder = str(tmp_path)

@@ -19,7 +19,7 @@ from chromium import browser  # noqa: E402,F401 (a fixture; skips the module wit
 
 import aiohttp  # noqa: E402
 
-from host.simboard import SimBoard  # noqa: E402
+from host.simulator.board import SimBoard  # noqa: E402
 from host.web import start_web  # noqa: E402
 from host.web.server import host_ok, origin_ok  # noqa: E402
 

@@ -1,7 +1,7 @@
 """An in-process board for tests and the benchmark: the real App with memory-backed hardware, a
 queue instead of the serial port and a clock the caller advances. Runs under CPython and the
 unix port. A test helper, not firmware: never flashed. Under the unix port it goes on
-MICROPYPATH next to the compiled firmware (host/mpy_build.py compile_testkit)."""
+MICROPYPATH next to the compiled firmware (host/device/mpy_build.py compile_testkit)."""
 import json
 
 from sy.hardware import boardconfig

@@ -9,7 +9,7 @@ ticket button when two transports fit).
 import os
 import time
 
-from host.mrxgame import SecretGame
+from host.misterx.secretgame import SecretGame
 from pty_terminal import PtyTerminal
 from sy.rules.game import TICKET_NAMES, PHASE_DETECTIVES
 

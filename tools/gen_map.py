@@ -96,7 +96,7 @@ EUROPE_MAPS = {"europe_testmap": os.path.join("tests", "data", "europe_testmap")
 
 
 def europe_module(folder, name, source=None):
-    from host.europemap import read_map, render_module
+    from host.europe.mapformat import read_map, render_module
     return render_module(read_map(folder), name, (source or folder).replace(os.sep, "/"))
 
 
@@ -114,7 +114,7 @@ def generated():
 
 def main_europe(argv):
     """--europe FOLDER [--name NAME]: check an owner's map and write its module."""
-    from host.europemap import MapFormatError, read_map
+    from host.europe.mapformat import MapFormatError, read_map
     args = list(argv)
     folder = args[args.index("--europe") + 1] if args.index("--europe") + 1 < len(args) else None
     name = args[args.index("--name") + 1] if "--name" in args and args.index("--name") + 1 < len(args) else "europe"

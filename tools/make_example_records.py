@@ -4,7 +4,7 @@
 
 Each record is searched for among seeded games until one shows what it is meant to show (a
 capture, an escape after round 22, ...). The capture game also comes as Mister X's secret log
-(capture.secret.jsonl, written by host/mrxgame.py's SecretGame as `yard play` writes it, with
+(capture.secret.jsonl, written by host/misterx/secretgame.py's SecretGame as `yard play` writes it, with
 commitments and salts) and as the board's public record of it (capture.board.jsonl).
 tests/test_records.py replays them, verifies the secret log and checks that this tool writes
 exactly the files in examples/.
@@ -20,11 +20,11 @@ import tempfile
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path[:0] = [ROOT, os.path.join(ROOT, "firmware")]
 
-from host import mrxgame  # noqa: E402
+from host.misterx import secretgame  # noqa: E402
 from sy.maps import london  # noqa: E402
 from sy.rules import game as rules
 from sy.rules.commit import MIN_SALT_BYTES  # noqa: E402
-from host.record import mrx_line, move_line, public_lines, record_setup  # noqa: E402
+from host.misterx.record import mrx_line, move_line, public_lines, record_setup  # noqa: E402
 
 # The secret log's game id and start time: fixed, so that every run writes the same file.
 EXAMPLE_GAME = "example-capture"
@@ -107,12 +107,12 @@ def secret_log(lines, seed=1):
     for every move. The salts come from a seeded generator instead of the secrets module, so that the
     example is the same on every run; a real game's salts are unpredictable."""
     rnd = random.Random(seed)
-    fresh, mrxgame.new_salt = mrxgame.new_salt, lambda: base64.urlsafe_b64encode(
+    fresh, secretgame.new_salt = secretgame.new_salt, lambda: base64.urlsafe_b64encode(
         rnd.randbytes(MIN_SALT_BYTES)).rstrip(b"=").decode()
     try:
         with tempfile.TemporaryDirectory() as folder:
             setup = dict(lines[0], game=EXAMPLE_GAME)
-            sg = mrxgame.SecretGame.create(setup, path=os.path.join(folder, "secret.jsonl"))
+            sg = secretgame.SecretGame.create(setup, path=os.path.join(folder, "secret.jsonl"))
             sg.setup["started"] = EXAMPLE_STARTED
             for line in lines[1:]:
                 if line["type"] == "mrx" and "double" in line:
@@ -125,7 +125,7 @@ def secret_log(lines, seed=1):
                     sg.detective_move(line["piece"], line.get("ticket"), line["to"])
             return sg.lines
     finally:
-        mrxgame.new_salt = fresh
+        secretgame.new_salt = fresh
 
 
 def with_commitments(board, secret):

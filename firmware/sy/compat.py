@@ -2,7 +2,7 @@
 the tests): micropython.const and time's ticks_ms, ticks_us, ticks_diff, sleep_ms.
 
 The board's modules try MicroPython's own names first and import these only when that fails, which
-never happens on a board: so this module is not flashed (host/mpy_build.py NOT_ON_BOARD). Kept apart because
+never happens on a board: so this module is not flashed (host/device/mpy_build.py NOT_ON_BOARD). Kept apart because
 on the board every function, even one in a branch that never runs, is loaded onto the heap with
 its module (docs/memory.md).
 """

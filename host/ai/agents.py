@@ -4,7 +4,7 @@ import time
 from sy.rules import game as rules
 from host.ai import hiding, mcts, policy
 from host.ai.model import Sim
-from host.randomness import fast_rng, secret_rng
+from host.misterx.randomness import fast_rng, secret_rng
 
 LEVELS = ("random", "easy", "normal", "hard")
 SECONDS = {"normal": 1.0, "hard": 4.0}  # per choose() call, one laptop core
@@ -39,7 +39,7 @@ def _check_mrx(game):
 class _Agent:
     def __init__(self, level, seed):
         self.level = level
-        # the OS's secure randomness unless seeded (demos and tests): host/randomness.py
+        # the OS's secure randomness unless seeded (demos and tests): host/misterx/randomness.py
         self.rnd = secret_rng(seed)
         self.last = {}
 

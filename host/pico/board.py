@@ -4,7 +4,7 @@
         link = BoardLink(pico.port)          # a pty, exactly as to a real Pico's USB serial
         pico.place(13); pico.lift(13); pico.press("taxi"); pico.leds()[13]
 
-The same interface as the unix-port simulator (host/simboard.py SimBoard), so the same games,
+The same interface as the unix-port simulator (host/simulator/board.py SimBoard), so the same games,
 clients and tests run on both. What differs is underneath: the firmware is the maker's UF2 (`yard
 uf2`: MicroPython + littlefs with the compiled firmware and board.json) written into a 2 MB flash
 file as the boot ROM would; emulator.mjs (Node) runs it and models the board's hardware from its
@@ -26,7 +26,7 @@ import threading
 import time
 
 from host.errors import UserError
-from host.simboard import SimBoard, BUTTONS
+from host.simulator.board import SimBoard, BUTTONS
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 EMULATOR = os.path.join(HERE, "emulator.mjs")
@@ -72,7 +72,7 @@ def node_modules():
 def flash_from_uf2(uf2_path, flash_path):
     """Write a UF2 onto a flash file as the boot ROM does (blocks to their addresses; the rest
     of a new chip erased)."""
-    from host.uf2 import read_uf2
+    from host.device.uf2 import read_uf2
     image = read_uf2(uf2_path)
     if os.path.exists(flash_path):
         with open(flash_path, "rb") as f:
@@ -139,7 +139,7 @@ class PicoBoard(SimBoard):
         """Put the board UF2 on the (new) flash chip, as a maker drags it onto the Pico."""
         uf2 = self.uf2
         if uf2 is None:
-            from host.uf2 import make_board_uf2
+            from host.device.uf2 import make_board_uf2
             uf2 = os.path.join(self.folder, "board.uf2")
             cfg_path = os.path.join(self.folder, "board.json")
             make_board_uf2(self.micropython, uf2, cfg_path)

@@ -67,7 +67,7 @@ def run_power_cuts(cuts_target, seed=1, log=None, micropython=None, bootrom=None
     import shutil
     import tempfile
     from host.pico.board import PicoBoard, find_binaries
-    from host.uf2 import make_board_uf2
+    from host.device.uf2 import make_board_uf2
     from sy.hardware import boardconfig
     from sy.rules import mapgraph
     stats = {"games": 0, "finished_games": 0, "resumed_games": 0, "lost_moves": 0, "corrupt_saves": 0,

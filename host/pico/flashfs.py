@@ -1,5 +1,5 @@
 """The Pico's filesystem as MicroPython's rp2 port keeps it: littlefs v2 in the flash chip's
-last 1,408 KB (the firmware's binary info says where: host/uf2.py), read on the host with
+last 1,408 KB (the firmware's binary info says where: host/device/uf2.py), read on the host with
 littlefs-python."""
 
 
@@ -42,16 +42,3 @@ def read_tree(flash_path, folder=""):
         except Exception:
             continue  # a folder
     return out
-
-
-def read_file(flash_path, path):
-    fs = mount(flash_path)
-    if fs is None:
-        return None
-    try:
-        with fs.open(path, "rb") as f:
-            return f.read()
-    except Exception:
-        return None
-
-

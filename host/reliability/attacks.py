@@ -23,8 +23,9 @@ def forged_claims(heap="112k", seed=5):
     attacker sends the issue's `{"cmd": "capture", "piece": ...}` and one with a made-up proof,
     and at Mister X's turns a bare `cornered`. Counts the claims the board took, and whether the
     real game still ended verified."""
-    from host.boardlink import BoardLink, BoardCommandError
-    from host.simboard import SimBoard, play_game
+    from host.link.boardlink import BoardLink, BoardCommandError
+    from host.simulator.board import SimBoard
+    from host.simulator.scripted import play_game
     sim = SimBoard(heapsize=heap, debounce_ms=10).start()
     link = BoardLink(sim.port, timeout=5)
     link.open()
@@ -61,9 +62,9 @@ def forged_claims(heap="112k", seed=5):
 def host_file_reads(heap="192k"):
     """Ctrl-C on the simulated board's serial port, then open() of Mister X's secret log (and of
     /etc/passwd) at its REPL."""
-    from host.mrxgame import SecretGame, draw_setup
+    from host.misterx.secretgame import SecretGame, draw_setup
     from host.reliability.secrecy import repl_host_files
-    from host.simboard import SimBoard
+    from host.simulator.board import SimBoard
     folder = tempfile.mkdtemp(prefix="yard-attack-")
     sg = SecretGame.create(draw_setup(2), folder=folder)
     sim = SimBoard(heapsize=heap).start()
@@ -81,7 +82,7 @@ def web_view(heap="192k"):
     websocket with another site's Origin, a websocket action without the page's token."""
     import asyncio
     import aiohttp
-    from host.simboard import SimBoard
+    from host.simulator.board import SimBoard
     from host.web import start_web
     sim = SimBoard(heapsize=heap).start()
     url, stop = start_web(sim)

@@ -3,7 +3,7 @@ land while the board writes its flash) or a serial link cut and restored at rand
 
 The host here is BoardLink (the real protocol client: hello with the last applied event, resend,
 drop of duplicates, gap detection) plus Mister X's full-knowledge game (sy.rules.game.Game) and
-salted commitments (sy.rules.commit), like host/simboard.play_game; the players' hands move the pieces
+salted commitments (sy.rules.commit), like host/simulator/scripted.play_game; the players' hands move the pieces
 through the simulated reeds and buttons. After a power cut the players do what the board shows:
 pieces it does not find where it saved them are put back, and the interrupted move is made again.
 
@@ -22,7 +22,7 @@ import random
 import threading
 import time
 
-from host.boardlink import BoardCommandError, LinkError
+from host.link.boardlink import BoardCommandError, LinkError
 from host.reliability.common import FastLink, RelSim, inspect_flash, strace_works
 from sy.rules import commit as commitlib
 from sy.rules.game import Game, RuleError, TICKET_NAMES
@@ -233,7 +233,7 @@ class ChaosGame:
             return None
         s1, t1 = opts[rng.randrange(len(opts))]
         if t.double and t.round + 1 in (5, 12):
-            from host.simboard import _mrx_second
+            from host.simulator.scripted import _mrx_second
             second = _mrx_second(t, s1, t1)
             if second:
                 return (t1, s1, second[1], second[0])
@@ -494,17 +494,6 @@ class ChaosGame:
 
 def plan_commit(game, k):
     return game.commits[k]
-
-
-def hidden_stations(truth):
-    """Mister X's stations the detectives were never shown: start and every unrevealed move
-    (a station shown later at a surfacing is still hidden for the moves before it)."""
-    shown = {s for k, (_t, s) in enumerate(truth.log) if k + 1 in truth.reveals}
-    return {s for k, (_t, s) in enumerate(truth.log) if k + 1 not in truth.reveals} | {truth_start(truth)} - shown
-
-
-def truth_start(truth):
-    return getattr(truth, "_start", None)
 
 
 def flash_leaks(fl, truth, salts, all_salts=None):

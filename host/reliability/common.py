@@ -8,9 +8,9 @@ import subprocess
 import termios
 import time
 
-from host.boardlink import BoardLink, LinkClosed
-from host.mpy_build import tool
-from host.simboard import SimBoard
+from host.link.boardlink import BoardLink, LinkClosed
+from host.device.mpy_build import tool
+from host.simulator.board import SimBoard
 from sy.storage.store import Store
 from sy.storage import resume
 

@@ -7,7 +7,7 @@ journal event the scenario's players did not make (a move to a station no piece 
 move made out of turn taken as a move, two events for one placement)."""
 import time
 
-from host.boardlink import BoardCommandError
+from host.link.boardlink import BoardCommandError
 from host.reliability.common import FastLink, RelSim
 
 PIECE_RGB = ((0, 60, 255), (0, 255, 40), (170, 0, 255), (255, 60, 150), (255, 90, 0), (110, 110, 190),

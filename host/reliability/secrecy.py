@@ -17,7 +17,7 @@ import json
 import subprocess
 import time
 
-from host.mpy_build import tool
+from host.device.mpy_build import tool
 
 REPL_DUMP = r'''
 import sys, os

@@ -10,7 +10,7 @@ import argparse
 import sys
 import time
 
-from host.simboard import SimBoard
+from host.simulator.board import SimBoard
 from host.web import start_web
 from host.web.automrx import AutoMrX
 

@@ -9,9 +9,9 @@ import tempfile
 import threading
 import time
 
-from host.boardlink import BoardLink, BoardCommandError, LinkError, reveal_requests
-from host.mrxgame import SecretGame, board_pairs, draw_setup, public_line
-from host.randomness import secret_rng
+from host.link.boardlink import BoardLink, BoardCommandError, LinkError, reveal_requests
+from host.misterx.secretgame import SecretGame, board_pairs, draw_setup, public_line
+from host.misterx.randomness import secret_rng
 from sy.rules.game import TICKET_NAMES, PHASE_MRX
 
 

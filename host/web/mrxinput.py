@@ -1,6 +1,6 @@
 """Mister X's commands from two places at once: his terminal and his secret page.
 
-The console (host/console.py) reads one line at a time through its `inp(prompt)`; PageInput is
+The console (host/misterx/console.py) reads one line at a time through its `inp(prompt)`; PageInput is
 that `inp`. A line typed at the terminal and a move clicked on the page go into one queue, so
 both screens drive the same console, the same secret game and the same commitments. The page may
 only send a command while the console is asking for one (his turn): a click that arrives while the

@@ -24,7 +24,7 @@ import socket
 
 from aiohttp import web
 
-from host.randomness import token as new_token
+from host.misterx.randomness import token as new_token
 from host.web.mrxinput import PageBusy
 from host.web.mrxstate import SecretLogWatch
 from host.web.server import STATIC, Page, host_ok as names_this_server, load_map, origin_ok, secret_ok, serve, ws_messages, _own_port

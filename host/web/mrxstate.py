@@ -1,4 +1,4 @@
-"""What Mister X's secret page shows, from his secret log (host/mrxgame.py): the game as he knows
+"""What Mister X's secret page shows, from his secret log (host/misterx/secretgame.py): the game as he knows
 it. Only his page (host/web/mrxpage.py) may ever send this: it holds his hidden stations.
 
 The secret log is saved atomically after every change (by the console, in its own thread), so
@@ -7,7 +7,7 @@ reading it from disk gives a consistent game without touching the console's obje
 import os
 
 from host.errors import UserError
-from host.mrxgame import SecretGame
+from host.misterx.secretgame import SecretGame
 from sy.rules.game import TICKET_NAMES, PHASE_MRX, PHASE_DETECTIVES
 
 PHASES = ("mrx", "detectives", "over")

@@ -8,7 +8,7 @@ more than the board does.
 import json
 import os
 
-from host import record
+from host.misterx import record
 from sy.rules.game import RuleError, TICKET_NAMES, PHASE_MRX, PHASE_DETECTIVES
 
 PHASES = ("mrx", "detectives", "over")

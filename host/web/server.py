@@ -23,7 +23,7 @@ from urllib.parse import urlsplit
 from aiohttp import web, WSMsgType
 
 from host import ROOT
-from host.randomness import token as new_token
+from host.misterx.randomness import token as new_token
 from host.web.board import PhysicalBoard, ActionError
 from host.web.public import JournalWatch
 
@@ -189,7 +189,7 @@ class WebBoard(Page):
             raise ActionError("out must be true (out of service) or false (back in service)")
         if self.commander is None:
             raise ActionError("no game is connected to the board: type reed out %d at Mister X's console" % station)
-        from host.boardlink import BoardCommandError, LinkError
+        from host.link.boardlink import BoardCommandError, LinkError
         try:
             self.dead = self.commander("reed", station=station, out=out).get("dead", [])
         except BoardCommandError as e:

@@ -1,4 +1,4 @@
-"""Read-only access to a compact Europe map module (host/europemap.py writes it).
+"""Read-only access to a compact Europe map module (host/europe/mapformat.py writes it).
 
 The same layout as London's (sy/rules/mapgraph.py: ADJ, START, COUNTS) with three transports (car,
 train, plane) of 5 bits each, plus each city's kind and the missions. A subclass, so the London

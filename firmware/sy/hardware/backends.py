@@ -1,5 +1,5 @@
 """Build the hardware layer from the board config: the real drivers on a board, the simulated
-ones under the unix port (files in a folder served by host/simboard.py)."""
+ones under the unix port (files in a folder served by host/simulator/board.py)."""
 from sy.hardware.leds import Leds
 
 

@@ -1,6 +1,6 @@
 """Simulated hardware behind the same interfaces as the real drivers.
 
-File-backed (for host/simboard.py, which drives a firmware process from outside):
+File-backed (for host/simulator/board.py, which drives a firmware process from outside):
   inputs file: chips bytes of reed chain bits (1 = closed) + 1 byte of buttons, rewritten by the
                simulator; scan() re-reads it in place (seek + readinto: no allocation).
   leds file:   u32 frame seq, u32 scan cycle, 3*count wire bytes, u32 frame seq again (a reader

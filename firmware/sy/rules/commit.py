@@ -64,7 +64,7 @@ def check_route(graph, start, log, reveals, first=1):
     surfacing station or 0); reveals: [station, ...] one per log entry; first: the number of the
     first entry, for the sentences (the board checks one entry at a time). Returns None if the
     route is possible, else a sentence. (Occupancy needs the detectives' history: a full replay
-    of the record checks that, see host/verify.py.)"""
+    of the record checks that, see host/commands/verify.py.)"""
     if len(reveals) != len(log):
         return "the log has %d moves but %d stations were revealed" % (len(log), len(reveals))
     here = start

@@ -1,0 +1,37 @@
+"""`yard bench KIND [--json]`: benchmarks that measure and print numbers (they assert nothing).
+
+Each KIND is a module with `add_arguments(parser)` and `run(args) -> dict`.
+"""
+import importlib
+import json
+
+BENCHES = {
+    "rules": ("host.benchmarks.rules", "the rules core: map size, heap, legal moves, possible stations"),
+    "firmware": ("host.benchmarks.firmware", "the firmware on the unix port: heap, scan loop, latency"),
+    "ai": ("host.ai.bench", "the computer players: tournaments between random, heuristic and MCTS agents"),
+    "pico": ("host.benchmarks.pico", "the firmware on the emulated Raspberry Pi Pico: heap, scan loop, latency, "
+             "boot, saves and power cuts (the reference figures)"),
+    "reliability": ("host.benchmarks.reliability", "the board on a family table: fuzzing, power cuts, sensor faults, "
+                    "link loss, secrecy, LED power"),
+}
+
+
+def add_arguments(parser):
+    sub = parser.add_subparsers(dest="bench", metavar="KIND")
+    sub.required = True
+    for name, (module, text) in BENCHES.items():
+        p = sub.add_parser(name, help=text, description=text)
+        p.add_argument("--json", action="store_true", help="print one JSON object")
+        p.set_defaults(_bench_module=module)
+        importlib.import_module(module).add_arguments(p)
+
+
+def run(args):
+    figures = importlib.import_module(args._bench_module).run(args)
+    if args.json:
+        print(json.dumps(figures, sort_keys=True))
+    else:
+        width = max(len(k) for k in figures)
+        for key in sorted(figures):
+            print("%-*s  %s" % (width, key, figures[key]))
+    return 0

@@ -1,0 +1,247 @@
+"""`yard play`: Mister X's console, connected to the board.
+
+A new game: how many detective players (1-5; 1 = the two-player game), start cards drawn at
+random or entered by hand, the public setup sent to the board, then Mister X's turns at the
+keyboard and the detectives' moves from the board. `--resume` continues the newest unfinished
+secret log (or the one given) after the host or the board crashed or the cable was pulled.
+
+`--mrx computer`: the host plays Mister X against the people at the table; the screen shows only
+public information. `--detectives computer`: the host plays the detectives; the board lights each
+move for a person to carry out (host/misterx/computer.py).
+"""
+import os
+import sys
+
+from host.misterx.boardside import BoardSide
+from host.misterx.computer import GuidedDetectives, add_mode_arguments, mrx_agent
+from host.misterx.console import Console
+from host.errors import UserError, BoardError
+from host.misterx.secretgame import SecretGame, draw_setup, latest_unfinished, default_dir
+from host.link.ports import add_port_argument, check_port, resolve
+
+
+def add_arguments(parser):
+    add_port_argument(parser)
+    add_game_arguments(parser)
+    parser.add_argument("--resume", nargs="?", const="latest", metavar="SECRET_LOG",
+                        help="continue a saved game: the newest unfinished one, or the secret log given")
+    parser.add_argument("--new", action="store_true",
+                        help="start a new game even if the board holds one in progress (abandons it)")
+
+
+def add_game_arguments(parser):
+    parser.add_argument("--players", "-n", type=int, metavar="N",
+                        help="detective players, 1-5 (1 = the two-player game: 2 detectives, 2 bobbies)")
+    add_mode_arguments(parser)
+    parser.add_argument("--cards", choices=("random", "hand"),
+                        help="start cards drawn at random (default) or entered by hand")
+    parser.add_argument("--start", metavar="STATIONS",
+                        help="start stations by hand: detectives then bobbies, then X's, e.g. 13,26,29,34:45")
+    parser.add_argument("--dir", metavar="FOLDER", help="where secret logs are kept (default: $YARD_HOME or "
+                                                       "~/.local/share/yard)")
+    parser.add_argument("--secret-page", action="store_true",
+                        help="Mister X's screen in a browser too (his station, moves by click, the detectives): "
+                             "served on 127.0.0.1, its secret link printed; the console keeps working")
+    parser.add_argument("--lan", action="store_true",
+                        help="with --secret-page: serve it on the local network, for a phone at the table (the "
+                             "link carries a secret key; it is printed and shown as a QR code)")
+    parser.add_argument("--secret-port", type=int, default=0, metavar="PORT",
+                        help="the secret page's port (default: any free one)")
+
+
+def secret_page_options(args, mrx):
+    """{"lan", "port"} for connect_and_play, or None without --secret-page."""
+    if not args.secret_page:
+        if args.lan:
+            raise UserError("--lan goes with --secret-page")
+        return None
+    if mrx != "human":
+        raise UserError("the secret page is Mister X's screen: it goes with a human Mister X")
+    return {"lan": args.lan, "port": args.secret_port}
+
+
+def open_secret_page(sg, inp, out, lan=False, port=0):
+    """Serve Mister X's secret page next to the console. Returns (inp, out, stop): the console's
+    input (terminal and page), its output (also shown on the page) and stop()."""
+    from host.web.mrxinput import PageInput, Said
+    from host.web.mrxpage import start_secret_page, qr_text
+    said = Said(out)
+    pin = PageInput(inp, said)
+    url, stop = start_secret_page(sg.path, pin, said, lan, port, sg.setup.get("map") or "london")
+    out("Mister X's secret page: %s" % url)
+    if lan:
+        out("Scan it with your phone (the link is the key: keep it to yourself):")
+        out(qr_text(url))
+    else:
+        out("(this computer only: --lan serves it to a phone on the local network)")
+    return pin, said, stop
+
+
+def ask(prompt, inp=input, out=print):
+    try:
+        return inp(prompt).strip()
+    except EOFError:
+        raise UserError("no answer (end of input)")
+
+
+def parse_stations(text):
+    try:
+        return [int(w) for w in text.replace(",", " ").split()]
+    except ValueError:
+        raise UserError("station numbers, please: %r" % text)
+
+
+def new_setup(args, inp=input, out=print, rng=None):
+    """Ask (or take from args) the number of detectives and the start cards."""
+    n = args.players
+    while n is None:
+        text = ask("How many detective players (1-5; 1 = two-player game)? ", inp, out)
+        if text.isdigit() and 1 <= int(text) <= 5:
+            n = int(text)
+        else:
+            out("1 to 5, please.")
+    if not 1 <= n <= 5:
+        raise UserError("--players must be 1 to 5")
+    if args.start:
+        det, _, x = args.start.partition(":")
+        return draw_setup(n, rng, parse_stations(det), int(x) if x.strip() else None)
+    cards = args.cards
+    if cards is None and sys.stdin.isatty() and inp is input:
+        cards = "hand" if ask("Draw the start cards at random? [Y/n] ", inp, out).lower().startswith("n") else "random"
+    if cards == "hand":
+        pieces = (2 if n == 1 else n) + {1: 2, 2: 2, 3: 1}.get(n, 0)
+        while True:
+            try:
+                det = parse_stations(ask("The %d D cards (detectives first, then bobbies): " % pieces, inp, out))
+                x = parse_stations(ask("Your X card: ", inp, out))
+                return draw_setup(n, rng, det, x[0] if x else None)
+            except UserError as e:
+                out(str(e))
+    return draw_setup(n, rng)
+
+
+def setup_readline(console):
+    try:
+        import readline
+    except ImportError:
+        return
+
+    def complete(text, state):
+        opts = console.completions(text, readline.get_line_buffer())
+        return opts[state] if state < len(opts) else None
+
+    readline.set_completer(complete)
+    readline.parse_and_bind("tab: complete")
+
+
+def load_resume(which, folder):
+    if which == "latest":
+        path = latest_unfinished(folder)
+        if path is None:
+            raise UserError("no unfinished game to resume in %s" % (folder or default_dir()))
+    else:
+        path = which
+    sg = SecretGame.load(path)
+    if not sg.unfinished:
+        raise UserError("the game in %s is over; start a new one with yard play" % path)
+    return sg
+
+
+def connect_and_play(port, sg, resume, inp=input, out=print, detectives=None, wire_log=None, side=None,
+                     on_setup=None, quiet=False, boot_wait=0.0, replace=True, quit_hint=None, mrx_agent=None,
+                     show_mrx=False, move_timeout=20.0, secret_page=None):
+    """Open the board, set up or resync, run the console. Returns the exit code.
+    detectives: a driver (callable(sg)) that makes one detective move, or a function
+    side -> driver (it needs the board), or None when people move the pieces."""
+    side = side or BoardSide(port, sg, out=out, wire_log=wire_log)
+    stop_page = None
+    if secret_page is not None:
+        inp, out, stop_page = open_secret_page(sg, inp, out, **secret_page)
+    try:
+        return _connect_and_play(port, sg, resume, inp, out, detectives, side, on_setup, quiet, boot_wait, replace,
+                                 quit_hint, mrx_agent, show_mrx, move_timeout, stop_page is not None)
+    finally:
+        if stop_page:
+            stop_page()
+
+
+def _connect_and_play(port, sg, resume, inp, out, detectives, side, on_setup, quiet, boot_wait, replace, quit_hint,
+                      mrx_agent, show_mrx, move_timeout, page):
+    info = side.open(boot_wait)
+    out("Board: firmware %s, protocol %s, on %s" % (info.get("firmware"), info.get("proto"), port))
+    try:
+        if resume:
+            summary = side.resync(on_move=lambda line: out("  while you were away: %s to %d" % (line["piece"], line["to"])))
+            out("Resumed game %s: %d detective move(s) caught up, %d move(s) of yours resent." % (
+                sg.game_id, summary["applied"], summary["resent"]))
+            if summary["applied"] and sg.game.result == "detectives" and sg.game.reason == "capture":
+                side.capture([line for line in sg.lines if line.get("type") == "move"][-1]["piece"])
+        else:
+            if not replace and info.get("stage") == "play":
+                raise UserError("the board holds a game in progress (round %s): continue it with yard play --resume, "
+                                "or abandon it with yard play --new" % info.get("round", "?"))
+            side.start(wait_ready=False)
+            if on_setup:
+                on_setup(sg)
+            side.wait_ready()
+            if mrx_agent is None or show_mrx:
+                out("New game %s. %s start%s on %d (keep it secret). Secret log: %s" % (
+                    sg.game_id, "You" if mrx_agent is None else "Mister X (computer)", "" if mrx_agent is None else "s",
+                    sg.setup["mrx"], sg.path))
+            else:
+                out("New game %s. The computer plays Mister X; his stations stay hidden until the end. Secret log "
+                    "(do not open it before the end): %s" % (sg.game_id, sg.path))
+        if getattr(detectives, "needs_side", False):
+            detectives = detectives(side)
+        console = Console(sg, side, inp=inp, out=out, detectives=detectives, quiet=quiet, mrx_agent=mrx_agent,
+                          show_mrx=show_mrx, move_timeout=move_timeout)
+        if quit_hint:
+            console.quit_hint = quit_hint
+        if (inp is input or getattr(inp, "terminal", None) is input) and sys.stdin.isatty():
+            setup_readline(console)  # the terminal, alone or beside the secret page
+        if sg.over:
+            console.finish()
+        elif not console.play():
+            return 0
+        if page:
+            out("The secret page shows the end of the game until you press Enter (or Done on the page).")
+            try:
+                inp("")
+            except EOFError:
+                pass
+        return 0
+    finally:
+        side.close()
+
+
+def play_modes(args):
+    """(mrx, detectives): who plays each side in yard play (both human by default)."""
+    mrx, det = args.mrx or "human", args.detectives or "human"
+    if mrx == det == "computer":
+        raise UserError("the host cannot play both sides at the table: yard sim --demo shows such a game")
+    if args.show_mrx and mrx != "computer":
+        raise UserError("--show-mrx goes with --mrx computer")
+    return mrx, det
+
+
+def run(args):
+    port = resolve(args.port)
+    check_port(port)  # before any question: a wrong port is found before the game is set up
+    mrx, det = play_modes(args)
+    level = args.level or "normal"
+    opts = {"mrx_agent": mrx_agent(level) if mrx == "computer" else None, "show_mrx": args.show_mrx,
+            "secret_page": secret_page_options(args, mrx)}
+    if det == "computer":
+        opts["detectives"] = lambda side: GuidedDetectives(side, level)
+        opts["detectives"].needs_side = True
+        opts["move_timeout"] = None  # a person carries each move out: no hurry
+    if args.resume:
+        return connect_and_play(port, load_resume(args.resume, args.dir), True, **opts)
+    sg = SecretGame.create(new_setup(args), folder=args.dir)
+    side = BoardSide(port, sg)
+    try:
+        return connect_and_play(port, sg, False, replace=args.new, side=side, **opts)
+    except (UserError, BoardError):
+        if not side.setup_sent:
+            os.remove(sg.path)  # the game never reached the board: nothing to resume
+        raise

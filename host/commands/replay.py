@@ -1,0 +1,42 @@
+"""`yard replay FILE|-`: check a game record (docs/game-record.md), print the verdicts."""
+import json
+import sys
+
+from host.errors import UserError
+from host.misterx.record import replay
+from sy.europe.record import is_europe
+
+
+def add_arguments(parser):
+    parser.add_argument("record", help="a JSON Lines game record, or - for standard input")
+    parser.add_argument("--quiet", action="store_true", help="print only the final result line")
+    parser.add_argument("--map", metavar="FOLDER", help="Europe records: read the map from this map folder (docs/map-format.md)")
+
+
+def read_lines(path):
+    if path == "-":
+        return sys.stdin.read().splitlines()
+    try:
+        with open(path, encoding="utf-8", errors="replace") as f:
+            return f.read().splitlines()
+    except OSError as e:
+        raise UserError("cannot read %s: %s" % (path, e.strerror or e))
+
+
+def run(args):
+    """Exit 0 if every line was accepted, 1 if any was refused."""
+    refused = 0
+    lines = read_lines(args.record)
+    if not any(line.strip() for line in lines):
+        raise UserError("%s is empty: a game record has at least its setup line (docs/game-record.md)" % (
+            "standard input" if args.record == "-" else args.record))
+    verdicts = replay(lines)
+    if lines and is_europe(lines[0]) or args.map:  # Mister X - Flight through Europe (docs/rules-europe.md)
+        from host.europe.replay import europe_verdicts
+        verdicts = europe_verdicts(lines, args.map)
+    for verdict in verdicts:
+        if verdict.get("ok") is False:
+            refused += 1
+        if not args.quiet or "result" in verdict:
+            print(json.dumps(verdict))
+    return 1 if refused else 0

@@ -1,0 +1,619 @@
+"""`yard calibrate`: the assembly wizard. Finds out which LED of the chain and which shift-register
+input sits under each station, and writes the map into the board's board.json.
+
+Step 1, LEDs: the LEDs light one at a time in chain order; the maker says which station each one
+  shines under (Enter confirms the map's guess in [brackets], a number corrects it, x = dark).
+Step 2, switches: each station lights; the maker puts a piece on it and the board reports which
+  chain bit closed (nothing to type); s skips a switch that does not react.
+Step 3, write: the map is checked with sy.hardware.boardconfig (the firmware's own validator), merged into
+  the board's board.json, written over the REPL as `yard flash` writes files, and read back.
+
+Every answer is saved at once to a progress file: after Ctrl-C, q or a crash, run the same
+command again and it continues where it stopped (--restart throws the progress away).
+The board side is firmware/sy/play/service.py (service mode; svc_* commands in docs/protocol.md).
+The helpers here (Keyboard, Service, Progress) are shared with `yard selftest`.
+"""
+import json
+import os
+import queue
+import sys
+import threading
+import time
+
+from host.link.boardlink import BoardLink, BoardCommandError, LinkError
+from host.errors import BoardError, UserError
+from host.link.ports import add_port_argument, resolve
+from sy.hardware import boardconfig
+
+STATIONS = 199
+WHITE = [255, 255, 255]
+CYAN = [0, 170, 255]
+GREEN = [0, 255, 0]
+KEEPALIVE_S = 5.0  # the board leaves service mode by itself after 120 s without a command
+
+
+class Quit(Exception):
+    """The maker typed q (or the input ended): the progress is saved, the wizard stops."""
+
+
+def stopped(e, svc, progress_path, say):
+    """A wizard (calibrate, selftest) stopped by q (Quit) or Ctrl-C (KeyboardInterrupt): its answers
+    are saved, the board leaves service mode. Returns the exit code: 1 for q, 130 for Ctrl-C."""
+    ctrl_c = isinstance(e, KeyboardInterrupt)
+    say("\n%s. Progress saved in %s: run the same command again to continue." % (
+        "Interrupted" if ctrl_c else "Stopped", progress_path))
+    svc.close()
+    return 130 if ctrl_c else 1
+
+
+def closed_bits(hexstr):
+    """Chain bits set in a hex bitmap from svc_raw (bit k = 0x80 >> (k & 7) of byte k >> 3)."""
+    data = bytes.fromhex(hexstr)
+    return [8 * i + k for i, v in enumerate(data) if v for k in range(8) if v & (0x80 >> k)]
+
+
+def chain_pos(bit):
+    """Where a chain bit is wired: 'chain bit 37 (chip 4, input D2)'."""
+    return "chain bit %d (chip %d, input D%d)" % (bit, bit // 8, 7 - bit % 8)
+
+
+def parse_stations(text):
+    """'12 57,88' -> [12, 57, 88]; ValueError with a sentence if something is not a station."""
+    out = []
+    for word in text.replace(",", " ").split():
+        if not word.isdigit() or not 1 <= int(word) <= STATIONS:
+            raise ValueError("%r is not a station number 1..%d" % (word, STATIONS))
+        out.append(int(word))
+    return out
+
+
+# --- the keyboard: lines from stdin, read in a thread so the wizard can poll the board meanwhile ---
+class Keyboard:
+    def __init__(self, stream=None):
+        self.stream = stream or sys.stdin
+        self.q = queue.Queue()
+        self.ended = False
+        threading.Thread(target=self._run, daemon=True).start()
+
+    def _run(self):
+        try:
+            for line in iter(self.stream.readline, ""):
+                self.q.put(line.rstrip("\r\n"))
+        except (OSError, ValueError):
+            pass
+        self.q.put(None)
+
+    def get(self, timeout):
+        """A typed line, '' if none came within timeout; Quit when the input has ended."""
+        if self.ended:
+            raise Quit()
+        try:
+            line = self.q.get(timeout=timeout) if timeout > 0 else self.q.get_nowait()
+        except queue.Empty:
+            return None
+        if line is None:
+            self.ended = True
+            raise Quit()
+        return line
+
+
+# --- the board in service mode ---------------------------------------------------------------
+class Service:
+    def __init__(self, port, out=print, keyboard=None, poll_s=0.03):
+        self.port = port
+        self.out = out
+        self.kb = keyboard or Keyboard()
+        self.poll_s = poll_s
+        self.link = None
+        self.hello = None
+        self.info = None
+        self.last = 0.0
+
+    def open(self, pause=False):
+        self.link = BoardLink(self.port, timeout=5)
+        self.hello = self.link.open()
+        try:
+            self.cmd("svc_begin", pause=pause)
+        except BoardCommandError as e:
+            if e.code == "bad_input":
+                raise BoardError("the board's firmware has no service mode: update it with yard flash")
+            raise BoardError("the board refused service mode: %s" % e.message)
+        self.info = self.cmd("svc_info")
+        return self
+
+    def cmd(self, name, **args):
+        self.last = time.monotonic()
+        return self.link.request(name, **args)
+
+    def close(self):
+        if self.link is not None:
+            try:
+                self.cmd("svc_end")
+            except LinkError:
+                pass
+            self.link.close()
+            self.link = None
+
+    def led(self, index, rgb=WHITE, keep=False):
+        return self.cmd("svc_led", index=index, rgb=list(rgb), keep=keep)
+
+    def all(self, rgb):
+        return self.cmd("svc_led", all=list(rgb))
+
+    def off(self):
+        return self.cmd("svc_led", off=True)
+
+    def raw(self, clear=False):
+        r = self.cmd("svc_raw", clear=clear)
+        return {k: set(closed_bits(r[k])) for k in ("raw", "stable", "ever", "ever_stable")}
+
+    def ask(self, prompt):
+        """Print prompt, wait for a line (keeping the board in service mode meanwhile)."""
+        self.out(prompt, end="", flush=True)
+        while True:
+            line = self.kb.get(0.5)
+            if line is not None:
+                return line.strip()
+            if time.monotonic() - self.last > KEEPALIVE_S:
+                self.cmd("svc_raw")
+
+    def typed(self):
+        """A line typed while the wizard watches the board (non-blocking), or None."""
+        return self.kb.get(0)
+
+
+def _out_factory(out):
+    def say(*args, **kw):
+        if out is print:
+            print(*args, **kw)
+        else:
+            out(" ".join(str(a) for a in args) + ("" if kw.get("end") == "" else "\n"))
+    return say
+
+
+class Progress:
+    """A JSON progress file, rewritten atomically after every answer."""
+
+    def __init__(self, path):
+        self.path = path
+        self.data = None
+
+    def load(self):
+        try:
+            with open(self.path, encoding="utf-8") as f:
+                self.data = json.load(f)
+        except FileNotFoundError:
+            self.data = None
+        except (OSError, ValueError) as e:
+            raise UserError("cannot read the progress file %s (%s): delete it or use --restart" % (self.path, e))
+        return self.data
+
+    def save(self):
+        self.data["saved"] = time.strftime("%Y-%m-%d %H:%M:%S")
+        folder = os.path.dirname(os.path.abspath(self.path))
+        os.makedirs(folder, exist_ok=True)
+        tmp = self.path + ".tmp"
+        with open(tmp, "w", encoding="utf-8") as f:
+            json.dump(self.data, f)
+        os.replace(tmp, self.path)
+
+    def remove(self):
+        try:
+            os.remove(self.path)
+        except FileNotFoundError:
+            pass
+
+
+# --- writing board.json the way yard flash writes files ------------------------------------------
+def write_board_config(port, make, sim, out=print):
+    """Over the board's REPL (as yard flash does; this stops the game loop): read its board.json,
+    make(that dict or None) -> the new config, validate it with sy.hardware.boardconfig, write it (temp
+    file + rename), read it back, and restart the firmware. Returns the validated config."""
+    import hashlib
+    import tempfile
+    from host.device.flash import Flasher, Progress as FlashProgress
+    fl = Flasher(port, resume=True, out=out)
+    fl.connect()
+    try:
+        try:
+            base = json.loads(fl.t.fs_readfile("board.json").decode("utf-8"))
+        except Exception:
+            base = None
+        try:
+            checked = boardconfig.validate(make(base))
+        except boardconfig.ConfigError as e:
+            raise UserError("the calibrated config is not valid, nothing written: %s" % e)
+        text = json.dumps(checked)
+        with tempfile.TemporaryDirectory() as tmp:
+            local = os.path.join(tmp, "board.json")
+            with open(local, "w") as f:
+                f.write(text)
+            fl.write("board.json", local, FlashProgress(len(text), True))
+        back = fl.t.fs_readfile("board.json")
+        if hashlib.sha256(back).digest() != hashlib.sha256(text.encode()).digest():
+            raise BoardError("board.json read back from the board differs from what was written")
+    except BaseException:
+        _restart(fl, sim)
+        raise
+    _restart(fl, sim)
+    return checked
+
+
+def _restart(fl, sim):
+    """Start the firmware again after the REPL had it (a soft reset; the unix port would end on
+    one, so there main() is called at its REPL)."""
+    try:
+        if sim:
+            t = fl.t
+            t.exit_raw_repl()
+            t.serial.write(b"board_app = None\r\nmain()\r\n")
+            time.sleep(0.5)
+        else:
+            fl.reset_and_hello()
+    finally:
+        fl.close()
+
+
+# --- calibration ----------------------------------------------------------------------------------
+def add_arguments(parser):
+    add_port_argument(parser)
+    parser.add_argument("--config", metavar="BOARD_JSON",
+                        help="the generated map to start from (python -m hardware.gen_config); default: the map "
+                             "the board uses now")
+    parser.add_argument("--progress", metavar="FILE", default="yard-calibrate.progress.json",
+                        help="progress file (default ./yard-calibrate.progress.json): the wizard continues from it")
+    parser.add_argument("--restart", action="store_true", help="throw away saved progress and start again")
+    parser.add_argument("--save", metavar="FILE", default="board-calibrated.json",
+                        help="also keep the calibrated config here (default ./board-calibrated.json)")
+    parser.add_argument("--no-write", action="store_true", help="do not write the board's board.json")
+    parser.add_argument("--yes", "-y", action="store_true", help="write without asking at the end")
+
+
+LED_HELP = """\
+Step 1 of 3: LEDs. The LEDs light white one at a time, in chain order (from the controller).
+For each, type where it shines:
+  Enter     under the station in [brackets] (the generated map)
+  a number  under that station
+  x         it stays dark / you cannot see it     b  back one LED     q  save and stop"""
+
+REED_HELP = """\
+Step 2 of 3: switches. Take one piece. Each station lights in turn: put the piece on it, the board
+finds its switch (no typing), then take the piece off again.
+  s + Enter  skip: the switch does not react      b + Enter  back one      q + Enter  save and stop"""
+
+
+class Calibration:
+    def __init__(self, svc, progress, defaults, say):
+        self.svc = svc
+        self.p = progress
+        self.say = say
+        d = progress.data
+        self.count = d["count"]
+        self.def_index = defaults["index"]  # station -> LED chain index (the generated map)
+        self.def_bits = defaults["bits"]    # station -> chain bit
+
+    # step 1
+    def leds(self):
+        d = self.p.data
+        answers = d["leds"]  # per chain index: station, 0 dark, -1 no station (a spare)
+        expect = d["expect"]
+        count = self.count
+        if len(answers) < count:
+            self.say(LED_HELP)
+        while len(answers) < count:
+            k = len(answers)
+            self.svc.led(k, WHITE)
+            guess = expect[k]
+            taken = {s: i for i, s in enumerate(answers) if s > 0}
+            while True:
+                text = self.svc.ask("LED %3d/%d (chain index %d)  under station [%s]: " % (
+                    k + 1, count, k, guess if guess else "none"))
+                low = text.lower()
+                if low == "q":
+                    raise Quit()
+                if low == "b":
+                    if answers:
+                        answers.pop()
+                        self.p.save()
+                    break
+                if low == "x":
+                    answers.append(0)
+                    break
+                if text == "":
+                    s = guess if guess else -1
+                else:
+                    try:
+                        s = parse_stations(text)
+                    except ValueError as e:
+                        self.say("  %s; Enter, a station number, x, b or q" % e)
+                        continue
+                    if len(s) != 1:
+                        self.say("  one station per LED, please")
+                        continue
+                    s = s[0]
+                if s > 0 and s in taken:
+                    self.say("  station %d already has LED %d (chain index %d): type another station, or b to "
+                             "go back and correct it" % (s, taken[s] + 1, taken[s]))
+                    continue
+                if s > 0 and s != guess:
+                    # the map was wrong here: most likely two LEDs swapped, so the LED the map gave to
+                    # station s probably sits under this one's guessed station
+                    for j in range(k + 1, count):
+                        if expect[j] == s:
+                            expect[j] = guess
+                            break
+                    expect[k] = s
+                answers.append(s)
+                break
+            self.p.save()
+        self.svc.off()
+
+    def led_map(self):
+        """(station -> chain index, warnings): dark stations get the dark LEDs by elimination."""
+        answers = self.p.data["leds"]
+        index = [None] * STATIONS
+        for k, s in enumerate(answers):
+            if s > 0:
+                index[s - 1] = k
+        free = [k for k, s in enumerate(answers) if s == 0]
+        free += [k for k, s in enumerate(answers) if s < 0]
+        warn = []
+        for s in range(1, STATIONS + 1):
+            if index[s - 1] is None:
+                want = self.def_index[s - 1]
+                k = want if want in free else free[0]
+                free.remove(k)
+                index[s - 1] = k
+                warn.append("station %d: LED chain index %d by elimination (it stayed dark: check that LED "
+                            "and the data line into it)" % (s, k))
+        return index, warn
+
+    # step 2
+    def reeds(self):
+        d = self.p.data
+        reeds = d["reeds"]  # [[station, bit or -1], ...] in the order asked
+        index, _ = self.led_map()
+        order = sorted(range(1, STATIONS + 1), key=lambda s: (self.p.data["leds"][index[s - 1]] <= 0, index[s - 1]))
+        if not d.get("empty_checked"):
+            self.say(REED_HELP)
+            self.svc.ask("Take every piece off the board, then press Enter: ")
+            time.sleep(0.1)
+            stuck = sorted(self.svc.raw()["stable"])
+            for bit in stuck:
+                s = self.station_of_bit(bit)
+                self.say("  %s is closed with nothing on the board%s: a stuck reed or a magnet left there. "
+                         "It is left out; fix it and run yard selftest." % (
+                             chain_pos(bit), " (the map says station %d)" % s if s else ""))
+            d["stuck"] = stuck
+            d["empty_checked"] = True
+            self.p.save()
+        elif len(reeds) < STATIONS:
+            self.say(REED_HELP)
+        stuck = set(d["stuck"])
+        while len(reeds) < STATIONS:
+            done = {s for s, _b in reeds}
+            s = next(x for x in order if x not in done)
+            owner = {b: st for st, b in reeds if b >= 0}
+            lit = self.p.data["leds"][index[s - 1]] > 0
+            self.svc.led(index[s - 1], CYAN)
+            self.say("Switch %3d/%d: put the piece on station %d%s ... " % (
+                len(reeds) + 1, STATIONS, s, " (lit)" if lit else " (its LED is dark)"), end="", flush=True)
+            got = self.wait_piece(s, stuck, owner)
+            if got == "q":
+                self.say("")
+                raise Quit()
+            if got == "b":
+                self.say("back")
+                if reeds:
+                    reeds.pop()
+                    self.p.save()
+                continue
+            if got == "s":
+                self.say("skipped")
+                reeds.append([s, -1])
+                self.p.save()
+                continue
+            want = self.def_bits[s - 1]
+            reeds.append([s, got])
+            self.p.save()
+            self.say("%s%s; take it off" % (chain_pos(got), " as in the map" if got == want else
+                                            " (the map said bit %d)" % want), end="", flush=True)
+            if self.wait_lift(got, stuck) == "q":
+                self.say("")
+                raise Quit()
+            self.say(" - ok")
+        self.svc.off()
+
+    def station_of_bit(self, bit):
+        return self.def_bits.index(bit) + 1 if bit in self.def_bits else 0
+
+    def wait_piece(self, station, stuck, owner):
+        told = set()
+        while True:
+            line = self.svc.typed()
+            if line is not None and line.strip().lower() in ("s", "b", "q"):
+                return line.strip().lower()
+            closed = self.svc.raw()["stable"] - stuck
+            if len(closed) == 1:
+                bit = next(iter(closed))
+                if bit not in owner:
+                    return bit
+                if bit not in told:
+                    told.add(bit)
+                    self.say("\n  %s already belongs to station %d: is the piece on station %d? " % (
+                        chain_pos(bit), owner[bit], station), end="", flush=True)
+            elif len(closed) > 1 and "many" not in told:
+                told.add("many")
+                self.say("\n  %d switches are closed (%s): one piece at a time, please " % (
+                    len(closed), ", ".join(str(b) for b in sorted(closed))), end="", flush=True)
+            time.sleep(self.svc.poll_s)
+
+    def wait_lift(self, bit, stuck):
+        while True:
+            line = self.svc.typed()
+            if line is not None and line.strip().lower() == "q":
+                return "q"
+            if bit not in self.svc.raw()["stable"]:
+                return None
+            time.sleep(self.svc.poll_s)
+
+    def bit_map(self):
+        """(station -> chain bit, warnings): skipped stations get the remaining bits by elimination."""
+        chips = self.p.data["chips"]
+        bits = [None] * STATIONS
+        for s, b in self.p.data["reeds"]:
+            if b >= 0:
+                bits[s - 1] = b
+        used = {b for b in bits if b is not None}
+        free = [b for b in range(chips * 8) if b not in used]
+        warn = []
+        for s in range(1, STATIONS + 1):
+            if bits[s - 1] is None:
+                want = self.def_bits[s - 1]
+                b = want if want in free else free[0]
+                free.remove(b)
+                bits[s - 1] = b
+                warn.append("station %d: %s by elimination (its switch did not react: run yard selftest)" % (
+                    s, chain_pos(b)))
+        return bits, warn
+
+
+def _defaults(svc, config_path):
+    if config_path:
+        try:
+            cfg = boardconfig.load(config_path)
+        except boardconfig.ConfigError as e:
+            raise UserError(str(e))
+        return {"index": list(cfg["leds"]["index"]), "bits": list(cfg["reeds"]["bits"]),
+                "source": config_path}, cfg
+    return {"index": svc.info["index"], "bits": svc.info["bits"], "source": "the board's current map"}, None
+
+
+def calibrate(port, config=None, progress_path="yard-calibrate.progress.json", restart=False, save=None,
+              write=True, yes=False, out=print, keyboard=None):
+    say = _out_factory(out)
+    prog = Progress(progress_path)
+    if restart:
+        prog.remove()
+    svc = Service(port, say, keyboard)
+    svc.open()
+    sim = svc.hello.get("board") == "sim"
+    try:
+        defaults, file_cfg = _defaults(svc, config)
+        count, chips = svc.info["count"], svc.info["chips"]
+        d = prog.load()
+        if d is not None and (d.get("count") != count or d.get("chips") != chips):
+            raise UserError("the progress file %s is for another board (%s LEDs, %s chips): use --restart or "
+                            "another --progress" % (progress_path, d.get("count"), d.get("chips")))
+        if d is None:
+            expect = [0] * count
+            for s in range(1, STATIONS + 1):
+                expect[defaults["index"][s - 1]] = s
+            prog.data = {"kind": "calibrate", "count": count, "chips": chips, "defaults": defaults,
+                         "expect": expect, "leds": [], "reeds": [], "stuck": []}
+            prog.save()
+            say("Calibration of the board on %s (%s, %d LEDs, %d shift registers). Defaults: %s.\n"
+                "Progress is saved after every answer in %s: q, Ctrl-C or a crash lose nothing." % (
+                    port, svc.hello.get("board"), count, chips, defaults["source"], progress_path))
+        else:
+            defaults = prog.data["defaults"]
+            say("Continuing the calibration saved %s in %s: LEDs %d/%d, switches %d/%d done." % (
+                d.get("saved", "?"), progress_path, len(d["leds"]), count, len(d["reeds"]), STATIONS))
+        cal = Calibration(svc, prog, defaults, say)
+        cal.leds()
+        cal.reeds()
+        index, warn_l = cal.led_map()
+        bits, warn_r = cal.bit_map()
+        svc.off()
+    except (Quit, KeyboardInterrupt) as e:
+        return stopped(e, svc, progress_path, say)
+    svc.close()
+    d = prog.data
+    moved_l = sum(1 for s in range(STATIONS) if index[s] != defaults["index"][s])
+    moved_r = sum(1 for s in range(STATIONS) if bits[s] != defaults["bits"][s])
+    say("\nStep 3 of 3: the map. LEDs: %d of %d differ from the defaults; switches: %d of %d differ." % (
+        moved_l, STATIONS, moved_r, STATIONS))
+    for w in warn_l + warn_r:
+        say("  warning: " + w)
+    return _write(port, sim, index, bits, file_cfg, prog, save, write, yes, svc, say)
+
+
+def merged(base, file_cfg, index, bits):
+    """The config to write: the board's own (pins, brightness...) if valid, else --config, else the
+    defaults; with the calibrated maps."""
+    if base is not None:
+        try:
+            boardconfig.validate(base)
+        except boardconfig.ConfigError:
+            base = None
+    if base is None:
+        base = file_cfg if file_cfg else boardconfig.default("pico")
+    cfg = dict(base)
+    cfg["reeds"] = dict(base.get("reeds", {}), bits=list(bits))
+    cfg["leds"] = dict(base.get("leds", {}), index=list(index))
+    return cfg
+
+
+def _save(path, cfg, say):
+    from hardware.gen_config import dumps
+    with open(path, "w") as f:
+        f.write(dumps(boardconfig.validate(cfg)))
+    say("Saved the calibrated config to %s." % path)
+
+
+def _write(port, sim, index, bits, file_cfg, prog, save, write, yes, svc, say):
+    if not write:
+        if save:
+            _save(save, merged(None, file_cfg, index, bits), say)
+        prog.remove()
+        return 0
+    if not yes:
+        try:
+            ans = _ask_plain(svc, "Write it to the board's board.json now? [Y/n] ")
+        except Quit:
+            ans = "n"
+        if ans.lower().startswith("n"):
+            if save:
+                _save(save, merged(None, file_cfg, index, bits), say)
+            say("Not written. The answers stay in %s: run the command again to write them." % prog.path)
+            return 1
+    checked = write_board_config(port, lambda base: merged(base, file_cfg, index, bits), sim, out=say)
+    if save:
+        _save(save, checked, say)
+    # the firmware restarted with the new file: read its maps back through the protocol
+    back = None
+    for _ in range(40):
+        back = Service(port, say, svc.kb)
+        try:
+            back.open()
+            break
+        except (LinkError, BoardError):
+            if back.link is not None:
+                back.link.close()
+            back = None
+            time.sleep(0.25)
+    if back is None:
+        raise BoardError("the board did not come back after writing board.json")
+    try:
+        ok = back.info["bits"] == list(bits) and back.info["index"] == list(index)
+    finally:
+        back.close()
+    if not ok:
+        raise BoardError("the board runs with another map than the one written: is board.json in its root folder?")
+    prog.remove()
+    say("Written to the board's board.json and checked: the board runs with the calibrated map. "
+        "Next: yard selftest.")
+    return 0
+
+
+def _ask_plain(svc, prompt):
+    svc.out(prompt, end="", flush=True)
+    while True:
+        line = svc.kb.get(0.5)
+        if line is not None:
+            return line.strip()
+
+
+def run(args):
+    port = resolve(args.port)
+    return calibrate(port, args.config, args.progress, args.restart, args.save, not args.no_write, args.yes)

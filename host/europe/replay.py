@@ -1,0 +1,17 @@
+"""`yard replay` for Europe records: the map by module name, or from a map folder (--map)."""
+from host.errors import UserError
+from sy.europe import record as europe_record
+
+
+def europe_verdicts(lines, map_folder=None):
+    load = None
+    if map_folder:
+        from host.europe.mapformat import MapFormatError, load_graph
+        try:
+            graph = load_graph(map_folder)
+        except MapFormatError as e:
+            raise UserError("the map %s: %s" % (map_folder, e))
+
+        def load(_name):
+            return graph
+    return europe_record.replay(lines, load)

@@ -1,0 +1,353 @@
+"""The console's view of the board: public facts out, the detectives' moves in, resynchronisation.
+
+Wraps host/link/boardlink.py (docs/protocol.md). The board is told only: the setup without Mister X's
+station (plus the commitment to it), each move's ticket kind and commitment, the station of a
+surfacing move, a capture, a cornered Mister X, and after the game the salts.
+
+Resynchronisation (after `yard play --resume`, a restarted board or a pulled cable): the board's
+journal is the truth for the detectives' moves, the secret log for Mister X's. The host asks for
+the whole journal (journal line N = event seq N), checks both agree on what they share, applies
+detective moves it missed, resends a Mister X move the board never got (same commitment), and
+repeats a capture or a cornered Mister X. Events up to the journal's end are then ignored.
+"""
+import time
+
+from host.link.boardlink import BoardLink, BoardCommandError, LinkError, LinkClosed, BoardTimeout, reveal_requests
+from host.errors import BoardError
+from host.misterx.secretgame import board_pairs, public_line
+from host.link.ports import open_serial
+
+_PUBLIC_SETUP_KEYS = ("detectives", "bobbies", "two_player", "tickets", "mrx_tickets", "rounds", "reveals", "map",
+                      "commit")
+
+
+def _steps(line):
+    return line["double"] if "double" in line else [line]
+
+
+class MoveTakenBack(BoardError):
+    """The board refused Mister X's move: the detectives took back a move meanwhile, so it is their
+    turn again (the console withdraws his move and follows the board's events)."""
+
+
+def standing(journal):
+    """[(seq, line)] of the journal's mrx and move lines that stand: each `undo` line takes back
+    the latest standing move of its turn (as the board's record does, sy/play/report.py)."""
+    out = []
+    for seq, line in enumerate(journal, 1):
+        kind = line.get("type")
+        if kind in ("mrx", "move"):
+            out.append((seq, line))
+        elif kind == "undo" and out and out[-1][1]["type"] == "move":
+            out.pop()
+    return out
+
+
+class BoardSide:
+    def __init__(self, port, sg, out=print, link=None, retry_seconds=60.0, wire_log=None):
+        self.port = port
+        self.sg = sg
+        self.out = out
+        self.link = link or BoardLink(port, applied=sg.setup.get("board_seq", 0), timeout=5.0)
+        self.synced = 0  # events up to this seq are already in the secret log
+        self.setup_sent = False
+        self.retry_seconds = retry_seconds
+        self.wire_log = wire_log
+        self.guided = None  # the computer detectives' move the board lights (sent again after a reconnect)
+
+    # --- connection ---------------------------------------------------------------------------
+    def open(self, wait=0.0):
+        """Hello; with `wait`, keep trying that long (a board still booting)."""
+        end = time.monotonic() + wait
+        if not wait:
+            open_serial(self.port).close()  # a clear reason if the port is missing or busy
+        while True:
+            try:
+                return self.link.open()
+            except LinkClosed as e:
+                if time.monotonic() >= end:
+                    raise BoardError(e.message)
+            except BoardTimeout:
+                if time.monotonic() >= end:
+                    raise BoardError("no answer from a board on %s: is the firmware running? (yard flash, or "
+                                     "yard monitor to see what it prints)" % self.port)
+            self.link.close()
+            time.sleep(0.2)
+
+    def close(self):
+        self.link.close()
+
+    def _call(self, cmd, **args):
+        """A command; on a lost link wait for the board to come back, resync, and go on."""
+        deadline = time.monotonic() + self.retry_seconds
+        while True:
+            try:
+                return self.link.request(cmd, **args)
+            except BoardCommandError:
+                raise
+            except LinkError as e:
+                refused = self.link._replies.pop(None, None)  # an error the board could not tie to an id
+                if refused is not None:
+                    raise BoardError("the board refused %s: %s" % (cmd, refused.get("message")))
+                if time.monotonic() > deadline:
+                    raise BoardError("the board is gone (%s); your game is saved: yard play --resume" % e.message)
+                self.out("(the board does not answer: %s; reconnecting...)" % e.message)
+                self._reconnect(deadline)
+                if cmd == "mrx":
+                    return None  # resync resent it if the board had not got it
+                if cmd == "undo":
+                    return None  # not sent twice: had the board taken it back, resync took it back here too
+
+    def _reconnect(self, deadline):
+        while True:
+            try:
+                self.link.reconnect(attempts=4, delay=0.25)
+                self.resync()
+                if self.guided:
+                    try:
+                        self.link.request("guide", **self.guided)
+                    except BoardCommandError:
+                        self.guided = None  # the move was made meanwhile
+                return
+            except LinkError:
+                if time.monotonic() > deadline:
+                    raise BoardError("the board did not come back; your game is saved: yard play --resume")
+                time.sleep(0.5)
+
+    # --- starting -----------------------------------------------------------------------------
+    def start(self, wait_ready=True, ready_timeout=None):
+        """Send the public setup; wait until the pieces stand on their start stations."""
+        setup = self.sg.setup
+        args = {k: setup[k] for k in _PUBLIC_SETUP_KEYS if k in setup}
+        args["mrx"] = None
+        reply = self._call("setup", replace=True, **args)
+        self.setup_sent = True
+        self._remember_seq(reply.get("seq", 0))
+        if wait_ready:
+            self.wait_ready(ready_timeout)
+
+    def wait_ready(self, timeout=None):
+        g = self.sg.game
+        where = ", ".join("%s on %d" % (g.piece_name(i), g.pos[i]) for i in range(g.n_pieces))
+        self.out("Put the pieces on their start stations: %s (the board blinks them)." % where)
+        end = None if timeout is None else time.monotonic() + timeout
+        while True:
+            st = self.link.request("status")
+            if st.get("stage") != "setup":
+                return
+            if end is not None and time.monotonic() > end:
+                raise BoardError("the pieces were not placed on their start stations in time")
+            self.link.poll(0.2)
+
+    def _remember_seq(self, seq):
+        if seq and seq > self.synced:
+            self.synced = seq
+        setup = self.sg.setup
+        if self.synced > setup.get("board_seq", 0):
+            setup["board_seq"] = self.synced
+            self.sg.save()
+
+    # --- what the console calls ---------------------------------------------------------------
+    def mrx(self, line):
+        pub = public_line(line)
+        if "double" in pub:
+            args = {"double": [self._step_args(s) for s in pub["double"]]}
+        else:
+            args = self._step_args(pub)
+        warned = False
+        while True:
+            try:
+                reply = self._call("mrx", **args)
+                break
+            except BoardCommandError as e:
+                st = self.link.request("status")
+                if e.code == "wrong_turn" and st.get("phase") == "detectives" and st.get("stage") == "play":
+                    raise MoveTakenBack("the board refused Mister X's move: %s" % e.message)
+                if e.code != "wrong_turn" or not (st.get("restoring") or st.get("stage") == "setup"):
+                    raise BoardError("the board refused Mister X's move: %s (the move is saved; yard play "
+                                     "--resume sends it again)" % e.message)
+                if not warned:
+                    self.out("(the board is not ready: %s; waiting, your move is saved)" % e.message)
+                    warned = True
+                self.link.poll(0.5)
+        if reply:
+            self._remember_seq(reply.get("seq", 0))
+
+    @staticmethod
+    def _step_args(step):
+        out = {"ticket": step["ticket"], "commit": step["commit"]}
+        if step.get("to"):
+            out["to"] = step["to"]
+        return out
+
+    def guide(self, piece, to, ticket):
+        """Light a computer detective's move on the board; the board then takes only that placement."""
+        self.guided = {"piece": piece, "to": to, "ticket": ticket}
+        try:
+            self._call("guide", **self.guided)
+        except BoardCommandError as e:
+            self.guided = None
+            raise BoardError("the board refused the computer's move %s to %d: %s" % (piece, to, e.message))
+
+    def undo(self, piece=None):
+        """Take back the last detective's or bobby's move of this turn on the board (its undo event
+        then comes like any other). BoardError with the board's sentence if it refuses."""
+        args = {"piece": piece} if piece else {}
+        try:
+            return self._call("undo", **args)
+        except BoardCommandError as e:
+            raise BoardError("the board refused the take-back: %s" % e.message)
+
+    def reed(self, station, out=True):
+        """Take station's reed out of service (out=True) or put it back; the board remembers it in its
+        board.json. Returns the stations out of service. BoardError with the board's sentence."""
+        try:
+            return self._call("reed", station=station, out=out).get("dead", [])
+        except BoardCommandError as e:
+            raise BoardError("the board refused: %s" % e.message)
+
+    def place(self, piece, station, ticket=None):
+        """Put the piece in hand on station, whose reed is out of service (the board's `where` note
+        asked). Its move event then comes like any other; a reply with `pending` lists the tickets
+        to choose from (the ticket buttons, or choose())."""
+        args = {"piece": piece, "station": station}
+        if ticket:
+            args["ticket"] = ticket
+        try:
+            return self._call("place", **args)
+        except BoardCommandError as e:
+            raise BoardError("the board refused: %s" % e.message)
+
+    def choose(self, ticket):
+        try:
+            return self._call("choose", ticket=ticket)
+        except BoardCommandError as e:
+            raise BoardError("the board refused: %s" % e.message)
+
+    def notes(self):
+        """The board's notes since the last call (lifted, where, illegal...): the players are told."""
+        got = list(self.link.notes)
+        del self.link.notes[:]
+        return got
+
+    def capture(self, piece):
+        """Declare the capture, proved: the opening of Mister X's current commitment goes with it."""
+        try:
+            self._remember_seq(self._call("capture", piece=piece, reveal=self.sg.current_proof()).get("seq", 0))
+        except BoardCommandError as e:
+            if e.code != "game_over":
+                raise BoardError("the board refused the capture: %s" % e.message)
+
+    def cornered(self):
+        try:
+            self._remember_seq(self._call("cornered", reveal=self.sg.current_proof()).get("seq", 0))
+        except BoardCommandError as e:
+            if e.code != "game_over":
+                raise BoardError("the board refused to end the game: %s" % e.message)
+
+    def reveal(self, rev):
+        """Hand the salts to the board, a few moves per line; (verified, the board's sentence).
+        A line the board got but whose reply the link lost is sent again after the reconnect;
+        the board then names the offset it expects, and the reveal starts over once."""
+        start, moves = board_pairs(rev)
+        for attempt in (1, 2):
+            try:
+                for args in reveal_requests(start, moves):
+                    reply = self._call("reveal", **args)
+                return bool(reply.get("verified")), reply.get("message", "")
+            except BoardCommandError as e:
+                if attempt == 2 or not e.message.startswith("the next chunk starts"):
+                    return False, e.message
+
+    def events(self, timeout):
+        """New board events not yet in the secret log (dicts)."""
+        try:
+            got = self.link.poll(timeout)
+        except LinkError as e:
+            self.out("(lost the board: %s; reconnecting...)" % e.message)
+            self._reconnect(time.monotonic() + self.retry_seconds)
+            return []
+        out = []
+        for seq, ev in got:
+            if seq <= self.synced:
+                continue
+            self.synced = seq
+            if ev.get("type") in ("move", "undo"):
+                self.guided = None
+            out.append(ev)
+        if got:
+            self.sg.setup["board_seq"] = max(self.sg.setup.get("board_seq", 0), self.synced)
+        return out
+
+    def record(self):
+        return self.link.record()
+
+    # --- resynchronising ----------------------------------------------------------------------
+    def resync(self, on_move=None):
+        """Bring board and secret log into agreement (see the module doc). Returns a summary."""
+        sg = self.sg
+        journal = self.link.record(everything=True, timeout=15)
+        if not journal or journal[0].get("type") != "setup":
+            raise BoardError("the board holds no game (it was reset or is another board); start a new game")
+        if journal[0].get("commit") != sg.setup.get("commit"):
+            raise BoardError("the board holds another game than the secret log %s" % sg.path)
+        board = standing(journal)
+        mine = [line for line in sg.lines[1:] if line.get("type") in ("mrx", "move")]
+        summary = {"applied": 0, "resent": 0, "taken_back": 0}
+        same = 0  # detective moves the board took back while the host did not hear: taken back here too
+        while same < min(len(board), len(mine)) and (mine[same]["type"] != "move" or (
+                mine[same]["piece"], mine[same]["to"]) == (board[same][1].get("piece"), board[same][1].get("to"))):
+            same += 1
+        if any(line["type"] == "move" for line in mine[same:]):
+            if any(line["type"] != "move" for line in mine[same:]):
+                raise BoardError("the board took back detective moves that Mister X's later move followed")
+            for _ in mine[same:]:
+                sg.take_back()
+                summary["taken_back"] += 1
+            mine = mine[:same]
+        for k, (seq, bline) in enumerate(board):
+            if k < len(mine):
+                self._check_same(k, mine[k], bline)
+                continue
+            if bline["type"] != "move":
+                raise BoardError("the board logged a move of Mister X that the secret log lacks: the secret log "
+                                 "%s is not this game's latest copy" % sg.path)
+            line = sg.detective_move(bline["piece"], bline.get("ticket"), bline["to"])
+            summary["applied"] += 1
+            if on_move:
+                on_move(line)
+        extra = mine[len(board):]
+        for line in extra:
+            if line["type"] != "mrx":
+                raise BoardError("the secret log has detective moves the board never made: another board?")
+            pub = public_line(line)
+            if "double" in pub:
+                self.link.request("mrx", double=[self._step_args(s) for s in pub["double"]])
+            else:
+                self.link.request("mrx", **self._step_args(pub))
+            summary["resent"] += 1
+        journal_len = len(journal) + summary["resent"]
+        self.synced = max(self.synced, journal_len)
+        g = sg.game
+        kinds = {line.get("type") for line in journal}
+        if g.result == "detectives" and g.reason == "capture" and "capture" not in kinds and not any(
+                line.get("capture") for line in journal):
+            last = [line for line in sg.lines if line.get("type") == "move"][-1]
+            self.link.request("capture", piece=last["piece"], reveal=sg.current_proof())
+        if g.result == "detectives" and g.reason == "mrx_stuck" and "cornered" not in kinds:
+            self.link.request("cornered", reveal=sg.current_proof())
+        self._remember_seq(self.link.request("ping").get("seq", 0))
+        return summary
+
+    @staticmethod
+    def _check_same(k, mine, theirs):
+        if mine["type"] != theirs["type"]:
+            raise BoardError("the board and the secret log disagree at move %d (%s vs %s)" % (k + 1, theirs["type"], mine["type"]))
+        if mine["type"] == "move":
+            if (mine["piece"], mine["to"]) != (theirs.get("piece"), theirs.get("to")):
+                raise BoardError("the board and the secret log disagree on a detective's move (%s %s vs %s %s)" % (
+                    theirs.get("piece"), theirs.get("to"), mine["piece"], mine["to"]))
+            return
+        a, b = _steps(mine), _steps(theirs)
+        if len(a) != len(b) or any(x.get("commit") != y.get("commit") for x, y in zip(a, b)):
+            raise BoardError("the board holds other commitments for Mister X's move than the secret log")

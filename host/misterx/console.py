@@ -1,0 +1,575 @@
+"""Mister X's console: what he sees behind his screen, and the short forgiving move syntax.
+
+The console works on a SecretGame (the full rules and the secret log) and a board adapter
+(host/misterx/boardside.py, or a fake in tests) that is told only public facts. Input and output are
+injected, so tests type into it and read what it prints.
+
+Move syntax (case-insensitive, ticket names may be abbreviated):
+    bus 58        58 bus       b 58        58          (a station alone: when one ticket fits)
+    black 115     x 115        bl 115
+    double taxi 14 bus 58      2 t 14 b 58
+    legal [double]   status   log   help   quit (the game is saved; `yard play --resume`)
+    undo [D1]     take back the detectives' last move of this turn (a piece put on the wrong
+                  station), until Mister X moves; the board blinks the piece's station until it is back
+    reed out 45   take station 45's switch out of service (stuck closed or never closing: `yard
+                  selftest` finds them); the board remembers it and works around the station: a
+                  piece put there is confirmed with the confirm button. reed in 45 puts it back
+    place D1 45 [bus]  put the piece in hand on 45 (out of service) when the board asks where
+"""
+import copy
+import time
+
+from host.misterx.boardside import MoveTakenBack
+from host.errors import BoardError
+from sy.rules.game import RuleError, TICKET_NAMES, BLACK, PHASE_MRX, PHASE_DETECTIVES
+
+TICKET_ALIASES = {
+    "t": 0, "ta": 0, "tax": 0, "taxi": 0, "cab": 0,
+    "b": 1, "bu": 1, "bus": 1,
+    "u": 2, "ug": 2, "un": 2, "und": 2, "under": 2, "underground": 2, "tube": 2, "metro": 2, "subway": 2,
+    "x": 3, "bl": 3, "bla": 3, "blac": 3, "black": 3,
+}
+DOUBLE_WORDS = ("double", "dbl", "d", "2", "2x", "do", "dou")
+SHORT = ("taxi", "bus", "ug", "black")
+COMMAND_WORDS = ("taxi", "bus", "underground", "black", "double", "legal", "status", "log", "help", "quit", "undo",
+                 "reed", "place")
+
+
+class ParseError(Exception):
+    pass
+
+
+def parse_ticket(word):
+    t = TICKET_ALIASES.get(word.lower())
+    if t is None:
+        raise ParseError("%r is not a ticket: taxi, bus, underground (ug) or black (x)" % word)
+    return t
+
+
+def _station(word):
+    if not word.isdigit():
+        raise ParseError("%r is not a station number" % word)
+    return int(word)
+
+
+def parse_steps(words):
+    """Words -> [(ticket or None, station)]: pairs of ticket and station in either order."""
+    steps = []
+    i = 0
+    while i < len(words):
+        w = words[i]
+        if w.isdigit():
+            s = _station(w)
+            t = None
+            if i + 1 < len(words) and not words[i + 1].isdigit() and words[i + 1].lower() in TICKET_ALIASES:
+                # "58 bus" -- but in "14 bus 58" the bus belongs to 58
+                if not (i + 2 < len(words) and words[i + 2].isdigit()):
+                    t = parse_ticket(words[i + 1])
+                    i += 1
+            steps.append((t, s))
+            i += 1
+        else:
+            t = parse_ticket(w)
+            if i + 1 >= len(words):
+                raise ParseError("%s to which station?" % TICKET_NAMES[t])
+            steps.append((t, _station(words[i + 1])))
+            i += 2
+    return steps
+
+
+def parse_command(text):
+    """A line -> (kind, payload): ("move", [(t, s)]), ("double", [(t, s), (t, s)]), ("legal", bool
+    double), ("status"|"log"|"help"|"quit"|"empty", None). ParseError with a sentence."""
+    words = text.replace(",", " ").replace(">", " ").split()
+    if not words:
+        return "empty", None
+    head = words[0].lower()
+    if head in ("undo", "takeback", "take-back"):
+        if len(words) > 2 or len(words) == 2 and not (len(words[1]) == 2 and words[1][0].upper() in "DB"
+                                                     and words[1][1] in "1234567"):
+            raise ParseError("undo takes back the last move of this turn: undo, or undo D2 to name the piece")
+        return "undo", words[1].upper() if len(words) == 2 else None
+    if head == "reed":
+        if len(words) != 3 or words[1].lower() not in ("out", "in") or not words[2].isdigit() \
+                or not 1 <= int(words[2]) <= 199:
+            raise ParseError("reed out 45 takes station 45's switch out of service; reed in 45 puts it back")
+        return "reed", (int(words[2]), words[1].lower() == "out")
+    if head == "place":
+        if len(words) not in (3, 4) or not (len(words[1]) == 2 and words[1][0].upper() in "DB"
+                                            and words[1][1] in "1234567") or not words[2].isdigit():
+            raise ParseError("place D1 45 [ticket] puts D1 on 45, whose switch is out of service")
+        ticket = None
+        if len(words) == 4:
+            ticket = parse_ticket(words[3])
+            if ticket == BLACK:
+                raise ParseError("detectives travel by taxi, bus or underground")
+            ticket = TICKET_NAMES[ticket]
+        return "place", (words[1].upper(), int(words[2]), ticket)
+    for name in ("status", "log", "help", "quit", "exit", "legal", "?", "candidates"):
+        if len(head) >= 1 and name.startswith(head) and head not in TICKET_ALIASES and not head.isdigit() \
+                and head not in DOUBLE_WORDS:
+            if name == "exit":
+                name = "quit"
+            if name == "?":
+                name = "help"
+            if name == "legal":
+                return "legal", len(words) > 1 and words[1].lower() in DOUBLE_WORDS
+            return name, None
+    if head in DOUBLE_WORDS:
+        steps = parse_steps(words[1:])
+        if len(steps) != 2:
+            raise ParseError("a double move is two moves: double taxi 14 bus 58")
+        return "double", steps
+    steps = parse_steps(words)
+    if len(steps) == 2:
+        return "double", steps  # "taxi 14 bus 58" is clearly a double move
+    if len(steps) != 1:
+        raise ParseError("one move at a time: a ticket and a station, e.g. bus 58")
+    return "move", steps
+
+
+class Console:
+    """Mister X's side of the game, given a SecretGame and a board adapter."""
+
+    def __init__(self, sg, board, inp=input, out=print, detectives=None, wait=0.05, clock=time.monotonic,
+                 quiet=False, move_timeout=20.0, mrx_agent=None, show_mrx=False):
+        self.sg = sg
+        self.board = board
+        self.inp = inp
+        self.out = out
+        self.detectives = detectives  # sim: callable(game) that makes the detectives move on the board
+        self.wait = wait
+        self.clock = clock
+        self.started = clock()
+        self.quit_hint = "Saved. Continue later with: yard play --resume"
+        self.quiet = quiet  # the demo: no status block before every move
+        self.move_timeout = move_timeout  # None: wait as long as the people at the table take
+        self.mrx_agent = mrx_agent  # --mrx computer: host.ai picks his moves, the screen stays public
+        self.show_mrx = show_mrx
+
+    # --- showing ------------------------------------------------------------------------------
+    @property
+    def secret_screen(self):
+        """Mister X's stations may be shown: a person plays him behind his screen (or --show-mrx)."""
+        return self.mrx_agent is None or self.show_mrx
+
+    def status_lines(self):
+        g = self.sg.game
+        if not self.secret_screen:
+            return self.public_lines()
+        lines = []
+        nxt = g.next_reveal()
+        if nxt:
+            until = "surfaces after move %d (%d more move%s)" % (nxt, nxt - g.moves, "" if nxt - g.moves == 1 else "s")
+        else:
+            until = "no more surfacing"
+        rnd = g.round + (1 if g.phase == PHASE_MRX else 0)
+        lines.append("Round %d/%d   Mister X on %d   moves made %d, %s" % (min(rnd, g.rounds), g.rounds, g.mrx, g.moves, until))
+        lines.append("Your tickets: black %d, double %d   General supply: taxi %d, bus %d, underground %d" % (
+            g.black, g.double, g.supply[0], g.supply[1], g.supply[2]))
+        det = []
+        for i in range(g.n_pieces):
+            name = g.piece_name(i)
+            if g.is_bobby(i):
+                det.append("%s %d" % (name, g.pos[i]))
+            elif g.two_player and i == 1:
+                det.append("%s %d (shares D1's tickets)" % (name, g.pos[i]))
+            else:
+                t = g.tickets[i]
+                det.append("%s %d (taxi %d, bus %d, ug %d)" % (name, g.pos[i], t[0], t[1], t[2]))
+        lines.append("Detectives: " + "   ".join(det))
+        lines.append("Travel log: " + self.log_text())
+        lines.append("The detectives think you may be on %d station%s." % (
+            g.candidates_count(), "" if g.candidates_count() == 1 else "s"))
+        return lines
+
+    def public_lines(self):
+        """What the detectives at the table may know (--mrx computer)."""
+        g = self.sg.game
+        nxt = g.next_reveal()
+        rnd = g.round + (1 if g.phase == PHASE_MRX else 0)
+        lines = ["Round %d/%d   Mister X has made %d move%s, %s" % (
+            min(rnd, g.rounds), g.rounds, g.moves, "" if g.moves == 1 else "s",
+            "surfaces after move %d" % nxt if nxt else "no more surfacing"),
+            "Mister X's tickets: black %d, double %d" % (g.black, g.double)]
+        det = []
+        for i in range(g.n_pieces):
+            if g.is_bobby(i) or g.two_player and i == 1:
+                det.append("%s %d" % (g.piece_name(i), g.pos[i]))
+            else:
+                t = g.tickets[i]
+                det.append("%s %d (taxi %d, bus %d, ug %d)" % (g.piece_name(i), g.pos[i], t[0], t[1], t[2]))
+        lines.append("Detectives: " + "   ".join(det))
+        parts = ["%d %s%s" % (k, t, " %d" % to if shown else "") for k, (t, to, shown, _c, _s) in
+                 enumerate(self.sg.entries(), 1)]
+        lines.append("Travel log: " + (" | ".join(parts) or "(empty)"))
+        n = g.candidates_count()
+        lines.append("Mister X may be on %d station%s." % (n, "" if n == 1 else "s"))
+        return lines
+
+    def public_describe(self, line):
+        steps = line["double"] if "double" in line else [line]
+        parts = ["%s%s" % (st["ticket"], " and surfaces on %d" % st["to"] if st.get("shown") else "") for st in steps]
+        return "Mister X has moved: " + ("double move, " if len(steps) == 2 else "") + ", then ".join(parts)
+
+    def computer_move(self):
+        """--mrx computer: the agent's move, told to the board like a typed one; the screen shows only
+        what the detectives may know."""
+        if self.catch_up():
+            return True
+        choice = self.mrx_agent.choose(copy.deepcopy(self.sg.game))
+        if choice[0] == "double":
+            line = self.try_move("double", [(choice[1], choice[2]), (choice[3], choice[4])])
+        else:
+            line = self.try_move("move", [(choice[1], choice[2])])
+        self.out(self.public_describe(line))
+        if self.show_mrx:
+            self.out("  (--show-mrx) " + self.describe(line))
+        return True
+
+    def log_text(self, full=False):
+        entries = self.sg.entries()
+        if not entries:
+            return "(empty; start on %d)" % self.sg.setup["mrx"]
+        parts = []
+        for k, (ticket, to, shown, _c, _s) in enumerate(entries, 1):
+            parts.append("%d %s %d%s" % (k, ticket, to, "*" if shown else ""))
+        return " | ".join(parts) + ("   (* = surfaced)" if not full else "")
+
+    def show_status(self):
+        for line in self.status_lines():
+            self.out(line)
+
+    def legal_text(self, double=False):
+        g = self.sg.game
+        if double:
+            opts = self.sg.double_options()
+            if not opts:
+                return "no double move possible" + ("" if g.double else ": no double-move ticket left")
+            return "%d double moves, e.g. " % len(opts) + ", ".join(
+                "double %s %d %s %d" % (SHORT[a[0]], a[1], SHORT[b[0]], b[1]) for a, b in opts[:12])
+        by_station = {}
+        for s, t in g.legal_mrx():
+            by_station.setdefault(s, []).append(TICKET_NAMES[t])
+        if not by_station:
+            return "no legal move"
+        return "legal: " + ", ".join("%d (%s)" % (s, "/".join(ts)) for s, ts in sorted(by_station.items()))
+
+    def completions(self, text, line):
+        """Words that complete `text` given the whole line so far (for readline)."""
+        words = line.split()
+        if not words or (len(words) == 1 and not line.endswith(" ")):
+            pool = list(COMMAND_WORDS)
+        else:
+            try:
+                pool = sorted(set(str(s) for s, _t in self.sg.game.legal_mrx())) + list(SHORT)
+            except RuleError:
+                pool = []
+        return [w for w in pool if w.startswith(text.lower())]
+
+    # --- moving -------------------------------------------------------------------------------
+    def _resolve(self, t, s):
+        """Fill in a missing ticket: the one non-black ticket that fits, else ask."""
+        if t is not None:
+            return t
+        g = self.sg.game
+        fits = [tt for ss, tt in g.legal_mrx() if ss == s]
+        if not fits:
+            raise ParseError("you cannot move to %d now (type legal)" % s)
+        plain = [tt for tt in fits if tt != BLACK]
+        if len(plain) == 1:
+            return plain[0]
+        if not plain:
+            raise ParseError("only a black ticket takes you to %d: type black %d" % (s, s))
+        raise ParseError("%d: by %s? type e.g. %s %d" % (s, " or ".join(TICKET_NAMES[x] for x in fits), TICKET_NAMES[plain[0]], s))
+
+    def _resolve_second(self, first, t2, s2):
+        if t2 is not None:
+            return t2
+        g = self.sg.game
+        fits = []
+        for tt in range(4):
+            if tt == BLACK:
+                continue
+            if g.graph.connected(first, s2, tt):
+                fits.append(tt)
+        if len(fits) == 1:
+            return fits[0]
+        raise ParseError("say which ticket for the second move to %d" % s2)
+
+    def try_move(self, kind, steps):
+        """Validate, log and tell the board. Returns the log line, or raises ParseError/RuleError."""
+        sg = self.sg
+        if kind == "move":
+            t, s = steps[0]
+            t = self._resolve(t, s)
+            line = sg.mrx_move(t, s)
+        else:
+            (t1, s1), (t2, s2) = steps
+            t1 = self._resolve(t1, s1)
+            t2 = self._resolve_second(s1, t2, s2)
+            line = sg.mrx_double(t1, s1, t2, s2)
+        self.board.mrx(line)
+        return line
+
+    def describe(self, line):
+        steps = line["double"] if "double" in line else [line]
+        parts = []
+        for st in steps:
+            parts.append("%s to %d%s" % (st["ticket"], st["to"], " (you surface: the board shows %d)" % st["to"] if st.get("shown") else ""))
+        return ("double move: " if len(steps) == 2 else "") + ", then ".join(parts)
+
+    def catch_up(self):
+        """Apply the board's events that came while Mister X was thinking (a take-back reopens the
+        detectives' turn). True if it is no longer his turn."""
+        for ev in self.board.events(0):
+            self.on_event(ev)
+        g = self.sg.game
+        return g.phase != PHASE_MRX or g.result is not None
+
+    def take_back(self, piece):
+        """The console's `undo`: the board takes back the move, then its event updates the game."""
+        g = self.sg.game
+        if not g.n_turn:
+            raise ParseError("no move of this turn is left to take back (Mister X has moved since)")
+        self.board.undo(piece)
+        end = self.clock() + 5
+        while g.n_turn and self.clock() < end:
+            before = g.n_turn
+            for ev in self.board.events(self.wait or 0.01):
+                self.on_event(ev)
+            if g.n_turn < before:
+                break
+
+    def reed(self, station, out):
+        """The console's `reed out|in N`: the board takes the switch out of service (or back)."""
+        dead = self.board.reed(station, out)
+        self.out("Switch of station %d %s. Out of service now: %s" % (
+            station, "out of service: a piece put there is confirmed with the confirm button" if out
+            else "back in service", ", ".join(map(str, dead)) or "none"))
+
+    def place(self, piece, station, ticket):
+        """The console's `place`: the piece in hand put on a station out of service."""
+        r = self.board.place(piece, station, ticket)
+        if r and r.get("pending"):
+            self.out("%s on %d: which ticket? press %s on the board (or place %s %d %s)" % (
+                piece, station, " or ".join(r["pending"]), piece, station, r["pending"][0]))
+
+    def board_notes(self):
+        """Tell the players what the board cannot see: a destination out of service (put the piece
+        there and press confirm), and ask where a piece in hand went when several are."""
+        notes = getattr(self.board, "notes", None)
+        if notes is None:
+            return
+        for n in notes():
+            kind = n.get("note")
+            if kind == "lifted" and n.get("confirm"):
+                self.out("  %s in hand: the switch of %s is out of service: put it there, then press confirm" % (
+                    n.get("piece"), " / ".join(map(str, n["confirm"]))))
+            elif kind == "where":
+                self.ask_where(n.get("piece"), n.get("stations") or [])
+
+    def ask_where(self, piece, stations):
+        names = " or ".join(map(str, stations))
+        while True:
+            try:
+                text = self.inp("%s went to %s (switches out of service): which? " % (piece, names)).strip()
+            except EOFError:
+                return
+            if not text:
+                return  # the players go on with the board
+            try:
+                words = text.split()
+                if not words[0].isdigit() or int(words[0]) not in stations or len(words) > 2:
+                    raise ParseError("one of %s, and a ticket if asked" % names)
+                ticket = TICKET_NAMES[parse_ticket(words[1])] if len(words) == 2 else None
+                self.place(piece, int(words[0]), ticket)
+                return
+            except ParseError as e:
+                self.out("? " + str(e))
+            except BoardError as e:
+                self.out("refused: %s" % e)
+
+    # --- the loop -----------------------------------------------------------------------------
+    def say_cornered(self):
+        self.out("You cannot move: every station you could reach is blocked. The detectives win." if self.secret_screen
+                 else "Mister X cannot move: every station he could reach is blocked. The detectives win.")
+
+    def mrx_turn(self):
+        """Ask for moves until one is accepted. Returns False if Mister X quits."""
+        g = self.sg.game
+        if not g.legal_mrx():
+            self.say_cornered()
+            self.sg.cornered()
+            self.board.cornered()
+            return True
+        if not self.quiet:
+            self.out("")
+            self.show_status()
+        if self.mrx_agent is not None:
+            return self.computer_move()
+        while True:
+            try:
+                text = self.inp("mister x> ")
+            except EOFError:
+                self.out("")
+                return False
+            try:
+                kind, payload = parse_command(text)
+                if kind == "empty":
+                    continue
+                if kind == "quit":
+                    self.out(self.quit_hint)
+                    return False
+                if kind == "help":
+                    self.out(__doc__.split("\n\n", 2)[2].rstrip())
+                    continue
+                if kind == "status":
+                    self.show_status()
+                    continue
+                if kind == "log":
+                    self.out("Travel log: " + self.log_text())
+                    continue
+                if kind == "candidates":
+                    self.out("The detectives may think you are on: %s" % " ".join(map(str, g.candidates())))
+                    continue
+                if kind == "legal":
+                    self.out(self.legal_text(payload))
+                    continue
+                if kind in ("reed", "place"):
+                    try:
+                        getattr(self, kind)(*payload)
+                    except BoardError as e:
+                        self.out("refused: %s" % e)
+                    continue
+                if kind == "undo":
+                    try:
+                        self.take_back(payload)
+                    except BoardError as e:
+                        self.out("refused: %s" % e)
+                        continue
+                    if g.phase != PHASE_MRX:
+                        return True
+                    continue
+                if self.catch_up():
+                    return True
+                line = self.try_move(kind, payload)
+                self.out("OK: " + self.describe(line))
+                return True
+            except ParseError as e:
+                self.out("? " + str(e))
+            except RuleError as e:
+                self.out("refused: " + e.message)
+            except MoveTakenBack as e:
+                self.sg.withdraw_mrx()
+                self.out("(%s; your move is withdrawn: you move again after the detectives)" % e)
+                self.catch_up()
+                return True
+
+    def detectives_turn(self):
+        """Wait for the board to report the detectives' moves; apply them; declare a capture.
+        With a `detectives` driver (the simulator), it makes one move at a time on the board."""
+        sg = self.sg
+        g = sg.game
+        if not self.quiet:
+            self.out("Detectives' turn (round %d): waiting for the board..." % g.round)
+        while g.phase == PHASE_DETECTIVES and g.result is None:
+            if self.detectives is None:
+                for ev in self.board.events(self.wait):
+                    self.on_event(ev)
+                self.board_notes()
+                continue
+            mark = (g.round, g.moved, g.phase)
+            self.detectives(sg)
+            end = self.clock() + (self.move_timeout or 0)
+            while (g.round, g.moved, g.phase) == mark and g.result is None:
+                for ev in self.board.events(self.wait or 0.01):
+                    self.on_event(ev)
+                if self.move_timeout is not None and self.clock() > end:
+                    raise BoardError("the board did not take the detectives' move within %.0f s" % self.move_timeout)
+
+    def on_event(self, ev):
+        sg = self.sg
+        g = sg.game
+        if ev.get("type") == "undo":
+            try:
+                line = sg.take_back(ev.get("piece"))
+            except RuleError as e:
+                self.out("the board took back a move the game cannot (%s): %s" % (ev.get("piece"), e.message))
+                return
+            self.out("  %s's move to %d taken back: %s goes back to %d" % (
+                line["piece"], line["to"], line["piece"], ev.get("to")))
+            put_back = getattr(self.detectives, "put_back", None)  # computer detectives: the piece goes back
+            if put_back is not None:
+                put_back(line["piece"], ev.get("from"), ev.get("to"))
+            return
+        if ev.get("type") != "move":
+            return
+        piece, ticket, to = ev.get("piece"), ev.get("ticket"), ev.get("to")
+        try:
+            sg.detective_move(piece, ticket, to)
+        except RuleError as e:
+            self.out("the board reported a move the rules refuse (%s %s %s): %s" % (piece, ticket, to, e.message))
+            return
+        self.out("  %s %s %d" % (piece, ("by " + ticket + " to") if ticket else "to", to))
+        if g.result == "detectives" and g.reason == "capture":
+            self.out(("%s lands on your station %d: you are caught!" if self.secret_screen else
+                      "%s lands on Mister X's station %d: caught!") % (piece, to))
+            if not ev.get("capture"):
+                self.board.capture(piece)
+        elif g.result == "detectives" and g.reason == "mrx_stuck":
+            # the move closed the round and left him no move: the board knows only his possible
+            # stations, so it is told, with the proof (it ignores this if it saw it itself)
+            self.say_cornered()
+            self.board.cornered()
+
+    def play(self):
+        """Run the game until it ends (True) or Mister X quits (False)."""
+        g = self.sg.game
+        while g.result is None:
+            if g.phase == PHASE_MRX:
+                if not self.mrx_turn():
+                    return False
+            else:
+                self.detectives_turn()
+        self.finish()
+        return True
+
+    def finish(self):
+        sg = self.sg
+        g = sg.game
+        winner = "Mister X wins" if g.result == "mrx" else "The detectives win"
+        why = {"capture": "a detective caught Mister X", "mrx_stuck": "Mister X could not move",
+               "rounds_done": "Mister X stayed hidden for all %d rounds" % g.rounds,
+               "detectives_stuck": "no detective could move"}.get(g.reason, g.reason)
+        self.out("")
+        self.out("GAME OVER: %s (%s), round %d." % (winner, why, g.round))
+        self.out("Full travel log: start %d | %s" % (sg.setup["mrx"], self.log_text(full=True)))
+        for line in self.stats_lines():
+            self.out(line)
+        ok, message = self.board.reveal(sg.reveal())
+        if ok is not None:
+            sg.setup["revealed"] = True
+            sg.save()
+        if ok is None:
+            self.out("Commitments: revealed to the host log only (%s)." % message)
+        elif ok:
+            self.out("The board checked every commitment against the revealed log: fair play verified.")
+        else:
+            self.out("The board did NOT verify the log: %s" % message)
+        self.out("Secret log: %s   (check it with: yard verify %s)" % (sg.path, sg.path))
+
+    def stats_lines(self):
+        g = self.sg.game
+        entries = self.sg.entries()
+        used = {}
+        for t, *_rest in entries:
+            used[t] = used.get(t, 0) + 1
+        doubles = sum(1 for line in self.sg.mrx_lines() if "double" in line)
+        det = sum(1 for line in self.sg.lines if line.get("type") == "move")
+        return ["Statistics: %d rounds, Mister X made %d moves (%s), %d double move%s; detectives and bobbies "
+                "made %d moves; %s still possible for him at the end; %.0f s." % (
+                    g.round, len(entries), ", ".join("%s %d" % (k, used[k]) for k in TICKET_NAMES if k in used) or "none",
+                    doubles, "" if doubles == 1 else "s", det,
+                    "1 station was" if g.candidates_count() == 1 else "%d stations were" % g.candidates_count(),
+                    self.clock() - self.started)]
