@@ -221,12 +221,12 @@ class WebBoard(Page):
 async def _index(request):
     with open(os.path.join(STATIC, "index.html"), encoding="utf-8") as f:
         html = f.read()
-    html = html.replace("<head>", "<head>\n" + TOKEN_META % request.app["board"].token, 1)
+    html = html.replace("<head>", "<head>\n" + TOKEN_META % request.app[BOARD].token, 1)
     return web.Response(text=html, content_type="text/html")
 
 
 async def _ws(request):
-    wb = request.app["board"]
+    wb = request.app[BOARD]
     may_act = secret_ok(request.query.get("token"), wb.token)
     ws = web.WebSocketResponse(heartbeat=20)
     await ws.prepare(request)
@@ -303,19 +303,24 @@ async def _loopback_only(request, handler):
     return resp
 
 
+# the application's keys (aiohttp.web.AppKey: typed, and no NotAppKeyWarning)
+BOARD = web.AppKey("board", WebBoard)
+LOOPS = web.AppKey("loops", list)
+
+
 def make_app(webboard):
     app = web.Application(middlewares=[_loopback_only])
-    app["board"] = webboard
+    app[BOARD] = webboard
     app.router.add_get("/", _index)
     app.router.add_get("/ws", _ws)
     app.router.add_static("/static/", STATIC)
 
     async def _start_loops(app):
-        app["loops"] = [asyncio.ensure_future(webboard.frame_loop()),
+        app[LOOPS] = [asyncio.ensure_future(webboard.frame_loop()),
                         asyncio.ensure_future(webboard.state_loop())]
 
     async def _stop_loops(app):
-        for t in app["loops"]:
+        for t in app[LOOPS]:
             t.cancel()
         for ws in list(webboard.clients):
             await ws.close()
