@@ -1,0 +1,128 @@
+"""The board's storage (sy/storage/store.py, with sy/storage/resume.py reading it back) as plain
+functions: tests/test_firmware_units.py runs them under CPython and under the MicroPython unix port.
+What tests/firmware/fw_cases.py leaves out: reset() leaving nothing behind, the journal's counts,
+lines() from a given seq, the snapshot's rotation and its file layout."""
+import json
+import os
+import sys
+
+if sys.implementation.name != "micropython":
+    _ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    for p in (os.path.join(_ROOT, "firmware"), os.path.join(_ROOT, "tests")):
+        if p not in sys.path:
+            sys.path.insert(0, p)
+
+from binascii import crc32
+
+from sy.storage.store import Store, MAGIC, exists
+from sy.storage import resume
+from testkit import scratch, _rmtree
+
+TMP = scratch("sy-fwtest-store-units")
+
+
+def _fresh():
+    _rmtree(TMP)
+    return Store(TMP)
+
+
+def _read(path):
+    f = open(path, "rb")
+    try:
+        return f.read()
+    finally:
+        f.close()
+
+
+def _write(path, data):
+    f = open(path, "wb")
+    f.write(data)
+    f.close()
+
+
+def test_append_counts_lines_and_bytes():
+    st = _fresh()
+    assert (st.seq, st.jlen, st.writes) == (0, 0, 0)
+    assert st.append('{"type": "setup"}') == 1
+    assert st.append('{"a": 1}') == 2
+    assert st.seq == 2 and st.writes == 2
+    assert st.jlen == len('{"type": "setup"}\n{"a": 1}\n')
+    assert _read(TMP + "/game.jsonl") == b'{"type": "setup"}\n{"a": 1}\n'
+
+
+def test_lines_from_a_seq_and_only_what_the_store_counts():
+    st = _fresh()
+    for k in range(1, 6):
+        st.append('{"k": %d}' % k)
+    assert list(st.lines()) == [(k, '{"k": %d}' % k) for k in range(1, 6)]
+    assert list(st.lines(4)) == [(4, '{"k": 4}'), (5, '{"k": 5}')]
+    assert list(st.lines(6)) == []
+    st.jlen -= len('{"k": 5}\n')  # a line past what the store counts (appended, then a power cut)
+    assert [s for s, _t in st.lines()] == [1, 2, 3, 4]
+
+
+def test_lines_of_a_store_without_a_journal():
+    st = _fresh()
+    assert list(st.lines()) == []
+
+
+def test_a_snapshot_file_holds_its_checksum_header_and_data():
+    st = _fresh()
+    st.append('{"type": "setup"}')
+    st.save({"stage": 3}, b"\x00\x01\xfe")
+    data = _read(TMP + "/state.bin")
+    assert data[:4] == MAGIC
+    body = data[13:]
+    assert int(data[4:12], 16) == crc32(body) & 0xFFFFFFFF and data[12:13] == b"\n"
+    nl = body.find(b"\n")
+    assert json.loads(body[:nl]) == {"stage": 3, "jlen": st.jlen, "seq": 1}
+    assert body[nl + 1:] == b"\x00\x01\xfe"
+    assert not exists(TMP + "/state.tmp") and not exists(TMP + "/state.bak")
+    assert st.writes == 2
+
+
+def test_a_snapshot_without_game_bytes():
+    st = _fresh()
+    st.save({"stage": 0}, b"")
+    header, data = resume.load(Store(TMP))
+    assert header["stage"] == 0 and data == b""
+
+
+def test_snapshots_rotate_through_the_previous_copy():
+    st = _fresh()
+    for stage in (1, 2, 3):
+        st.append('{"stage": %d}' % stage)
+        st.save({"stage": stage}, bytes([stage]))
+    assert resume._read(TMP + "/state.bin")[1] == b"\x03"
+    assert resume._read(TMP + "/state.bak")[1] == b"\x02"
+    _write(TMP + "/state.bin", b"SY1\n00000000\n{}\n")  # the newest damaged: the one before wins
+    st2 = Store(TMP)
+    header, data = resume.load(st2)
+    assert header["stage"] == 2 and data == b"\x02" and st2.seq == 2
+    assert [t for _s, t in st2.lines()] == ['{"stage": 1}', '{"stage": 2}']
+
+
+def test_reset_leaves_nothing_behind():
+    st = _fresh()
+    for k in range(3):
+        st.append('{"k": %d}' % k)
+        st.save({"stage": k}, b"\x01")
+    for name in ("state.tmp", "game.old", "game.trim"):  # what a power cut may leave
+        _write(TMP + "/" + name, b"left over")
+    st.reset()
+    assert (st.seq, st.jlen) == (0, 0)
+    assert os.listdir(TMP) == []
+    assert list(st.lines()) == []
+    assert resume.load(Store(TMP)) is None
+    assert st.append('{"type": "setup"}') == 1  # a new game starts its journal at seq 1
+    assert list(st.lines()) == [(1, '{"type": "setup"}')]
+
+
+def test_a_store_makes_its_folder_once():
+    _rmtree(TMP)
+    st = Store(TMP)
+    assert exists(TMP)
+    st.append("{}")
+    st2 = Store(TMP)  # the folder is there: kept, with its journal
+    assert exists(TMP + "/game.jsonl") and st2.seq == 0
+    assert st2.journal == TMP + "/game.jsonl" and st2.state == TMP + "/state.bin"
