@@ -388,3 +388,123 @@ def test_save_load_roundtrip():
     assert h.tickets[0] is h.tickets[1]
     refused("bad_input", Game.load, data[:-3])
     refused("bad_input", Game.load, b"\x07" + data[1:])
+
+
+# --- what the mutation benchmark found untested (docs/testing.md) ------------------------------
+def test_detective_move_without_a_ticket_refused_and_changes_nothing():
+    g = five()
+    g.mrx_move(TAXI, 46)
+    snap = g.save()
+    e = refused("bad_input", g.move, 0, None, 14)  # 13-14 is a bus line: still a ticket to name
+    assert e.message == "a detective's move must name its ticket"
+    assert g.save() == snap and g.tickets[0][BUS] == 8
+
+
+def test_bobby_along_no_connection_refused():
+    g = Game([13, 26], [115, 1], 45)
+    g.mrx_move(TAXI, 46)
+    snap = g.save()
+    e = refused("not_connected", g.move, 3, None, 100)  # 1 and 100: no line at all
+    assert e.message == "station 100 is not connected to station 1"
+    e = refused("not_connected", g.move, 3, TAXI, 100)
+    assert e.message == "no taxi line joins station 1 and station 100"
+    assert g.save() == snap
+
+
+def _surfaced_at_36(reveals=(1, 3)):
+    """A secret game: Mister X surfaces on 36 (neighbours 35, 37, 49 by any transport) at move 1;
+    D1 22, D2 23, D3 50 one taxi ride from those, D4 far away."""
+    g = Game([22, 23, 50, 141], [], 0, reveals=reveals)
+    assert g.mrx_move(TAXI, 36) == 36
+    return g
+
+
+def test_mrx_stuck_at_the_end_of_a_round_in_secret_mode():
+    g = _surfaced_at_36()
+    g.move(0, TAXI, 35)
+    g.move(1, TAXI, 37)
+    g.move(3, g.legal(3)[0][1], g.legal(3)[0][0])
+    assert g.result is None  # the round is not over yet
+    g.move(2, TAXI, 49)  # every way out of 36 is held
+    assert (g.phase, g.result, g.reason) == (PHASE_OVER, "detectives", "mrx_stuck")
+
+
+def test_mrx_not_stuck_while_one_way_out_is_free_in_secret_mode():
+    g = _surfaced_at_36()
+    g.move(0, TAXI, 35)
+    g.move(1, TAXI, 37)
+    g.move(3, g.legal(3)[0][1], g.legal(3)[0][0])
+    g.move(2, TAXI, 38)  # 49 stays free
+    assert g.result is None and g.phase == PHASE_MRX and g.candidates() == [36]
+
+
+def test_mrx_not_stuck_while_one_possible_station_has_a_way_out():
+    # two possible stations: one boxed in (36), the other not: he is not certainly stuck
+    g = Game([22, 23, 50, 141], [], 0, reveals=(3,))
+    g.mrx_move(TAXI)
+    g.cand[:] = bytes(32)
+    for s in (36, 8):  # the public facts narrowed to two stations (what spread() keeps up to date)
+        g.cand[s >> 3] |= 1 << (s & 7)
+    g.move(0, TAXI, 35)
+    g.move(1, TAXI, 37)
+    g.move(3, g.legal(3)[0][1], g.legal(3)[0][0])
+    g.move(2, TAXI, 49)
+    assert g.result is None and g.phase == PHASE_MRX and g.candidates() == [8, 36]
+
+
+def test_the_last_possible_station_taken_is_a_capture_there():
+    g = Game([11, 12, 38, 141], [], 0, reveals=(1, 5))
+    assert g.mrx_move(TAXI, 36) == 36
+    for i, to in ((0, 22), (1, 23), (2, 50)):
+        g.move(i, TAXI, to)
+    g.move(3, g.legal(3)[0][1], g.legal(3)[0][0])
+    g.mrx_move(BLACK)  # hidden: 35, 37 or 49
+    assert g.candidates() == [35, 37, 49] and g.candidates_count() == 3
+    g.move(0, TAXI, 35)  # one of three: he may be elsewhere
+    assert g.result is None and g.candidates_count() == 2 and g.mrx == 0
+    g.move(1, TAXI, 37)
+    assert g.result is None and g.candidates() == [49] and g.candidates_count() == 1
+    g.move(2, TAXI, 49)  # the only station left: he is certainly there
+    assert (g.result, g.reason, g.mrx) == ("detectives", "capture", 49)
+    refused("game_over", g.move, 3, TAXI, g.legal(3)[0][0])
+
+
+def test_candidates_count_is_the_number_of_possible_stations():
+    g = Game([13, 26, 29, 34, 50], [], 0)
+    counts = []
+    for _ in range(2):  # two hidden moves: the possible stations spread
+        counts.append(g.candidates_count())
+        assert counts[-1] == len(g.candidates())
+        g.mrx_move(BLACK)
+        finish_round(g)
+    assert g.candidates_count() == len(g.candidates()) and counts[0] < counts[1] < g.candidates_count()
+
+
+def test_the_reveal_schedule():
+    # docs/rules.md: he surfaces on moves 3, 8, 13, 18 and 24
+    g = Game([13, 26], [29, 34], 0, rounds=24, tickets=(15, 10, 6))  # tickets for 24 rounds
+    want = {3: 3, 8: 8, 13: 13, 18: 18, 24: 24}
+    for move in range(1, 25):
+        nxt = min(r for r in want if r >= move)
+        assert g.next_reveal() == nxt, (move, g.next_reveal())
+        if move in want:
+            refused("bad_input", g.mrx_move, TAXI)  # a surfacing move must name the station
+            graph = mapgraph.load()
+            reach = sorted(s for c in g.candidates() for s in graph.neighbours(c, TAXI) if g.holder_of(s) < 0)
+            assert g.mrx_move(TAXI, reach[0]) == reach[0]
+            assert g.candidates() == [reach[0]]
+        else:
+            refused("bad_input", g.mrx_move, TAXI, 1 if g.holder_of(1) < 0 else 2)  # a hidden one must not
+            assert g.mrx_move(TAXI) == 0
+        assert g.next_reveal() == min([r for r in want if r > move] or [0])
+        while g.phase == PHASE_DETECTIVES:  # the detectives keep off his possible stations
+            mask = g.to_move()
+            i = 0
+            while not mask & (1 << i):
+                i += 1
+            moves = g.legal(i)
+            quiet = [m for m in moves if not g.is_candidate(m[0]) and m[0] != g.surfaced]
+            s, t = (quiet or moves)[0]
+            g.move(i, None if g.is_bobby(i) else t, s)
+        assert g.result is None or move == 24, (move, g.reason)
+    assert (g.result, g.reason) == ("mrx", "rounds_done")
