@@ -356,7 +356,7 @@ def test_secret_capture_on_surfacing_station():
     g.move(0, TAXI, 4)
     assert g.result is None
     g.move(3, BUS, 46)  # 34-46 bus: he is shown there
-    assert (g.result, g.reason) == ("detectives", "capture")
+    assert (g.result, g.reason, g.mrx) == ("detectives", "capture", 46)
 
 
 def test_secret_capture_declared_by_host():
@@ -480,6 +480,17 @@ def test_candidates_count_is_the_number_of_possible_stations():
     assert g.candidates_count() == len(g.candidates()) and counts[0] < counts[1] < g.candidates_count()
 
 
+def _reachable_by_taxi(g):
+    """A free station one taxi ride from one of Mister X's possible stations."""
+    graph = g.graph
+    for c in range(1, 200):
+        if g.is_candidate(c):
+            for s in graph.neighbours(c, TAXI):
+                if g.holder_of(s) < 0:
+                    return s
+    raise AssertionError("no station to surface on")
+
+
 def test_the_reveal_schedule():
     # docs/rules.md: he surfaces on moves 3, 8, 13, 18 and 24
     g = Game([13, 26], [29, 34], 0, rounds=24, tickets=(15, 10, 6))  # tickets for 24 rounds
@@ -489,10 +500,9 @@ def test_the_reveal_schedule():
         assert g.next_reveal() == nxt, (move, g.next_reveal())
         if move in want:
             refused("bad_input", g.mrx_move, TAXI)  # a surfacing move must name the station
-            graph = mapgraph.load()
-            reach = sorted(s for c in g.candidates() for s in graph.neighbours(c, TAXI) if g.holder_of(s) < 0)
-            assert g.mrx_move(TAXI, reach[0]) == reach[0]
-            assert g.candidates() == [reach[0]]
+            to = _reachable_by_taxi(g)
+            assert g.mrx_move(TAXI, to) == to
+            assert g.candidates() == [to]
         else:
             refused("bad_input", g.mrx_move, TAXI, 1 if g.holder_of(1) < 0 else 2)  # a hidden one must not
             assert g.mrx_move(TAXI) == 0
@@ -508,3 +518,72 @@ def test_the_reveal_schedule():
             g.move(i, None if g.is_bobby(i) else t, s)
         assert g.result is None or move == 24, (move, g.reason)
     assert (g.result, g.reason) == ("mrx", "rounds_done")
+
+
+def test_piece_names_and_indexes():
+    g = Game([13, 26, 29], [34], 45)
+    assert [g.piece_name(i) for i in range(4)] == ["D1", "D2", "D3", "B1"]
+    assert [g.piece_index(n) for n in ("D1", "D2", "D3", "B1")] == [0, 1, 2, 3]
+    assert [g.is_bobby(i) for i in range(4)] == [False, False, False, True]
+    for bad in ("D4", "B2", "D0", "B0", "X1", "D", "D10", "d1", 1, None):
+        refused("bad_input", g.piece_index, bad)
+    g5 = five()
+    assert g5.piece_index("D5") == 4 and g5.piece_name(4) == "D5"
+    refused("bad_input", g5.piece_index, "B1")
+
+
+def test_holder_of_any_value():
+    g = five()
+    assert [g.holder_of(s) for s in (13, 26, 29, 34, 50)] == [0, 1, 2, 3, 4]
+    for s in (14, 0, 199, 255, 256, 300, -1, "13", None):
+        assert g.holder_of(s) == -1, s
+
+
+def test_move_refuses_bad_pieces_and_tickets_and_changes_nothing():
+    g = five()
+    g.mrx_move(TAXI, 46)
+    snap = g.save()
+    for piece in (5, -1, True, "D1", None):
+        refused("bad_input", g.move, piece, TAXI, 4)
+    for ticket in (4, -1, True, "taxi", 1.0):
+        refused("bad_input", g.move, 0, ticket, 4)
+    for to in (0, 200, "4", None):
+        refused("bad_input", g.move, 0, TAXI, to)
+    assert g.save() == snap
+    g.move(0, TAXI, 4)  # still D1's move to make
+
+
+def test_bobby_takes_any_line_but_the_ferry():
+    g = Game([20, 26], [115, 13], 45)
+    g.mrx_move(TAXI, 46)
+    assert all(s != 108 for s, _t in g.legal(2))  # 115-108 is the ferry: not a bobby's
+    assert (114, TAXI) in g.legal(2) and (67, UNDERGROUND) in g.legal(3)
+    g.move(3, None, 67)  # 13-67 underground only, for free
+    g.move(2, None, 102)  # 115-102 taxi
+    assert g.pos[2] == 102 and g.pos[3] == 67
+    g2 = Game([20, 26], [115, 13], 45)
+    g2.mrx_move(TAXI, 46)
+    g2.move(3, None, 14)  # 13-14 bus only
+    assert g2.pos[3] == 14
+
+
+def test_candidates_reads_every_station_of_the_bitmap():
+    g = Game([13, 26, 29, 34, 50], [], 0)
+    g.cand[:] = bytes(32)
+    for s in (1, 8, 199):
+        g.cand[s >> 3] |= 1 << (s & 7)
+    assert g.candidates() == [1, 8, 199] and g.candidates_count() == 3
+    assert [g.is_candidate(s) for s in (1, 2, 8, 198, 199)] == [True, False, True, False, True]
+
+
+def test_mrx_possibly_on_the_last_station_is_not_stuck():
+    # the secret stuck check looks at every possible station, 199 too
+    g = Game([171, 188, 128, 161], [], 0)
+    g.mrx_move(TAXI)
+    g.cand[:] = bytes(32)
+    g.cand[199 >> 3] |= 1 << (199 & 7)
+    g.move(0, TAXI, g.legal(0)[0][0])
+    g.move(1, TAXI, g.legal(1)[0][0])
+    g.move(2, g.legal(2)[0][1], g.legal(2)[0][0])
+    g.move(3, g.legal(3)[0][1], g.legal(3)[0][0])
+    assert g.result is None and g.phase == PHASE_MRX
