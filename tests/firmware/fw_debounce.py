@@ -209,3 +209,21 @@ def test_a_settle_time_of_its_own():
     assert not d.update(raw, 104)
     assert d.update(raw, 105)
     assert _changes(d) == [CLOSED]
+
+
+def test_a_new_debouncer_has_nothing_pending():
+    d = Debouncer(3, 30)
+    assert d.unsettled == 0 and d.head == d.tail and d.pop() == -1
+    assert not d.update(bytearray(3), 0)
+
+
+def test_odd_ms_ticks_count_to_the_millisecond():
+    for start in (1001, 65535, 99999):
+        d = Debouncer(1, 30)
+        raw = bytearray(1)
+        d.prime(raw)
+        _bit(raw, 1, True)
+        d.update(raw, start)
+        assert not d.update(raw, start + 29), start
+        assert d.update(raw, start + 30), start
+        assert _changes(d) == [(1 << 1) | CLOSED]

@@ -190,3 +190,43 @@ def test_the_idle_draw_counts_in_the_estimate():
     L.put(1, 255, 0, 0)
     L.show()
     assert L.est_ma == 220
+
+
+def test_brightness_is_taken_in_256ths_rounded_down():
+    strip = MemStrip(1)
+    L = Leds(strip, 1, [0], "RGB", 0.999, 2000, MA, IDLE)  # 255.7 / 256: 255
+    L.put(1, 255, 128, 2)
+    assert tuple(strip.buf) == ((255 * 255) >> 8, (128 * 255) >> 8, 1)
+    L.show()
+    assert L.scale == 255
+
+
+def test_the_scale_reported_is_the_one_on_the_wire():
+    for limit in (600, 1200, 2500):
+        strip = MemStrip(199)
+        L = Leds(strip, 199, _identity(), "RGB", 1.0, limit, MA, IDLE)
+        for s in range(1, 200):
+            L.put(s, 255, 255, 255)
+        L.show()
+        assert L.capped
+        assert all(v == max(1, (255 * L.scale) >> 8) for v in strip.buf), (limit, L.scale, strip.buf[0])
+
+
+def test_the_estimate_of_a_full_white_strip_under_a_high_limit():
+    strip = MemStrip(199)
+    L = Leds(strip, 199, _identity(), "RGB", 1.0, 20000, MA, IDLE)
+    for s in range(1, 200):
+        L.put(s, 255, 255, 255)
+    L.show()
+    assert not L.capped and L.lit == 199 * 3 * 255
+    assert abs(L.est_ma - _current(strip, 199)) < 1, (L.est_ma, _current(strip, 199))
+
+
+def test_shimmer_ignores_bits_past_the_last_station():
+    strip = MemStrip(199)
+    L = Leds(strip, 199, _identity(), "RGB", 1.0, 20000, MA, IDLE)
+    bm = bytearray(32)
+    for s in (200, 201, 255):
+        bm[s >> 3] |= 1 << (s & 7)
+    L.shimmer(bm, 0xFFFFFF, 0)
+    assert not any(strip.buf) and L.lit == 0

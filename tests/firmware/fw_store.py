@@ -126,3 +126,8 @@ def test_a_store_makes_its_folder_once():
     st2 = Store(TMP)  # the folder is there: kept, with its journal
     assert exists(TMP + "/game.jsonl") and st2.seq == 0
     assert st2.journal == TMP + "/game.jsonl" and st2.state == TMP + "/state.bin"
+
+
+def test_a_store_in_the_current_folder():
+    st = Store("")  # no folder: the files beside the running code (nothing is written yet)
+    assert (st.journal, st.state, st.bak, st.tmp) == ("game.jsonl", "state.bin", "state.bak", "state.tmp")
