@@ -96,6 +96,7 @@ def test_mutated_lines_of_a_diff():
     (("--modules", "nothere.py"), "no such module"),
     (("--modules", "../host/errors.py"), "below firmware/sy"),
     (("--modules", "tiny.py", "tiny.py"), "twice"),
+    (("--modules", "tiny.py", "--test-command", ""), "no fast tests are known for tiny.py"),
 ])
 def test_bad_arguments_are_refused_before_anything_runs(tmp_path, args, says):
     tree = tiny_tree(tmp_path)
@@ -106,6 +107,13 @@ def test_bad_arguments_are_refused_before_anything_runs(tmp_path, args, says):
     assert proc.returncode != 0 and says in proc.stderr, proc.stderr
     assert "Traceback" not in proc.stderr
     assert not [n for n in sorted(os.listdir("/tmp")) if n not in before and n.startswith("yard-mutation-")]
+
+
+def test_the_check_knows_the_board_modules_only():
+    proc = subprocess.run([sys.executable, "-m", "host.benchmarks.mutation_check", "tiny.py"],
+                          capture_output=True, text=True, cwd=ROOT, timeout=60)
+    assert proc.returncode == 2 and "hardware/debounce.py" in proc.stderr
+    assert set(mutation.DEFAULT_MODULES) <= set(mutation.STAGES)
 
 
 def test_not_a_checkout_is_refused(tmp_path):

@@ -28,27 +28,10 @@ import tempfile
 import time
 
 from host import ROOT
+from host.benchmarks.mutation_check import STAGES
 from host.errors import UserError
 
-# the fast tests that reach each module of the board (below firmware/sy), the quickest killers first
-# (pytest stops at the first failure); hypothesis tests run with a fixed seed, so a run repeats
-_RULES_TESTS = ("tests/core/test_rules_core.py", "tests/test_messages.py", "tests/test_core_micropython.py",
-                "tests/test_firmware_units.py", "tests/test_rules_properties.py")
-_BOARD_TESTS = ("tests/test_firmware_units.py",)
-TESTS = {
-    "rules/game.py": _RULES_TESTS,
-    "rules/mrxmoves.py": _RULES_TESTS,
-    "rules/mrxknown.py": _RULES_TESTS,
-    "rules/takeback.py": _RULES_TESTS,
-    "rules/gamestart.py": _RULES_TESTS,
-    "rules/savedgame.py": _RULES_TESTS,
-    "rules/base.py": _RULES_TESTS,
-    "rules/mapgraph.py": _RULES_TESTS,
-    "storage/store.py": _BOARD_TESTS,
-    "storage/resume.py": _BOARD_TESTS,
-    "hardware/debounce.py": _BOARD_TESTS,
-    "hardware/leds.py": _BOARD_TESTS,
-}
+# the fast tests that reach each module of the board: host/benchmarks/mutation_check.py (STAGES)
 DEFAULT_MODULES = ("rules/game.py", "storage/store.py", "hardware/debounce.py", "hardware/leds.py")
 PYTEST = ("-m", "pytest", "-x", "-q", "-p", "no:cacheprovider", "--hypothesis-seed=0")
 
@@ -88,7 +71,7 @@ def run(args):
     return figures
 
 
-def _check_args(tree, modules, max_per_module):
+def _check_args(tree, modules, max_per_module, own_tests):
     if not isinstance(max_per_module, int) or max_per_module < 1:
         raise UserError("--max-per-module must be a whole number of 1 or more")
     if not os.path.isdir(os.path.join(tree, "firmware", "sy")):
@@ -100,6 +83,9 @@ def _check_args(tree, modules, max_per_module):
             raise UserError("%r: no such module in %s" % (m, os.path.join(tree, "firmware", "sy")))
     if len(set(modules)) != len(modules):
         raise UserError("a module is named twice in --modules")
+    for m in modules:
+        if not own_tests and m not in STAGES:
+            raise UserError("no fast tests are known for %s: name them with --tests" % m)
 
 
 def _cosmic_ray():
@@ -187,7 +173,7 @@ def mutation_run(tree, modules, max_per_module=150, seed=19, tests=None, test_co
                  out=sys.stdout):
     """Run the mutants of each module; a report {"modules": [per module: counts, scores, survivors]}."""
     tree = os.path.abspath(tree)
-    _check_args(tree, modules, max_per_module)
+    _check_args(tree, modules, max_per_module, bool(tests or test_command))
     cosmic_ray = _cosmic_ray()
     work = tempfile.mkdtemp(prefix="yard-mutation-")
     copy = os.path.join(work, "tree")
@@ -215,10 +201,9 @@ def mutation_run(tree, modules, max_per_module=150, seed=19, tests=None, test_co
 def _command(module, tests, test_command):
     if test_command:
         return test_command
-    files = tests or TESTS.get(module)
-    if not files:
-        raise UserError("no fast tests are known for %s: name them with --tests" % module)
-    return shlex.join((sys.executable, *PYTEST, *files))
+    if tests:
+        return shlex.join((sys.executable, *PYTEST, *tests))
+    return shlex.join((sys.executable, "-m", "host.benchmarks.mutation_check", module))
 
 
 def _one_module(cosmic_ray, copy, work, env, module, max_per_module, seed, tests, test_command, known, out):
