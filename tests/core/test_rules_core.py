@@ -376,6 +376,21 @@ def test_legal_sorted():
     assert (14, BUS) in legal and (4, TAXI) in legal and (46, UNDERGROUND) in legal
     x = Game([13, 26, 29, 34, 50], [], 46).legal_mrx()
     assert x == sorted(x) and (1, BLACK) in x and (1, BUS) in x and (34, BUS) not in x
+    assert not [s for s, _t in x if s in (13, 26, 29, 34, 50)]  # D1's 13 (46-13 underground) too
+
+
+def test_no_piece_moves_onto_another_not_even_onto_d1():
+    g = Game([13, 14, 29, 34, 50], [], 45)
+    g.mrx_move(TAXI, 46)
+    assert not [s for s, _t in g.legal(1) if s == 13]  # 14-13 by bus: D1 stands there
+    refused("occupied", g.move, 1, BUS, 13)
+    assert g.can_move(1)
+
+
+def test_a_custom_start_leaves_every_free_station_possible():
+    g = Game([13, 26, 29, 34, 50], [], 1)  # 1 is no start card: the detectives know nothing
+    assert g.candidates_count() == 199 - 5 == len(g.candidates())
+    assert g.candidates()[0] == 1 and g.candidates()[-1] == 199 and 13 not in g.candidates()
 
 
 def test_save_load_roundtrip():
