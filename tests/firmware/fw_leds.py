@@ -230,3 +230,28 @@ def test_shimmer_ignores_bits_past_the_last_station():
         bm[s >> 3] |= 1 << (s & 7)
     L.shimmer(bm, 0xFFFFFF, 0)
     assert not any(strip.buf) and L.lit == 0
+
+
+def test_without_machine_code_the_python_leds_stay():
+    # a port without a native emitter, or .mpy files of another architecture: the import of
+    # ledsfast fails with one of three errors, and the plain Python put/set/shimmer stay
+    from sy.hardware import leds
+    if sys.implementation.name != "micropython":
+        assert leds._native() is False
+        return
+    import builtins
+    real = builtins.__import__
+    methods = (leds.Leds.put, leds.Leds.set, leds.Leds.shimmer)
+    try:
+        for error in (ImportError, ValueError, SyntaxError):
+            def refuse(name, *args):
+                if name == "sy.hardware.ledsfast" or (len(args) > 2 and args[2] and "ledsfast" in args[2]):
+                    raise error("no machine code here")
+                return real(name, *args)
+            builtins.__import__ = refuse
+            assert leds._native() is False, error
+            builtins.__import__ = real
+            assert (leds.Leds.put, leds.Leds.set, leds.Leds.shimmer) == methods
+    finally:
+        builtins.__import__ = real
+    assert leds._native() is True
