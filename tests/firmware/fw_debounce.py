@@ -227,3 +227,29 @@ def test_odd_ms_ticks_count_to_the_millisecond():
         assert not d.update(raw, start + 29), start
         assert d.update(raw, start + 30), start
         assert _changes(d) == [(1 << 1) | CLOSED]
+
+
+def test_a_placement_one_ms_before_a_lift_comes_first():
+    # time order wins over the lift-first rule, to the millisecond: bit 20 closes at 1000, bit 2
+    # (pushed first: the lower bit) opens at 1001; both settle in the scan at 1031
+    d = Debouncer(3, 30)
+    raw = bytearray(3)
+    _bit(raw, 2, True)
+    d.prime(raw)
+    _bit(raw, 20, True)
+    d.update(raw, 1000)
+    _bit(raw, 2, False)
+    d.update(raw, 1001)
+    assert d.update(raw, 1031)
+    assert _changes(d) == [(20 << 1) | CLOSED, 2 << 1]
+
+
+def test_two_changes_at_the_same_ms_keep_the_bit_order():
+    d = Debouncer(3, 30)
+    raw = bytearray(3)
+    d.prime(raw)
+    for b in (3, 17, 9):  # three placements seen by one scan
+        _bit(raw, b, True)
+    d.update(raw, 500)
+    assert d.update(raw, 530)
+    assert _changes(d) == [(3 << 1) | CLOSED, (9 << 1) | CLOSED, (17 << 1) | CLOSED]
