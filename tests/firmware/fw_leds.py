@@ -255,3 +255,19 @@ def test_without_machine_code_the_python_leds_stay():
     finally:
         builtins.__import__ = real
     assert leds._native() is True
+
+
+def test_the_limit_holds_when_many_faint_lights_are_kept_at_1():
+    # the worst case of "never 0": a few LEDs white and the rest at the faintest level, each of
+    # those channels rounded up to 1 after the cap; limits a little above the strip's idle draw
+    # (199 mA) and the 6 units a channel the cap may need (below that it cannot keep a light on)
+    for k in (4, 20):
+        for limit in range(300, 330):
+            strip = MemStrip(199)
+            L = Leds(strip, 199, _identity(), "RGB", 1.0, limit, MA, IDLE)
+            for s in range(1, 200):
+                v = 255 if s <= k else 1
+                L.put(s, v, v, v)
+            L.show()
+            assert _current(strip, 199) <= limit, (k, limit, _current(strip, 199))
+            assert all(strip.buf), (k, limit)
