@@ -49,9 +49,10 @@ def add_arguments(parser):
                         help="test at most N mutants of each module, a seeded sample (default 150)")
     parser.add_argument("--seed", type=int, default=19, help="the sample's seed (default 19)")
     parser.add_argument("--tests", nargs="+", metavar="FILE",
-                        help="pytest files to run for every module (default: the module's own list)")
+                        help="pytest files to run for every module (default: the module's own stages, "
+                             "host/benchmarks/mutation_check.py)")
     parser.add_argument("--test-command",
-                        help="a whole test command instead of pytest (run in the copy's top folder)")
+                        help="a whole test command instead (run in the copy's top folder; exit status 0: the mutant survived)")
     parser.add_argument("--tree", default=ROOT, help="the checkout to copy and mutate (default: this one)")
     parser.add_argument("--keep", action="store_true", help="keep the copy and the session databases")
 
@@ -59,7 +60,7 @@ def add_arguments(parser):
 def run(args):
     report = mutation_run(args.tree, args.modules, args.max_per_module, args.seed, tests=args.tests,
                           test_command=args.test_command, keep=args.keep,
-                          out=None if args.json else sys.stdout)
+                          out=sys.stderr if args.json else sys.stdout)  # --json: stdout is the JSON only
     figures = {}
     for m in report["modules"]:
         key = m["module"]
