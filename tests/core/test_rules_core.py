@@ -602,3 +602,45 @@ def test_mrx_possibly_on_the_last_station_is_not_stuck():
     g.move(2, g.legal(2)[0][1], g.legal(2)[0][0])
     g.move(3, g.legal(3)[0][1], g.legal(3)[0][0])
     assert g.result is None and g.phase == PHASE_MRX
+
+
+def test_save_into_returns_the_snapshot_length():
+    g = Game([13, 26], [29, 34], 0)
+    for _ in range(4):  # states of odd and even length
+        buf = bytearray(g.save_size() + 5)
+        n = g.save_into(buf)
+        assert n == g.save_size() == len(g.save())
+        assert bytes(buf[:n]) == g.save()
+        if g.phase == PHASE_MRX and g.next_reveal() == g.moves + 1:
+            g.mrx_move(TAXI, _reachable_by_taxi(g))
+        elif g.phase == PHASE_MRX:
+            g.mrx_move(TAXI)
+        else:
+            mask = g.to_move()
+            i = 0
+            while not mask & (1 << i):
+                i += 1
+            s, t = g.legal(i)[0]
+            g.move(i, None if g.is_bobby(i) else t, s)
+
+
+def test_the_board_drops_the_setup_code_after_a_new_game():
+    import sys
+    from sy.rules import game
+    board = sys.implementation.name == "micropython"
+    assert game._BOARD == board
+    five()
+    if board:  # its heap is for the game: the setup's code is dropped (docs/memory.md)
+        assert "sy.rules.gamestart" not in sys.modules
+
+
+def test_a_capture_declared_after_a_resume():
+    # the board saved after the landing and restarted before the host declared the capture: the
+    # landing (who, where, and that it was a possible station) comes back with the game
+    g = Game([13, 26, 29, 34, 50], [], 0)
+    g.mrx_move(TAXI)
+    g.move(3, TAXI, 22)  # 22 was possible; the landing clears it
+    h = Game.load(g.save())
+    assert h._landing == g._landing
+    h.capture(3)
+    assert (h.result, h.reason, h.mrx) == ("detectives", "capture", 22)
