@@ -131,3 +131,22 @@ def test_a_store_makes_its_folder_once():
 def test_a_store_in_the_current_folder():
     st = Store("")  # no folder: the files beside the running code (nothing is written yet)
     assert (st.journal, st.state, st.bak, st.tmp) == ("game.jsonl", "state.bin", "state.bak", "state.tmp")
+
+
+def test_lines_stop_at_the_end_of_a_journal_shorter_than_counted():
+    # the journal lost its tail (a power cut the file system did not survive whole) while the
+    # snapshot counts more bytes: lines() gives what is there and ends
+    st = _fresh()
+    for k in range(3):
+        st.append('{"k": %d}' % k)
+    st.jlen += 100
+    assert [s for s, _t in st.lines()] == [1, 2, 3]
+
+
+def test_lines_never_read_past_the_counted_bytes():
+    # a count that ends inside a line (a journal written by another build): that line is the last
+    st = _fresh()
+    for k in range(5):
+        st.append('{"k": %d}' % k)
+    st.jlen = len('{"k": 0}\n{"k": 1}\n{"k"')
+    assert [s for s, _t in st.lines()] == [1, 2, 3]
