@@ -150,3 +150,45 @@ def test_lines_never_read_past_the_counted_bytes():
         st.append('{"k": %d}' % k)
     st.jlen = len('{"k": 0}\n{"k": 1}\n{"k"')
     assert [s for s, _t in st.lines()] == [1, 2, 3]
+
+
+def _crc_table():
+    t = []
+    for n in range(256):
+        c = n
+        for _ in range(8):
+            c = (c >> 1) ^ 0xEDB88320 if c & 1 else c >> 1
+        t.append(c)
+    return t
+
+
+def _forge(crc, target):
+    """4 bytes that, appended to data whose CRC-32 is crc, make the CRC-32 `target` (the CRC
+    run backwards: each table entry has a top byte of its own)."""
+    t = _crc_table()
+    top = {}
+    for j in range(256):
+        top[t[j] >> 24] = j
+    r = target ^ 0xFFFFFFFF
+    used = []
+    for _ in range(4):
+        j = top[r >> 24]
+        used.insert(0, j)
+        r = ((r ^ t[j]) << 8) & 0xFFFFFFFF
+    r = crc ^ 0xFFFFFFFF
+    out = bytearray(4)
+    for k in range(4):
+        out[k] = (r ^ used[k]) & 0xFF
+        r = (r >> 8) ^ t[used[k]]
+    return bytes(out)
+
+
+def test_a_snapshot_whose_checksum_is_all_ones():
+    st = _fresh()
+    header = {"stage": 5, "jlen": 0, "seq": 0}  # as save() completes it: the same JSON
+    h = json.dumps(header).encode()
+    game = _forge(crc32(b"\n", crc32(h)), 0xFFFFFFFF)
+    assert crc32(game, crc32(b"\n", crc32(h))) & 0xFFFFFFFF == 0xFFFFFFFF
+    st.save(header, game)
+    assert _read(TMP + "/state.bin")[4:13] == b"ffffffff\n"
+    assert resume.load(Store(TMP)) == ({"stage": 5, "jlen": 0, "seq": 0}, game)
