@@ -253,3 +253,18 @@ def test_two_changes_at_the_same_ms_keep_the_bit_order():
     d.update(raw, 500)
     assert d.update(raw, 530)
     assert _changes(d) == [(3 << 1) | CLOSED, (9 << 1) | CLOSED, (17 << 1) | CLOSED]
+
+
+def test_a_lift_10_ms_after_a_placement_comes_after_it():
+    # the placement (bit 2, pushed first) happened 10 ms before the lift (bit 20): the lift-first
+    # rule is for changes of the same ms only
+    d = Debouncer(3, 30)
+    raw = bytearray(3)
+    _bit(raw, 20, True)
+    d.prime(raw)
+    _bit(raw, 2, True)
+    d.update(raw, 1000)
+    _bit(raw, 20, False)
+    d.update(raw, 1010)
+    assert d.update(raw, 1040)
+    assert _changes(d) == [(2 << 1) | CLOSED, 20 << 1]
