@@ -89,6 +89,8 @@ def test_mutated_lines_of_a_diff():
     diff = "--- a/x.py\n+++ b/x.py\n@@ -1,2 +1,2 @@\n def f(x):\n-    return x < 3\n+    return x <= 3\n"
     assert mutation.mutated_lines(diff) == ("return x < 3", "return x <= 3")
     assert mutation.mutated_lines("") is None
+    with_comment = "-        if nxt == self.tail:  # full: drop the `oldest`\n+        if nxt is self.tail:  # full: drop the `oldest`\n"
+    assert mutation.mutated_lines(with_comment) == ("if nxt == self.tail:", "if nxt is self.tail:")
 
 
 @pytest.mark.parametrize("args, says", [

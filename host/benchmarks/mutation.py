@@ -120,13 +120,20 @@ def equivalents(tree):
     return out
 
 
+def _code(line):
+    """A line of code stripped, without its comment (this project's style: two spaces, then #)."""
+    cut = line.find("  # ")
+    return (line[:cut] if cut >= 0 else line).strip()
+
+
 def mutated_lines(diff):
-    """(original line, mutated line) of a one-line mutant's diff, stripped; None if it is not one line."""
+    """(original line, mutated line) of a one-line mutant's diff, stripped and without a comment;
+    None if it is not one line."""
     old = [ln[1:] for ln in diff.splitlines() if ln.startswith("-") and not ln.startswith("---")]
     new = [ln[1:] for ln in diff.splitlines() if ln.startswith("+") and not ln.startswith("+++")]
     if len(old) != 1 or len(new) != 1:
         return None
-    return old[0].strip(), new[0].strip()
+    return _code(old[0]), _code(new[0])
 
 
 def sample(items, n, seed):
