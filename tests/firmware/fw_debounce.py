@@ -268,3 +268,64 @@ def test_a_lift_10_ms_after_a_placement_comes_after_it():
     d.update(raw, 1010)
     assert d.update(raw, 1040)
     assert _changes(d) == [(2 << 1) | CLOSED, 20 << 1]
+
+
+def test_the_ring_holds_63_changes():
+    # the ring is made once (sy/hardware/debounce.py): 64 entries of 2 bytes, one kept free to tell
+    # full from empty; more than 63 changes waiting drop the oldest
+    assert _RING == 64
+    d = Debouncer(8, 30)
+    raw = bytearray(8)
+    d.prime(raw)
+    for i in range(8):
+        raw[i] = 0xFF
+    d.update(raw, 0)
+    d.update(raw, 30)
+    assert len(_changes(d)) == 63
+    assert len(d.ring) == 64
+
+
+def test_time_order_to_the_millisecond_past_65536_ms():
+    # the ages are taken modulo 2^16 like the stamps: at 100,000 ms (past one wrap of the 16-bit
+    # stamps) a placement 1 ms before a lift of a higher bit still comes first
+    d = Debouncer(3, 30)
+    raw = bytearray(3)
+    _bit(raw, 20, True)
+    d.prime(raw)
+    _bit(raw, 2, True)
+    d.update(raw, 100000)
+    _bit(raw, 20, False)
+    d.update(raw, 100001)
+    assert d.update(raw, 100031)
+    assert _changes(d) == [(2 << 1) | CLOSED, 20 << 1]
+
+
+def test_a_quiet_scan_is_not_read_byte_by_byte():
+    # nothing changed and nothing pending: update() compares the whole scan at once (in C) and
+    # skips its pass over the bytes (CPython: a scan that counts the bytes read from it)
+    if sys.implementation.name == "micropython":
+        return
+
+    class Scan(bytearray):
+        reads = 0
+
+        def __getitem__(self, i):
+            Scan.reads += 1
+            return bytearray.__getitem__(self, i)
+
+    d = Debouncer(4, 30)
+    raw = Scan(4)
+    d.prime(bytearray(4))
+    for t in (0, 10, 20):
+        assert not d.update(raw, t)
+    assert Scan.reads == 0
+    raw[1] = 0x10  # a change: now the pass reads the bytes
+    d.update(raw, 30)
+    assert Scan.reads >= 4
+    Scan.reads = 0
+    assert not d.update(raw, 40)  # pending: read again until it settles
+    assert Scan.reads >= 4
+    assert d.update(raw, 60)
+    Scan.reads = 0
+    assert not d.update(raw, 70)  # settled: quiet again
+    assert Scan.reads == 0
