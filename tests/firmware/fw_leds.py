@@ -271,3 +271,60 @@ def test_the_limit_holds_when_many_faint_lights_are_kept_at_1():
             L.show()
             assert _current(strip, 199) <= limit, (k, limit, _current(strip, 199))
             assert all(strip.buf), (k, limit)
+
+
+def test_a_capped_frame_is_rebuilt_whole_in_every_order():
+    # a frame after a capped one (no clear): every LED's wire bytes come again from its own colour
+    for order in ("RGB", "GRB", "BGR", "BRG"):
+        strip = MemStrip(199)
+        L = Leds(strip, 199, _identity(), order, 1.0, 600, MA, IDLE)
+        for s in range(1, 200):
+            L.put(s, 255, 255, 255)
+        L.show()
+        assert L.capped
+        for s in range(1, 200):  # a dim frame, different on every LED, under the limit
+            L.put(s, s % 7, (s * 3) % 5, (s + 2) % 3)
+        L.show()
+        assert not L.capped, order
+        for s in range(1, 200):
+            k = 3 * (s - 1)
+            value = {"R": s % 7, "G": (s * 3) % 5, "B": (s + 2) % 3}
+            assert tuple(strip.buf[k:k + 3]) == tuple(value[c] for c in order), (order, s)
+
+
+def test_shimmer_keeps_each_channel_of_its_colour():
+    strip = MemStrip(199)
+    L = Leds(strip, 199, _identity(), "RGB", 1.0, 20000, MA, IDLE)
+    bm = bytearray(32)
+    bm[5 >> 3] |= 1 << (5 & 7)
+    L.shimmer(bm, 0x3C5AFF, 64)  # R 60, G 90, B 255
+    r, g, b = strip.buf[12:15]
+    assert 0 < r < g < b, (r, g, b)
+    assert b == L.frame[14] and g == L.frame[13] and r == L.frame[12]
+
+
+def test_shimmer_is_a_triangle_wave_of_a_second():
+    # a station's level over one second, every 8 ms: up to a quarter of the colour and back down,
+    # by one step at a time, never dark for long
+    strip = MemStrip(199)
+    L = Leds(strip, 199, _identity(), "RGB", 1.0, 20000, MA, IDLE)
+    bm = bytearray(32)
+    bm[77 >> 3] |= 1 << (77 & 7)
+    levels = []
+    for t in range(0, 1024, 8):
+        L.shimmer(bm, 0xFF0000, t)
+        levels.append(strip.buf[3 * 76])
+    assert max(levels) == (255 * 63) >> 8 and min(levels) == 0
+    assert all(abs(levels[i] - levels[i - 1]) <= 1 for i in range(len(levels)))  # wraps around too
+    assert levels.count(0) <= 4  # levels 0 and 1 of 256ths: dark on the wire
+
+
+def test_the_defaults_are_board_json_defaults():
+    from sy.hardware import boardconfig
+    c = boardconfig.default()["leds"]
+    strip, strip2 = MemStrip(199), MemStrip(199)
+    a = Leds(strip, 199, _identity())
+    b = Leds(strip2, 199, _identity(), c["order"], c["brightness"], c["current_limit_ma"], c["ma_per_channel"],
+             c["idle_ma_per_led"])
+    assert (a.budget, a.bright, a.pr, a.pg, a.pb, a.idle_ma, a.tenth_ma_per_channel) == (
+        b.budget, b.bright, b.pr, b.pg, b.pb, b.idle_ma, b.tenth_ma_per_channel)
