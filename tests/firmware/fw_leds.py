@@ -328,3 +328,20 @@ def test_the_defaults_are_board_json_defaults():
              c["idle_ma_per_led"])
     assert (a.budget, a.bright, a.pr, a.pg, a.pb, a.idle_ma, a.tenth_ma_per_channel) == (
         b.budget, b.bright, b.pr, b.pg, b.pb, b.idle_ma, b.tenth_ma_per_channel)
+
+
+def test_lights_left_alone_after_a_capped_frame_come_back_to_full():
+    # only some LEDs change after a capped frame: the ones left alone (at the end of the chain
+    # too) are back at their full colour once the frame is under the limit again
+    for order in ("RGB", "GRB"):
+        strip = MemStrip(199)
+        L = Leds(strip, 199, _identity(), order, 1.0, 600, MA, IDLE)
+        for s in range(1, 200):
+            L.put(s, 255, 255, 255)
+        L.show()
+        assert L.capped and strip.buf[3 * 198] < 255
+        for s in range(1, 195):
+            L.put(s, 0, 0, 0)
+        L.show()  # 5 white LEDs: 300 mA + 199 mA idle
+        assert not L.capped
+        assert not any(strip.buf[:3 * 194]) and all(v == 255 for v in strip.buf[3 * 194:]), order
