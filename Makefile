@@ -22,7 +22,7 @@ setup: $(VENV)/.installed apt host/pico/node_modules/.installed
 $(VENV)/.installed: pyproject.toml
 	python3 -m venv $(VENV)
 	$(VENV)/bin/pip install -q --upgrade pip
-	$(VENV)/bin/pip install -q -e '.[test]'
+	$(VENV)/bin/pip install -q -e '.[test,bench]'
 	touch $@
 
 # The emulated Pico (rp2040js, the version host/pico/package-lock.json pins)

@@ -69,6 +69,19 @@ class QueueLink:
         self.send(json.dumps(obj))
 
 
+def scratch(name):
+    """The folder for a test's files: /tmp/NAME, or NAME below $SY_TEST_TMP when that is set (yard
+    bench mutation gives its test runs a folder of their own: they never share files with another
+    run of the tests on this machine)."""
+    import os
+    base = os.getenv("SY_TEST_TMP") or "/tmp"
+    try:
+        os.mkdir(base)
+    except OSError:  # there already
+        pass
+    return base + "/" + name
+
+
 def _rmtree(path):
     import os
     try:

@@ -11,6 +11,8 @@ BENCHES = {
     "ai": ("host.ai.bench", "the computer players: tournaments between random, heuristic and MCTS agents"),
     "pico": ("host.benchmarks.pico", "the firmware on the emulated Raspberry Pi Pico: heap, scan loop, latency, "
              "boot, saves and power cuts (the reference figures)"),
+    "mutation": ("host.benchmarks.mutation", "the tests against planted bugs: cosmic-ray mutants of the board's modules, "
+                 "the share the fast tests catch per module and the survivors (docs/testing.md)"),
     "reliability": ("host.benchmarks.reliability", "the board on a family table: fuzzing, power cuts, sensor faults, "
                     "link loss, secrecy, LED power"),
 }

@@ -1,4 +1,5 @@
 """Compile the firmware with mpy-cross and run code under the MicroPython unix port."""
+import hashlib
 import os
 import shutil
 import subprocess
@@ -128,6 +129,35 @@ def compile_testkit(dest):
 DATA_SUFFIXES = (".txt",)
 
 
+# A folder of compiled files keyed by what made them (YARD_MPY_CACHE=folder, unset: no cache): the
+# mutation benchmark (yard bench mutation) sets it, so that a mutant's test run, which builds the
+# firmware several times, compiles only the file that mutant changed. The key is the source's bytes
+# with everything else that goes into the .mpy, so a changed file is never served from the cache.
+CACHE_ENV = "YARD_MPY_CACHE"
+
+
+def compile_cached(src, out, arch=None):
+    """compile_file(src, out, arch), served from the YARD_MPY_CACHE folder when it is set and holds
+    this very source compiled the same way; the CompletedProcess (returncode 0 on a hit)."""
+    cache = os.environ.get(CACHE_ENV)
+    if not cache:
+        return compile_file(src, out, arch)
+    with open(src, "rb") as f:
+        source = f.read()
+    how = repr((tool("mpy-cross"), BOARD_FLAGS, arch, board_name(src))).encode()
+    hit = os.path.join(cache, hashlib.sha256(how + b"\0" + source).hexdigest() + ".mpy")
+    if os.path.exists(hit):
+        shutil.copyfile(hit, out)
+        return subprocess.CompletedProcess([], 0, "", "")
+    proc = compile_file(src, out, arch)
+    if proc.returncode == 0:
+        os.makedirs(cache, exist_ok=True)
+        part = "%s.%d.part" % (hit, os.getpid())  # whole or absent: renamed into place
+        shutil.copyfile(out, part)
+        os.replace(part, hit)
+    return proc
+
+
 def compile_tree(src, dest, arch="host"):
     """mpy-cross every .py below src into dest, keeping the folder layout, native code for
     `arch` (default: the unix port's here); data files are copied."""
@@ -139,7 +169,7 @@ def compile_tree(src, dest, arch="host"):
         os.makedirs(os.path.join(dest, rel), exist_ok=True)
         for name in files:
             if name.endswith(".py") and wanted(os.path.join(folder, name), arch):
-                proc = compile_file(os.path.join(folder, name), os.path.join(dest, rel, name[:-3] + ".mpy"), arch)
+                proc = compile_cached(os.path.join(folder, name), os.path.join(dest, rel, name[:-3] + ".mpy"), arch)
                 if proc.returncode:
                     raise RuntimeError("mpy-cross failed on %s:\n%s" % (name, proc.stderr))
             elif name.endswith(DATA_SUFFIXES):

@@ -356,7 +356,7 @@ def test_secret_capture_on_surfacing_station():
     g.move(0, TAXI, 4)
     assert g.result is None
     g.move(3, BUS, 46)  # 34-46 bus: he is shown there
-    assert (g.result, g.reason) == ("detectives", "capture")
+    assert (g.result, g.reason, g.mrx) == ("detectives", "capture", 46)
 
 
 def test_secret_capture_declared_by_host():
@@ -376,6 +376,21 @@ def test_legal_sorted():
     assert (14, BUS) in legal and (4, TAXI) in legal and (46, UNDERGROUND) in legal
     x = Game([13, 26, 29, 34, 50], [], 46).legal_mrx()
     assert x == sorted(x) and (1, BLACK) in x and (1, BUS) in x and (34, BUS) not in x
+    assert not [s for s, _t in x if s in (13, 26, 29, 34, 50)]  # D1's 13 (46-13 underground) too
+
+
+def test_no_piece_moves_onto_another_not_even_onto_d1():
+    g = Game([13, 14, 29, 34, 50], [], 45)
+    g.mrx_move(TAXI, 46)
+    assert not [s for s, _t in g.legal(1) if s == 13]  # 14-13 by bus: D1 stands there
+    refused("occupied", g.move, 1, BUS, 13)
+    assert g.can_move(1)
+
+
+def test_a_custom_start_leaves_every_free_station_possible():
+    g = Game([13, 26, 29, 34, 50], [], 1)  # 1 is no start card: the detectives know nothing
+    assert g.candidates_count() == 199 - 5 == len(g.candidates())
+    assert g.candidates()[0] == 1 and g.candidates()[-1] == 199 and 13 not in g.candidates()
 
 
 def test_save_load_roundtrip():
@@ -388,3 +403,244 @@ def test_save_load_roundtrip():
     assert h.tickets[0] is h.tickets[1]
     refused("bad_input", Game.load, data[:-3])
     refused("bad_input", Game.load, b"\x07" + data[1:])
+
+
+# --- what the mutation benchmark found untested (docs/testing.md) ------------------------------
+def test_detective_move_without_a_ticket_refused_and_changes_nothing():
+    g = five()
+    g.mrx_move(TAXI, 46)
+    snap = g.save()
+    e = refused("bad_input", g.move, 0, None, 14)  # 13-14 is a bus line: still a ticket to name
+    assert e.message == "a detective's move must name its ticket"
+    assert g.save() == snap and g.tickets[0][BUS] == 8
+
+
+def test_bobby_along_no_connection_refused():
+    g = Game([13, 26], [115, 1], 45)
+    g.mrx_move(TAXI, 46)
+    snap = g.save()
+    e = refused("not_connected", g.move, 3, None, 100)  # 1 and 100: no line at all
+    assert e.message == "station 100 is not connected to station 1"
+    e = refused("not_connected", g.move, 3, TAXI, 100)
+    assert e.message == "no taxi line joins station 1 and station 100"
+    assert g.save() == snap
+
+
+def _surfaced_at_36(reveals=(1, 3)):
+    """A secret game: Mister X surfaces on 36 (neighbours 35, 37, 49 by any transport) at move 1;
+    D1 22, D2 23, D3 50 one taxi ride from those, D4 far away."""
+    g = Game([22, 23, 50, 141], [], 0, reveals=reveals)
+    assert g.mrx_move(TAXI, 36) == 36
+    return g
+
+
+def test_mrx_stuck_at_the_end_of_a_round_in_secret_mode():
+    g = _surfaced_at_36()
+    g.move(0, TAXI, 35)
+    g.move(1, TAXI, 37)
+    g.move(3, g.legal(3)[0][1], g.legal(3)[0][0])
+    assert g.result is None  # the round is not over yet
+    g.move(2, TAXI, 49)  # every way out of 36 is held
+    assert (g.phase, g.result, g.reason) == (PHASE_OVER, "detectives", "mrx_stuck")
+
+
+def test_mrx_not_stuck_while_one_way_out_is_free_in_secret_mode():
+    g = _surfaced_at_36()
+    g.move(0, TAXI, 35)
+    g.move(1, TAXI, 37)
+    g.move(3, g.legal(3)[0][1], g.legal(3)[0][0])
+    g.move(2, TAXI, 38)  # 49 stays free
+    assert g.result is None and g.phase == PHASE_MRX and g.candidates() == [36]
+
+
+def test_mrx_not_stuck_while_one_possible_station_has_a_way_out():
+    # two possible stations: one boxed in (36), the other not: he is not certainly stuck
+    g = Game([22, 23, 50, 141], [], 0, reveals=(3,))
+    g.mrx_move(TAXI)
+    g.cand[:] = bytes(32)
+    for s in (36, 8):  # the public facts narrowed to two stations (what spread() keeps up to date)
+        g.cand[s >> 3] |= 1 << (s & 7)
+    g.move(0, TAXI, 35)
+    g.move(1, TAXI, 37)
+    g.move(3, g.legal(3)[0][1], g.legal(3)[0][0])
+    g.move(2, TAXI, 49)
+    assert g.result is None and g.phase == PHASE_MRX and g.candidates() == [8, 36]
+
+
+def test_the_last_possible_station_taken_is_a_capture_there():
+    g = Game([11, 12, 38, 141], [], 0, reveals=(1, 5))
+    assert g.mrx_move(TAXI, 36) == 36
+    for i, to in ((0, 22), (1, 23), (2, 50)):
+        g.move(i, TAXI, to)
+    g.move(3, g.legal(3)[0][1], g.legal(3)[0][0])
+    g.mrx_move(BLACK)  # hidden: 35, 37 or 49
+    assert g.candidates() == [35, 37, 49] and g.candidates_count() == 3
+    g.move(0, TAXI, 35)  # one of three: he may be elsewhere
+    assert g.result is None and g.candidates_count() == 2 and g.mrx == 0
+    g.move(1, TAXI, 37)
+    assert g.result is None and g.candidates() == [49] and g.candidates_count() == 1
+    g.move(2, TAXI, 49)  # the only station left: he is certainly there
+    assert (g.result, g.reason, g.mrx) == ("detectives", "capture", 49)
+    refused("game_over", g.move, 3, TAXI, g.legal(3)[0][0])
+
+
+def test_candidates_count_is_the_number_of_possible_stations():
+    g = Game([13, 26, 29, 34, 50], [], 0)
+    counts = []
+    for _ in range(2):  # two hidden moves: the possible stations spread
+        counts.append(g.candidates_count())
+        assert counts[-1] == len(g.candidates())
+        g.mrx_move(BLACK)
+        finish_round(g)
+    assert g.candidates_count() == len(g.candidates()) and counts[0] < counts[1] < g.candidates_count()
+
+
+def _reachable_by_taxi(g):
+    """A free station one taxi ride from one of Mister X's possible stations."""
+    graph = g.graph
+    for c in range(1, 200):
+        if g.is_candidate(c):
+            for s in graph.neighbours(c, TAXI):
+                if g.holder_of(s) < 0:
+                    return s
+    raise AssertionError("no station to surface on")
+
+
+def test_the_reveal_schedule():
+    # docs/rules.md: he surfaces on moves 3, 8, 13, 18 and 24
+    g = Game([13, 26], [29, 34], 0, rounds=24, tickets=(15, 10, 6))  # tickets for 24 rounds
+    want = {3: 3, 8: 8, 13: 13, 18: 18, 24: 24}
+    for move in range(1, 25):
+        nxt = min(r for r in want if r >= move)
+        assert g.next_reveal() == nxt, (move, g.next_reveal())
+        if move in want:
+            refused("bad_input", g.mrx_move, TAXI)  # a surfacing move must name the station
+            to = _reachable_by_taxi(g)
+            assert g.mrx_move(TAXI, to) == to
+            assert g.candidates() == [to]
+        else:
+            refused("bad_input", g.mrx_move, TAXI, 1 if g.holder_of(1) < 0 else 2)  # a hidden one must not
+            assert g.mrx_move(TAXI) == 0
+        assert g.next_reveal() == min([r for r in want if r > move] or [0])
+        while g.phase == PHASE_DETECTIVES:  # the detectives keep off his possible stations
+            mask = g.to_move()
+            i = 0
+            while not mask & (1 << i):
+                i += 1
+            moves = g.legal(i)
+            quiet = [m for m in moves if not g.is_candidate(m[0]) and m[0] != g.surfaced]
+            s, t = (quiet or moves)[0]
+            g.move(i, None if g.is_bobby(i) else t, s)
+        assert g.result is None or move == 24, (move, g.reason)
+    assert (g.result, g.reason) == ("mrx", "rounds_done")
+
+
+def test_piece_names_and_indexes():
+    g = Game([13, 26, 29], [34], 45)
+    assert [g.piece_name(i) for i in range(4)] == ["D1", "D2", "D3", "B1"]
+    assert [g.piece_index(n) for n in ("D1", "D2", "D3", "B1")] == [0, 1, 2, 3]
+    assert [g.is_bobby(i) for i in range(4)] == [False, False, False, True]
+    for bad in ("D4", "B2", "D0", "B0", "X1", "D", "D10", "d1", 1, None):
+        refused("bad_input", g.piece_index, bad)
+    g5 = five()
+    assert g5.piece_index("D5") == 4 and g5.piece_name(4) == "D5"
+    refused("bad_input", g5.piece_index, "B1")
+
+
+def test_holder_of_any_value():
+    g = five()
+    assert [g.holder_of(s) for s in (13, 26, 29, 34, 50)] == [0, 1, 2, 3, 4]
+    for s in (14, 0, 199, 255, 256, 300, -1, "13", None):
+        assert g.holder_of(s) == -1, s
+
+
+def test_move_refuses_bad_pieces_and_tickets_and_changes_nothing():
+    g = five()
+    g.mrx_move(TAXI, 46)
+    snap = g.save()
+    for piece in (5, -1, True, "D1", None):
+        refused("bad_input", g.move, piece, TAXI, 4)
+    for ticket in (4, -1, True, "taxi", 1.0):
+        refused("bad_input", g.move, 0, ticket, 4)
+    for to in (0, 200, "4", None):
+        refused("bad_input", g.move, 0, TAXI, to)
+    assert g.save() == snap
+    g.move(0, TAXI, 4)  # still D1's move to make
+
+
+def test_bobby_takes_any_line_but_the_ferry():
+    g = Game([20, 26], [115, 13], 45)
+    g.mrx_move(TAXI, 46)
+    assert all(s != 108 for s, _t in g.legal(2))  # 115-108 is the ferry: not a bobby's
+    assert (114, TAXI) in g.legal(2) and (67, UNDERGROUND) in g.legal(3)
+    g.move(3, None, 67)  # 13-67 underground only, for free
+    g.move(2, None, 102)  # 115-102 taxi
+    assert g.pos[2] == 102 and g.pos[3] == 67
+    g2 = Game([20, 26], [115, 13], 45)
+    g2.mrx_move(TAXI, 46)
+    g2.move(3, None, 14)  # 13-14 bus only
+    assert g2.pos[3] == 14
+
+
+def test_candidates_reads_every_station_of_the_bitmap():
+    g = Game([13, 26, 29, 34, 50], [], 0)
+    g.cand[:] = bytes(32)
+    for s in (1, 8, 199):
+        g.cand[s >> 3] |= 1 << (s & 7)
+    assert g.candidates() == [1, 8, 199] and g.candidates_count() == 3
+    assert [g.is_candidate(s) for s in (1, 2, 8, 198, 199)] == [True, False, True, False, True]
+
+
+def test_mrx_possibly_on_the_last_station_is_not_stuck():
+    # the secret stuck check looks at every possible station, 199 too
+    g = Game([171, 188, 128, 161], [], 0)
+    g.mrx_move(TAXI)
+    g.cand[:] = bytes(32)
+    g.cand[199 >> 3] |= 1 << (199 & 7)
+    g.move(0, TAXI, g.legal(0)[0][0])
+    g.move(1, TAXI, g.legal(1)[0][0])
+    g.move(2, g.legal(2)[0][1], g.legal(2)[0][0])
+    g.move(3, g.legal(3)[0][1], g.legal(3)[0][0])
+    assert g.result is None and g.phase == PHASE_MRX
+
+
+def test_save_into_returns_the_snapshot_length():
+    g = Game([13, 26], [29, 34], 0)
+    for _ in range(4):  # states of odd and even length
+        buf = bytearray(g.save_size() + 5)
+        n = g.save_into(buf)
+        assert n == g.save_size() == len(g.save())
+        assert bytes(buf[:n]) == g.save()
+        if g.phase == PHASE_MRX and g.next_reveal() == g.moves + 1:
+            g.mrx_move(TAXI, _reachable_by_taxi(g))
+        elif g.phase == PHASE_MRX:
+            g.mrx_move(TAXI)
+        else:
+            mask = g.to_move()
+            i = 0
+            while not mask & (1 << i):
+                i += 1
+            s, t = g.legal(i)[0]
+            g.move(i, None if g.is_bobby(i) else t, s)
+
+
+def test_the_board_drops_the_setup_code_after_a_new_game():
+    import sys
+    from sy.rules import game
+    board = sys.implementation.name == "micropython"
+    assert game._BOARD == board
+    five()
+    if board:  # its heap is for the game: the setup's code is dropped (docs/memory.md)
+        assert "sy.rules.gamestart" not in sys.modules
+
+
+def test_a_capture_declared_after_a_resume():
+    # the board saved after the landing and restarted before the host declared the capture: the
+    # landing (who, where, and that it was a possible station) comes back with the game
+    g = Game([13, 26, 29, 34, 50], [], 0)
+    g.mrx_move(TAXI)
+    g.move(3, TAXI, 22)  # 22 was possible; the landing clears it
+    h = Game.load(g.save())
+    assert h._landing == g._landing
+    h.capture(3)
+    assert (h.result, h.reason, h.mrx) == ("detectives", "capture", 22)

@@ -14,7 +14,7 @@ from sy.hardware.debounce import Debouncer
 from sy.hardware.leds import Leds
 from sy.storage.store import Store
 from sy.storage import resume
-from testkit import MemStrip, TestBoard, play_game
+from testkit import MemStrip, TestBoard, play_game, scratch
 from sy.rules import commit as commitlib
 from sy.play.board import TRANSPORT_RGB, _ERROR, SETUP, PLAY, OVER
 from sy.rules.base import PHASE_OVER
@@ -24,7 +24,7 @@ TAXI, BUS, UG = (tuple(TRANSPORT_RGB[3 * t:3 * t + 3]) for t in range(3))
 ERROR = tuple(_ERROR)
 WHITE = (255, 255, 255)  # Mister X's station: the firmware draws it as 255, 255, 255 where it lights it
 
-TMP = "/tmp/sy-fwtest"
+TMP = scratch("sy-fwtest")
 
 
 def _changes(d):

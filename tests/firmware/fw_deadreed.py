@@ -13,13 +13,13 @@ if sys.implementation.name != "micropython":
             sys.path.insert(0, p)
 
 from sy.hardware import boardconfig
-from testkit import TestBoard, MemInputs, play_game
+from testkit import TestBoard, MemInputs, play_game, scratch
 from sy.play.board import TRANSPORT_RGB, PLAY
 
 TAXI = tuple(TRANSPORT_RGB[0:3])  # the firmware's taxi colour, full scale as tb.colour reads it
 WHITE = (255, 255, 255)  # a station out of service: the firmware draws it as 255, 255, 255
 
-TMP = "/tmp/sy-fwtest-deadreed"
+TMP = scratch("sy-fwtest-deadreed")
 
 
 class FaultInputs(MemInputs):

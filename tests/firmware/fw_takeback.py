@@ -10,9 +10,9 @@ if sys.implementation.name != "micropython":
         if p not in sys.path:
             sys.path.insert(0, p)
 
-from testkit import TestBoard
+from testkit import TestBoard, scratch
 
-TMP = "/tmp/sy-fwtest-takeback"
+TMP = scratch("sy-fwtest-takeback")
 
 
 def _start(detectives=(13, 26, 29, 34, 50)):

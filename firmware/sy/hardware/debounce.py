@@ -24,7 +24,7 @@ class Debouncer:
         self.ring = array("H", bytearray(2 * _RING))
         self.head = 0  # next write
         self.tail = 0  # next read
-        self.unsettled = 0  # number of bytes where raw != stable (skip work when 0)
+        self.unsettled = 0  # bits whose raw state differs from the settled one (0: update() skips its pass)
 
     def prime(self, raw):
         """Take raw as the settled state (at boot): no changes are reported for it."""

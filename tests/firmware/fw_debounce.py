@@ -1,0 +1,331 @@
+"""The debouncer (sy/hardware/debounce.py) as plain functions: tests/test_firmware_units.py runs them
+under CPython and under the MicroPython unix port. What tests/firmware/fw_cases.py leaves out: bits
+of one byte changing at different times, prime(), a full ring, the pending count, the 16-bit clock
+wrapping, pop() on an empty ring."""
+import sys
+
+if sys.implementation.name != "micropython":
+    import os
+    _ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    p = os.path.join(_ROOT, "firmware")
+    if p not in sys.path:
+        sys.path.insert(0, p)
+
+from sy.hardware.debounce import Debouncer, _RING
+
+CLOSED = 1
+
+
+def _changes(d):
+    out = []
+    while True:
+        v = d.pop()
+        if v < 0:
+            return out
+        out.append(v)
+
+
+def _bit(raw, bit, on):
+    """Set or clear scan bit `bit` (bit 0 is the top bit of byte 0, as the reeds deliver it)."""
+    if on:
+        raw[bit >> 3] |= 0x80 >> (bit & 7)
+    else:
+        raw[bit >> 3] &= ~(0x80 >> (bit & 7)) & 0xFF
+
+
+def test_two_bits_of_one_byte_keep_their_own_timers():
+    # bit 2 closes at t=0, bit 6 of the same byte 20 ms later: bit 2 settles at 30, bit 6 only at 50
+    d = Debouncer(1, 30)
+    raw = bytearray(1)
+    d.prime(raw)
+    _bit(raw, 2, True)
+    assert not d.update(raw, 0)
+    _bit(raw, 6, True)
+    assert not d.update(raw, 20)
+    assert d.update(raw, 30)
+    assert _changes(d) == [(2 << 1) | CLOSED]
+    assert not d.update(raw, 49)
+    assert _changes(d) == []
+    assert d.update(raw, 50)
+    assert _changes(d) == [(6 << 1) | CLOSED]
+    assert d.stable[0] == raw[0]
+
+
+def test_a_bit_bouncing_restarts_only_its_own_timer():
+    d = Debouncer(2, 30)
+    raw = bytearray(2)
+    d.prime(raw)
+    _bit(raw, 8, True)   # byte 1, top bit
+    _bit(raw, 15, True)  # byte 1, bottom bit
+    d.update(raw, 0)
+    for t in (10, 20):   # bit 15 bounces open and closed again
+        _bit(raw, 15, t == 20)
+        d.update(raw, t)
+    assert d.update(raw, 30)
+    assert _changes(d) == [(8 << 1) | CLOSED]
+    assert d.update(raw, 50)
+    assert _changes(d) == [(15 << 1) | CLOSED]
+
+
+def test_prime_takes_the_scan_as_settled():
+    d = Debouncer(3, 30)
+    raw = bytearray(b"\x81\x00\x24")  # bits 0, 7, 18, 21 closed at boot
+    d.prime(raw)
+    assert bytes(d.stable) == bytes(raw) and bytes(d.last) == bytes(raw)
+    for t in (0, 40, 100):
+        assert not d.update(raw, t)
+    assert _changes(d) == []
+    _bit(raw, 18, False)  # a piece lifted after boot: an opening of bit 18, nothing else
+    d.update(raw, 200)
+    assert d.update(raw, 230)
+    assert _changes(d) == [18 << 1]
+
+
+def test_prime_drops_what_was_pending():
+    d = Debouncer(1, 30)
+    raw = bytearray(1)
+    d.prime(raw)
+    _bit(raw, 3, True)
+    d.update(raw, 0)
+    assert d.unsettled == 1
+    d.prime(raw)  # taken as settled: never reported
+    assert d.unsettled == 0
+    assert not d.update(raw, 100)
+    assert _changes(d) == []
+
+
+def test_unsettled_counts_the_pending_bits():
+    d = Debouncer(2, 30)
+    raw = bytearray(2)
+    d.prime(raw)
+    assert d.unsettled == 0
+    _bit(raw, 1, True)
+    _bit(raw, 5, True)
+    _bit(raw, 12, True)
+    assert not d.update(raw, 0)
+    assert d.unsettled == 3
+    _bit(raw, 5, False)  # back to its settled state before its time: no longer pending
+    assert not d.update(raw, 10)
+    assert d.unsettled == 2
+    assert d.update(raw, 30)  # bits 1 and 12 settle
+    assert d.unsettled == 0
+    assert _changes(d) == [(1 << 1) | CLOSED, (12 << 1) | CLOSED]
+
+
+def test_a_pending_change_settles_while_the_scans_stay_the_same():
+    # nothing changes after the first scan: the later scans must still look at the pending bit
+    d = Debouncer(4, 30)
+    raw = bytearray(4)
+    d.prime(raw)
+    _bit(raw, 30, True)
+    d.update(raw, 0)
+    for t in range(5, 30, 5):
+        assert not d.update(raw, t)
+    assert d.update(raw, 30)
+    assert _changes(d) == [(30 << 1) | CLOSED]
+    assert not d.update(raw, 35)
+
+
+def test_the_ms_clock_wrapping_past_16_bits():
+    # stamps keep the low 16 bits of the ms ticks: a change at 70,000 ms is not settled 10 ms later
+    for start in (70000, 65530, 131070):
+        d = Debouncer(1, 30)
+        raw = bytearray(1)
+        d.prime(raw)
+        _bit(raw, 4, True)
+        d.update(raw, start)
+        assert not d.update(raw, start + 10), start
+        assert not d.update(raw, start + 29), start
+        assert d.update(raw, start + 30), start
+        assert _changes(d) == [(4 << 1) | CLOSED]
+
+
+def test_a_full_ring_drops_the_oldest_changes():
+    # 80 switches close in one scan, none popped: the ring keeps the newest RING - 1 in bit order
+    d = Debouncer(10, 30)
+    raw = bytearray(10)
+    d.prime(raw)
+    for i in range(10):
+        raw[i] = 0xFF
+    d.update(raw, 0)
+    assert d.update(raw, 30)
+    got = _changes(d)
+    assert len(got) == _RING - 1
+    assert got == [(b << 1) | CLOSED for b in range(80 - (_RING - 1), 80)]
+    assert d.pop() == -1
+
+
+def test_a_full_ring_over_two_scans_keeps_the_newest_in_time_order():
+    d = Debouncer(10, 30)
+    raw = bytearray(10)
+    d.prime(raw)
+    for i in range(5):  # 40 switches close first
+        raw[i] = 0xFF
+    d.update(raw, 0)
+    for i in range(5, 10):  # 40 more 10 ms later
+        raw[i] = 0xFF
+    d.update(raw, 10)
+    assert d.update(raw, 30)  # the first 40 settle
+    assert d.update(raw, 40)  # the next 40: the ring overflows by 17
+    got = _changes(d)
+    assert got == [(b << 1) | CLOSED for b in range(80 - (_RING - 1), 80)]
+
+
+def test_the_ring_wraps_around():
+    # more changes than the ring holds, popped as they come: none is lost
+    d = Debouncer(1, 30)
+    raw = bytearray(1)
+    d.prime(raw)
+    t = 0
+    got = []
+    for n in range(3 * _RING):
+        _bit(raw, n & 7, not (n >> 3) & 1)
+        d.update(raw, t)
+        assert d.update(raw, t + 30)
+        got += _changes(d)
+        t += 100
+    want = [((n & 7) << 1) | (0 if (n >> 3) & 1 else 1) for n in range(3 * _RING)]
+    assert got == want
+
+
+def test_pop_on_an_empty_ring():
+    d = Debouncer(1, 30)
+    assert d.pop() == -1
+    assert d.pop() == -1
+    raw = bytearray(b"\x01")
+    d.prime(bytearray(1))
+    d.update(raw, 0)
+    d.update(raw, 30)
+    assert d.pop() == (7 << 1) | CLOSED
+    assert d.pop() == -1
+
+
+def test_a_settle_time_of_its_own():
+    d = Debouncer(1, 5)
+    raw = bytearray(1)
+    d.prime(raw)
+    _bit(raw, 0, True)
+    d.update(raw, 100)
+    assert not d.update(raw, 104)
+    assert d.update(raw, 105)
+    assert _changes(d) == [CLOSED]
+
+
+def test_a_new_debouncer_has_nothing_pending():
+    d = Debouncer(3, 30)
+    assert d.unsettled == 0 and d.head == d.tail and d.pop() == -1
+    assert not d.update(bytearray(3), 0)
+
+
+def test_odd_ms_ticks_count_to_the_millisecond():
+    for start in (1001, 65535, 99999):
+        d = Debouncer(1, 30)
+        raw = bytearray(1)
+        d.prime(raw)
+        _bit(raw, 1, True)
+        d.update(raw, start)
+        assert not d.update(raw, start + 29), start
+        assert d.update(raw, start + 30), start
+        assert _changes(d) == [(1 << 1) | CLOSED]
+
+
+def test_a_placement_one_ms_before_a_lift_comes_first():
+    # time order wins over the lift-first rule, to the millisecond: bit 20 closes at 1000, bit 2
+    # (pushed first: the lower bit) opens at 1001; both settle in the scan at 1031
+    d = Debouncer(3, 30)
+    raw = bytearray(3)
+    _bit(raw, 2, True)
+    d.prime(raw)
+    _bit(raw, 20, True)
+    d.update(raw, 1000)
+    _bit(raw, 2, False)
+    d.update(raw, 1001)
+    assert d.update(raw, 1031)
+    assert _changes(d) == [(20 << 1) | CLOSED, 2 << 1]
+
+
+def test_two_changes_at_the_same_ms_keep_the_bit_order():
+    d = Debouncer(3, 30)
+    raw = bytearray(3)
+    d.prime(raw)
+    for b in (3, 17, 9):  # three placements seen by one scan
+        _bit(raw, b, True)
+    d.update(raw, 500)
+    assert d.update(raw, 530)
+    assert _changes(d) == [(3 << 1) | CLOSED, (9 << 1) | CLOSED, (17 << 1) | CLOSED]
+
+
+def test_a_lift_10_ms_after_a_placement_comes_after_it():
+    # the placement (bit 2, pushed first) happened 10 ms before the lift (bit 20): the lift-first
+    # rule is for changes of the same ms only
+    d = Debouncer(3, 30)
+    raw = bytearray(3)
+    _bit(raw, 20, True)
+    d.prime(raw)
+    _bit(raw, 2, True)
+    d.update(raw, 1000)
+    _bit(raw, 20, False)
+    d.update(raw, 1010)
+    assert d.update(raw, 1040)
+    assert _changes(d) == [(2 << 1) | CLOSED, 20 << 1]
+
+
+def test_the_ring_holds_63_changes():
+    # the ring is made once (sy/hardware/debounce.py): 64 entries of 2 bytes, one kept free to tell
+    # full from empty; more than 63 changes waiting drop the oldest
+    assert _RING == 64
+    d = Debouncer(8, 30)
+    raw = bytearray(8)
+    d.prime(raw)
+    for i in range(8):
+        raw[i] = 0xFF
+    d.update(raw, 0)
+    d.update(raw, 30)
+    assert len(_changes(d)) == 63
+    assert len(d.ring) == 64
+
+
+def test_time_order_to_the_millisecond_past_65536_ms():
+    # the ages are taken modulo 2^16 like the stamps: at 100,000 ms (past one wrap of the 16-bit
+    # stamps) a placement 1 ms before a lift of a higher bit still comes first
+    d = Debouncer(3, 30)
+    raw = bytearray(3)
+    _bit(raw, 20, True)
+    d.prime(raw)
+    _bit(raw, 2, True)
+    d.update(raw, 100000)
+    _bit(raw, 20, False)
+    d.update(raw, 100001)
+    assert d.update(raw, 100031)
+    assert _changes(d) == [(2 << 1) | CLOSED, 20 << 1]
+
+
+def test_a_quiet_scan_is_not_read_byte_by_byte():
+    # nothing changed and nothing pending: update() compares the whole scan at once (in C) and
+    # skips its pass over the bytes (CPython: a scan that counts the bytes read from it)
+    if sys.implementation.name == "micropython":
+        return
+
+    class Scan(bytearray):
+        reads = 0
+
+        def __getitem__(self, i):
+            Scan.reads += 1
+            return bytearray.__getitem__(self, i)
+
+    d = Debouncer(4, 30)
+    raw = Scan(4)
+    d.prime(bytearray(4))
+    for t in (0, 10, 20):
+        assert not d.update(raw, t)
+    assert Scan.reads == 0
+    raw[1] = 0x10  # a change: now the pass reads the bytes
+    d.update(raw, 30)
+    assert Scan.reads >= 4
+    Scan.reads = 0
+    assert not d.update(raw, 40)  # pending: read again until it settles
+    assert Scan.reads >= 4
+    assert d.update(raw, 60)
+    Scan.reads = 0
+    assert not d.update(raw, 70)  # settled: quiet again
+    assert Scan.reads == 0
