@@ -24,6 +24,7 @@ import time
 
 from host.link.boardlink import BoardCommandError, LinkError
 from host.reliability.common import FastLink, RelSim, inspect_flash, strace_works
+from host.simulator.scripted import _mrx_second, detective_move
 from sy.rules import commit as commitlib
 from sy.rules.game import Game, RuleError, TICKET_NAMES
 
@@ -228,12 +229,9 @@ class ChaosGame:
     def plan_mrx(self):
         t = self.truth
         rng = self.rng
-        opts = t.legal_mrx()
-        if not opts:
-            return None
+        opts = t.legal_mrx()  # never empty: a cornered Mister X ended the truth's game (play())
         s1, t1 = opts[rng.randrange(len(opts))]
         if t.double and t.round + 1 in (5, 12):
-            from host.simulator.scripted import _mrx_second
             second = _mrx_second(t, s1, t1)
             if second:
                 return (t1, s1, second[1], second[0])
@@ -328,9 +326,6 @@ class ChaosGame:
                     continue
                 if self.pending is None:
                     self.pending = self.plan_mrx()
-                    if self.pending is None:
-                        self._act(lambda: self.link.request("cornered", reveal=self.salts[-1]))
-                        continue
                     self.commits = {k: self.sealed(s) for k, s in enumerate(self.pending[1::2])}
                 args = self.mrx_args(self.pending)
                 self._act(lambda: self.link.request("mrx", **args))
@@ -340,18 +335,7 @@ class ChaosGame:
             if not mask:
                 raise AssertionError("the board waits for the detectives (%s), the host's game has no piece to move "
                                      "(phase %d, result %s)" % (st.get("to_move"), t.phase, t.result))
-            p = 0
-            while not mask & (1 << p):
-                p += 1
-            legal = t.legal(p)
-            hits = [m for m in legal if m[0] == t.mrx]
-            if capture_round and t.round >= capture_round and hits:
-                s, tk = hits[0]
-            else:
-                legal = [m for m in legal if m[0] != t.mrx] or legal
-                s, tk = legal[rng.randrange(len(legal))]
-            bobby = t.is_bobby(p)
-            ambiguous = not bobby and sum(1 for m in t.legal(p) if m[0] == s) > 1
+            p, s, tk, ambiguous = detective_move(t, rng, capture_round)
             mark = (t.round, t.moved, t.phase)
             try:
                 self.sim.lift(t.pos[p], settle=False)

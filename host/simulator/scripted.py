@@ -20,6 +20,26 @@ def _mrx_second(truth, s1, t1):
     return None
 
 
+def detective_move(truth, rng, capture_round=0):
+    """The scripted players' next move in the detectives' turn: (piece, station, ticket, ambiguous).
+    The first piece that still has to move; from round capture_round on (if given) onto Mister X
+    when it can, else a random legal move, not onto him where it has another; ambiguous: the
+    station is reached by more than one of the piece's tickets (the board asks which)."""
+    mask = truth.to_move()
+    p = 0
+    while not mask & (1 << p):
+        p += 1
+    moves = truth.legal(p)
+    hits = [m for m in moves if m[0] == truth.mrx]
+    if capture_round and truth.round >= capture_round and hits:
+        s, t = hits[0]
+    else:
+        legal = [m for m in moves if m[0] != truth.mrx] or moves
+        s, t = legal[rng.randrange(len(legal))]
+    ambiguous = not truth.is_bobby(p) and sum(1 for m in moves if m[0] == s) > 1
+    return p, s, t, ambiguous
+
+
 def play_game(sim, link, detectives=(13, 26, 29, 34, 50), bobbies=(), mrx=45, seed=7, capture_round=0,
               on_step=None, timeout=5.0, commit=False, dead=()):
     """Play a whole game on a SimBoard through a BoardLink, as Mister X's host and the players'
@@ -83,19 +103,8 @@ def play_game(sim, link, detectives=(13, 26, 29, 34, 50), bobbies=(), mrx=45, se
         if on_step:
             on_step("mrx", {"reveal": reveal, "double": bool(second), "round": truth.round})
         while truth.phase == 1 and truth.result is None:
-            mask = truth.to_move()
-            p = 0
-            while not mask & (1 << p):
-                p += 1
-            legal = truth.legal(p)
-            hits = [m for m in legal if m[0] == truth.mrx]
-            if capture_round and truth.round >= capture_round and hits:
-                s, t = hits[0]
-            else:
-                legal = [m for m in legal if m[0] != truth.mrx] or legal
-                s, t = legal[rng.randrange(len(legal))]
+            p, s, t, ambiguous = detective_move(truth, rng, capture_round)
             bobby = truth.is_bobby(p)
-            ambiguous = not bobby and sum(1 for m in truth.legal(p) if m[0] == s) > 1
             name = truth.piece_name(p)
             sim.lift(truth.pos[p], settle=False)
             sim.pause(gap)
