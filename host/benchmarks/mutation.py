@@ -29,6 +29,7 @@ import time
 
 from host import ROOT
 from host.benchmarks.mutation_check import STAGES
+from host.device.mpy_build import tool
 from host.errors import UserError
 
 # the fast tests that reach each module of the board: host/benchmarks/mutation_check.py (STAGES)
@@ -87,14 +88,6 @@ def _check_args(tree, modules, max_per_module, own_tests):
     for m in modules:
         if not own_tests and m not in STAGES:
             raise UserError("no fast tests are known for %s: name them with --tests" % m)
-
-
-def _cosmic_ray():
-    """The cosmic-ray command (beside this Python, or on PATH)."""
-    path = shutil.which("cosmic-ray", path=os.path.dirname(sys.executable)) or shutil.which("cosmic-ray")
-    if not path:
-        raise UserError("cosmic-ray is not installed (pip install -e '.[bench]')")
-    return path
 
 
 def _env(copy, work):
@@ -182,7 +175,7 @@ def mutation_run(tree, modules, max_per_module=150, seed=19, tests=None, test_co
     """Run the mutants of each module; a report {"modules": [per module: counts, scores, survivors]}."""
     tree = os.path.abspath(tree)
     _check_args(tree, modules, max_per_module, bool(tests or test_command))
-    cosmic_ray = _cosmic_ray()
+    cosmic_ray = tool("cosmic-ray")  # on PATH or beside this Python, as every tool yard runs
     work = tempfile.mkdtemp(prefix="yard-mutation-")
     copy = os.path.join(work, "tree")
     try:
