@@ -25,6 +25,17 @@ def _changes(d):
         out.append(v)
 
 
+def _primed(nbytes, ms=30, closed=()):
+    """A debouncer of nbytes scan bytes settling in ms, primed with a scan where the bits `closed`
+    are closed; (debouncer, that scan) for the test to change."""
+    d = Debouncer(nbytes, ms)
+    raw = bytearray(nbytes)
+    for bit in closed:
+        _bit(raw, bit, True)
+    d.prime(raw)
+    return d, raw
+
+
 def _bit(raw, bit, on):
     """Set or clear scan bit `bit` (bit 0 is the top bit of byte 0, as the reeds deliver it)."""
     if on:
@@ -35,9 +46,7 @@ def _bit(raw, bit, on):
 
 def test_two_bits_of_one_byte_keep_their_own_timers():
     # bit 2 closes at t=0, bit 6 of the same byte 20 ms later: bit 2 settles at 30, bit 6 only at 50
-    d = Debouncer(1, 30)
-    raw = bytearray(1)
-    d.prime(raw)
+    d, raw = _primed(1)
     _bit(raw, 2, True)
     assert not d.update(raw, 0)
     _bit(raw, 6, True)
@@ -52,9 +61,7 @@ def test_two_bits_of_one_byte_keep_their_own_timers():
 
 
 def test_a_bit_bouncing_restarts_only_its_own_timer():
-    d = Debouncer(2, 30)
-    raw = bytearray(2)
-    d.prime(raw)
+    d, raw = _primed(2)
     _bit(raw, 8, True)   # byte 1, top bit
     _bit(raw, 15, True)  # byte 1, bottom bit
     d.update(raw, 0)
@@ -82,9 +89,7 @@ def test_prime_takes_the_scan_as_settled():
 
 
 def test_prime_drops_what_was_pending():
-    d = Debouncer(1, 30)
-    raw = bytearray(1)
-    d.prime(raw)
+    d, raw = _primed(1)
     _bit(raw, 3, True)
     d.update(raw, 0)
     assert d.unsettled == 1
@@ -95,9 +100,7 @@ def test_prime_drops_what_was_pending():
 
 
 def test_unsettled_counts_the_pending_bits():
-    d = Debouncer(2, 30)
-    raw = bytearray(2)
-    d.prime(raw)
+    d, raw = _primed(2)
     assert d.unsettled == 0
     _bit(raw, 1, True)
     _bit(raw, 5, True)
@@ -114,9 +117,7 @@ def test_unsettled_counts_the_pending_bits():
 
 def test_a_pending_change_settles_while_the_scans_stay_the_same():
     # nothing changes after the first scan: the later scans must still look at the pending bit
-    d = Debouncer(4, 30)
-    raw = bytearray(4)
-    d.prime(raw)
+    d, raw = _primed(4)
     _bit(raw, 30, True)
     d.update(raw, 0)
     for t in range(5, 30, 5):
@@ -129,9 +130,7 @@ def test_a_pending_change_settles_while_the_scans_stay_the_same():
 def test_the_ms_clock_wrapping_past_16_bits():
     # stamps keep the low 16 bits of the ms ticks: a change at 70,000 ms is not settled 10 ms later
     for start in (70000, 65530, 131070):
-        d = Debouncer(1, 30)
-        raw = bytearray(1)
-        d.prime(raw)
+        d, raw = _primed(1)
         _bit(raw, 4, True)
         d.update(raw, start)
         assert not d.update(raw, start + 10), start
@@ -142,9 +141,7 @@ def test_the_ms_clock_wrapping_past_16_bits():
 
 def test_a_full_ring_drops_the_oldest_changes():
     # 80 switches close in one scan, none popped: the ring keeps the newest RING - 1 in bit order
-    d = Debouncer(10, 30)
-    raw = bytearray(10)
-    d.prime(raw)
+    d, raw = _primed(10)
     for i in range(10):
         raw[i] = 0xFF
     d.update(raw, 0)
@@ -156,9 +153,7 @@ def test_a_full_ring_drops_the_oldest_changes():
 
 
 def test_a_full_ring_over_two_scans_keeps_the_newest_in_time_order():
-    d = Debouncer(10, 30)
-    raw = bytearray(10)
-    d.prime(raw)
+    d, raw = _primed(10)
     for i in range(5):  # 40 switches close first
         raw[i] = 0xFF
     d.update(raw, 0)
@@ -173,9 +168,7 @@ def test_a_full_ring_over_two_scans_keeps_the_newest_in_time_order():
 
 def test_the_ring_wraps_around():
     # more changes than the ring holds, popped as they come: none is lost
-    d = Debouncer(1, 30)
-    raw = bytearray(1)
-    d.prime(raw)
+    d, raw = _primed(1)
     t = 0
     got = []
     for n in range(3 * _RING):
@@ -201,9 +194,7 @@ def test_pop_on_an_empty_ring():
 
 
 def test_a_settle_time_of_its_own():
-    d = Debouncer(1, 5)
-    raw = bytearray(1)
-    d.prime(raw)
+    d, raw = _primed(1, ms=5)
     _bit(raw, 0, True)
     d.update(raw, 100)
     assert not d.update(raw, 104)
@@ -219,9 +210,7 @@ def test_a_new_debouncer_has_nothing_pending():
 
 def test_odd_ms_ticks_count_to_the_millisecond():
     for start in (1001, 65535, 99999):
-        d = Debouncer(1, 30)
-        raw = bytearray(1)
-        d.prime(raw)
+        d, raw = _primed(1)
         _bit(raw, 1, True)
         d.update(raw, start)
         assert not d.update(raw, start + 29), start
@@ -232,10 +221,7 @@ def test_odd_ms_ticks_count_to_the_millisecond():
 def test_a_placement_one_ms_before_a_lift_comes_first():
     # time order wins over the lift-first rule, to the millisecond: bit 20 closes at 1000, bit 2
     # (pushed first: the lower bit) opens at 1001; both settle in the scan at 1031
-    d = Debouncer(3, 30)
-    raw = bytearray(3)
-    _bit(raw, 2, True)
-    d.prime(raw)
+    d, raw = _primed(3, closed=(2,))
     _bit(raw, 20, True)
     d.update(raw, 1000)
     _bit(raw, 2, False)
@@ -245,9 +231,7 @@ def test_a_placement_one_ms_before_a_lift_comes_first():
 
 
 def test_two_changes_at_the_same_ms_keep_the_bit_order():
-    d = Debouncer(3, 30)
-    raw = bytearray(3)
-    d.prime(raw)
+    d, raw = _primed(3)
     for b in (3, 17, 9):  # three placements seen by one scan
         _bit(raw, b, True)
     d.update(raw, 500)
@@ -258,10 +242,7 @@ def test_two_changes_at_the_same_ms_keep_the_bit_order():
 def test_a_lift_10_ms_after_a_placement_comes_after_it():
     # the placement (bit 2, pushed first) happened 10 ms before the lift (bit 20): the lift-first
     # rule is for changes of the same ms only
-    d = Debouncer(3, 30)
-    raw = bytearray(3)
-    _bit(raw, 20, True)
-    d.prime(raw)
+    d, raw = _primed(3, closed=(20,))
     _bit(raw, 2, True)
     d.update(raw, 1000)
     _bit(raw, 20, False)
@@ -274,9 +255,7 @@ def test_the_ring_holds_63_changes():
     # the ring is made once (sy/hardware/debounce.py): 64 entries of 2 bytes, one kept free to tell
     # full from empty; more than 63 changes waiting drop the oldest
     assert _RING == 64
-    d = Debouncer(8, 30)
-    raw = bytearray(8)
-    d.prime(raw)
+    d, raw = _primed(8)
     for i in range(8):
         raw[i] = 0xFF
     d.update(raw, 0)
@@ -288,10 +267,7 @@ def test_the_ring_holds_63_changes():
 def test_time_order_to_the_millisecond_past_65536_ms():
     # the ages are taken modulo 2^16 like the stamps: at 100,000 ms (past one wrap of the 16-bit
     # stamps) a placement 1 ms before a lift of a higher bit still comes first
-    d = Debouncer(3, 30)
-    raw = bytearray(3)
-    _bit(raw, 20, True)
-    d.prime(raw)
+    d, raw = _primed(3, closed=(20,))
     _bit(raw, 2, True)
     d.update(raw, 100000)
     _bit(raw, 20, False)
