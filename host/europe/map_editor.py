@@ -11,7 +11,6 @@ prints) in a header, so no other web page in the browser can save files through 
 server answers only requests addressed to 127.0.0.1 (no DNS rebinding). It writes only into the
 --out folder given on the command line.
 """
-import asyncio
 import csv
 import datetime
 import hashlib
@@ -24,6 +23,7 @@ from aiohttp import web
 
 from host.errors import UserError
 from host.europe import mapformat
+from host.web.server import serve
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 PAGE = os.path.join(HERE, "map_editor.html")
@@ -254,42 +254,12 @@ def start_editor(photo, map_folder=None, out="my-map", port=0):
     existing = load_existing(map_folder) if map_folder else None
     token = secrets.token_urlsafe(16)
     out = os.path.abspath(out)
-    box = {}
-    ready = threading.Event()
-
-    def run():
-        loop = asyncio.new_event_loop()
-        asyncio.set_event_loop(loop)
-        runner = web.AppRunner(make_app(os.path.abspath(photo), existing, out, token), access_log=None)
-        try:
-            loop.run_until_complete(runner.setup())
-            site = web.TCPSite(runner, "127.0.0.1", port)
-            loop.run_until_complete(site.start())
-            box["port"] = site._server.sockets[0].getsockname()[1]
-        except Exception as e:  # reported to the caller
-            box["error"] = e
-            ready.set()
-            return
-        box["loop"] = loop
-        ready.set()
-        try:
-            loop.run_forever()
-        finally:
-            loop.run_until_complete(runner.cleanup())
-            loop.close()
-
-    thread = threading.Thread(target=run, name="yard-map-editor", daemon=True)
-    thread.start()
-    ready.wait(10)
-    if "error" in box:
-        raise UserError("cannot serve the digitizer: %s" % box["error"])
-    url = "http://127.0.0.1:%d/#token=%s" % (box["port"], token)
-
-    def stop():
-        loop = box.get("loop")
-        if loop:
-            loop.call_soon_threadsafe(loop.stop)
-            thread.join(5)
+    try:
+        port, stop = serve(make_app(os.path.abspath(photo), existing, out, token), "127.0.0.1", port,
+                           name="yard-map-editor")
+    except Exception as e:  # noqa: BLE001 - a port in use, say: the user is told
+        raise UserError("cannot serve the digitizer: %s" % e)
+    url = "http://127.0.0.1:%d/#token=%s" % (port, token)
     return url, stop
 
 

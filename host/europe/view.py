@@ -7,14 +7,13 @@ game), Mister X's ticket board (transports, a covert move face down, the spent s
 his hand's size, the cities investigations and position checks showed, his possible cities, the
 bag's size, the phase and the result. Served on 127.0.0.1 only.
 """
-import asyncio
 import json
 import os
-import threading
 
 from aiohttp import web
 
 from host.europe.mapformat import read_map, KINDS, TRANSPORTS
+from host.web.server import serve
 from sy.europe.record import Replayer
 from sy.europe.rules import ticket_name, COVERT, TRANSPORT_NAMES, LEVEL_NAMES
 
@@ -55,8 +54,6 @@ def map_picture(folder):
 def start_view(public_lines, graph, map_folder, port=0):
     """Serve the view in a background thread; `public_lines` is the live list of public lines."""
     picture = map_picture(map_folder)
-    box = {}
-    ready = threading.Event()
 
     def guard(request):
         if request.host.split(":")[0] not in ("127.0.0.1", "localhost"):
@@ -74,40 +71,12 @@ def start_view(public_lines, graph, map_folder, port=0):
         guard(request)
         return web.json_response(public_state(list(public_lines), graph))
 
-    def run():
-        loop = asyncio.new_event_loop()
-        asyncio.set_event_loop(loop)
-        app = web.Application()
-        app.router.add_get("/", page)
-        app.router.add_get("/api/map", picture_json)
-        app.router.add_get("/api/state", state)
-        runner = web.AppRunner(app, access_log=None)
-        try:
-            loop.run_until_complete(runner.setup())
-            site = web.TCPSite(runner, "127.0.0.1", port)
-            loop.run_until_complete(site.start())
-            box["port"] = site._server.sockets[0].getsockname()[1]
-        except Exception as e:  # reported to the caller
-            box["error"] = e
-            ready.set()
-            return
-        box["loop"] = loop
-        ready.set()
-        try:
-            loop.run_forever()
-        finally:
-            loop.run_until_complete(runner.cleanup())
-            loop.close()
-
-    thread = threading.Thread(target=run, name="yard-europe-view", daemon=True)
-    thread.start()
-    ready.wait(10)
-    if "error" in box or "port" not in box:
-        raise RuntimeError("the Europe view did not start: %s" % box.get("error"))
-
-    def stop():
-        loop = box.get("loop")
-        if loop:
-            loop.call_soon_threadsafe(loop.stop)
-            thread.join(5)
-    return "http://127.0.0.1:%d/" % box["port"], stop
+    app = web.Application()
+    app.router.add_get("/", page)
+    app.router.add_get("/api/map", picture_json)
+    app.router.add_get("/api/state", state)
+    try:
+        port, stop = serve(app, "127.0.0.1", port, name="yard-europe-view")
+    except Exception as e:  # noqa: BLE001 - said to the caller as the view's failure
+        raise RuntimeError("the Europe view did not start: %s" % e)
+    return "http://127.0.0.1:%d/" % port, stop
