@@ -69,6 +69,16 @@ class QueueLink:
         self.send(json.dumps(obj))
 
 
+def popped(debouncer):
+    """Every change waiting in a Debouncer's ring, popped in order: (bit << 1) | 1 closed, or 0 opened."""
+    out = []
+    while True:
+        v = debouncer.pop()
+        if v < 0:
+            return out
+        out.append(v)
+
+
 def scratch(name):
     """The folder for a test's files: /tmp/NAME, or NAME below $SY_TEST_TMP when that is set (yard
     bench mutation gives its test runs a folder of their own: they never share files with another

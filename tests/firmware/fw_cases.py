@@ -14,7 +14,7 @@ from sy.hardware.debounce import Debouncer
 from sy.hardware.leds import Leds
 from sy.storage.store import Store
 from sy.storage import resume
-from testkit import MemStrip, TestBoard, play_game, scratch
+from testkit import MemStrip, TestBoard, play_game, popped, scratch
 from sy.rules import commit as commitlib
 from sy.play.board import TRANSPORT_RGB, _ERROR, SETUP, PLAY, OVER
 from sy.rules.base import PHASE_OVER
@@ -27,15 +27,6 @@ WHITE = (255, 255, 255)  # Mister X's station: the firmware draws it as 255, 255
 TMP = scratch("sy-fwtest")
 
 
-def _changes(d):
-    out = []
-    while True:
-        v = d.pop()
-        if v < 0:
-            return out
-        out.append(v)
-
-
 # --- debounce -------------------------------------------------------------------------------
 def test_debounce_needs_stable_time():
     d = Debouncer(2, 30)
@@ -45,7 +36,7 @@ def test_debounce_needs_stable_time():
     assert not d.update(raw, 1000)
     assert not d.update(raw, 1029)
     assert d.update(raw, 1030)
-    assert _changes(d) == [1]  # bit 0, closed
+    assert popped(d) == [1]  # bit 0, closed
 
 
 def test_chatter_never_becomes_a_change():
@@ -61,7 +52,7 @@ def test_chatter_never_becomes_a_change():
     for _ in range(20):
         d.update(raw, t)
         t += 5
-    assert _changes(d) == []
+    assert popped(d) == []
 
 
 def test_chatter_then_settle_counts_once():
@@ -76,7 +67,7 @@ def test_chatter_then_settle_counts_once():
     for _ in range(20):
         d.update(raw, t)
         t += 5
-    assert _changes(d) == [(5 << 1) | 1]
+    assert popped(d) == [(5 << 1) | 1]
 
 
 def test_changes_settled_in_one_scan_come_in_the_order_they_happened():
@@ -91,7 +82,7 @@ def test_changes_settled_in_one_scan_come_in_the_order_they_happened():
     raw[0] = 0x04
     d.update(raw, 1024)
     assert d.update(raw, 1060)
-    assert _changes(d) == [28 << 1, (5 << 1) | 1]
+    assert popped(d) == [28 << 1, (5 << 1) | 1]
 
 
 def test_a_lift_and_a_placement_seen_in_the_same_scan_are_a_lift_first():
@@ -103,7 +94,7 @@ def test_a_lift_and_a_placement_seen_in_the_same_scan_are_a_lift_first():
     raw[0] = 0x04  # both seen by one scan: same timestamp
     d.update(raw, 1000)
     assert d.update(raw, 1030)
-    assert _changes(d) == [28 << 1, (5 << 1) | 1]
+    assert popped(d) == [28 << 1, (5 << 1) | 1]
     raw[0] = 0  # and several, in time order whatever their bits
     raw[1] = 0x80
     d.update(raw, 2000)
@@ -112,7 +103,7 @@ def test_a_lift_and_a_placement_seen_in_the_same_scan_are_a_lift_first():
     raw[2] = 0x01
     d.update(raw, 2020)
     assert d.update(raw, 2060)
-    assert _changes(d) == [5 << 1, (8 << 1) | 1, (28 << 1) | 1, (23 << 1) | 1]
+    assert popped(d) == [5 << 1, (8 << 1) | 1, (28 << 1) | 1, (23 << 1) | 1]
 
 
 # --- LEDs ---------------------------------------------------------------------------------------

@@ -12,17 +12,9 @@ if sys.implementation.name != "micropython":
         sys.path.insert(0, p)
 
 from sy.hardware.debounce import Debouncer, _RING
+from testkit import popped
 
 CLOSED = 1
-
-
-def _changes(d):
-    out = []
-    while True:
-        v = d.pop()
-        if v < 0:
-            return out
-        out.append(v)
 
 
 def _primed(nbytes, ms=30, closed=()):
@@ -52,11 +44,11 @@ def test_two_bits_of_one_byte_keep_their_own_timers():
     _bit(raw, 6, True)
     assert not d.update(raw, 20)
     assert d.update(raw, 30)
-    assert _changes(d) == [(2 << 1) | CLOSED]
+    assert popped(d) == [(2 << 1) | CLOSED]
     assert not d.update(raw, 49)
-    assert _changes(d) == []
+    assert popped(d) == []
     assert d.update(raw, 50)
-    assert _changes(d) == [(6 << 1) | CLOSED]
+    assert popped(d) == [(6 << 1) | CLOSED]
     assert d.stable[0] == raw[0]
 
 
@@ -69,9 +61,9 @@ def test_a_bit_bouncing_restarts_only_its_own_timer():
         _bit(raw, 15, t == 20)
         d.update(raw, t)
     assert d.update(raw, 30)
-    assert _changes(d) == [(8 << 1) | CLOSED]
+    assert popped(d) == [(8 << 1) | CLOSED]
     assert d.update(raw, 50)
-    assert _changes(d) == [(15 << 1) | CLOSED]
+    assert popped(d) == [(15 << 1) | CLOSED]
 
 
 def test_prime_takes_the_scan_as_settled():
@@ -81,11 +73,11 @@ def test_prime_takes_the_scan_as_settled():
     assert bytes(d.stable) == bytes(raw) and bytes(d.last) == bytes(raw)
     for t in (0, 40, 100):
         assert not d.update(raw, t)
-    assert _changes(d) == []
+    assert popped(d) == []
     _bit(raw, 18, False)  # a piece lifted after boot: an opening of bit 18, nothing else
     d.update(raw, 200)
     assert d.update(raw, 230)
-    assert _changes(d) == [18 << 1]
+    assert popped(d) == [18 << 1]
 
 
 def test_prime_drops_what_was_pending():
@@ -96,7 +88,7 @@ def test_prime_drops_what_was_pending():
     d.prime(raw)  # taken as settled: never reported
     assert d.unsettled == 0
     assert not d.update(raw, 100)
-    assert _changes(d) == []
+    assert popped(d) == []
 
 
 def test_unsettled_counts_the_pending_bits():
@@ -112,7 +104,7 @@ def test_unsettled_counts_the_pending_bits():
     assert d.unsettled == 2
     assert d.update(raw, 30)  # bits 1 and 12 settle
     assert d.unsettled == 0
-    assert _changes(d) == [(1 << 1) | CLOSED, (12 << 1) | CLOSED]
+    assert popped(d) == [(1 << 1) | CLOSED, (12 << 1) | CLOSED]
 
 
 def test_a_pending_change_settles_while_the_scans_stay_the_same():
@@ -123,7 +115,7 @@ def test_a_pending_change_settles_while_the_scans_stay_the_same():
     for t in range(5, 30, 5):
         assert not d.update(raw, t)
     assert d.update(raw, 30)
-    assert _changes(d) == [(30 << 1) | CLOSED]
+    assert popped(d) == [(30 << 1) | CLOSED]
     assert not d.update(raw, 35)
 
 
@@ -136,7 +128,7 @@ def test_the_ms_clock_wrapping_past_16_bits():
         assert not d.update(raw, start + 10), start
         assert not d.update(raw, start + 29), start
         assert d.update(raw, start + 30), start
-        assert _changes(d) == [(4 << 1) | CLOSED]
+        assert popped(d) == [(4 << 1) | CLOSED]
 
 
 def test_a_full_ring_drops_the_oldest_changes():
@@ -146,7 +138,7 @@ def test_a_full_ring_drops_the_oldest_changes():
         raw[i] = 0xFF
     d.update(raw, 0)
     assert d.update(raw, 30)
-    got = _changes(d)
+    got = popped(d)
     assert len(got) == _RING - 1
     assert got == [(b << 1) | CLOSED for b in range(80 - (_RING - 1), 80)]
     assert d.pop() == -1
@@ -162,7 +154,7 @@ def test_a_full_ring_over_two_scans_keeps_the_newest_in_time_order():
     d.update(raw, 10)
     assert d.update(raw, 30)  # the first 40 settle
     assert d.update(raw, 40)  # the next 40: the ring overflows by 17
-    got = _changes(d)
+    got = popped(d)
     assert got == [(b << 1) | CLOSED for b in range(80 - (_RING - 1), 80)]
 
 
@@ -175,7 +167,7 @@ def test_the_ring_wraps_around():
         _bit(raw, n & 7, not (n >> 3) & 1)
         d.update(raw, t)
         assert d.update(raw, t + 30)
-        got += _changes(d)
+        got += popped(d)
         t += 100
     want = [((n & 7) << 1) | (0 if (n >> 3) & 1 else 1) for n in range(3 * _RING)]
     assert got == want
@@ -199,7 +191,7 @@ def test_a_settle_time_of_its_own():
     d.update(raw, 100)
     assert not d.update(raw, 104)
     assert d.update(raw, 105)
-    assert _changes(d) == [CLOSED]
+    assert popped(d) == [CLOSED]
 
 
 def test_a_new_debouncer_has_nothing_pending():
@@ -215,7 +207,7 @@ def test_odd_ms_ticks_count_to_the_millisecond():
         d.update(raw, start)
         assert not d.update(raw, start + 29), start
         assert d.update(raw, start + 30), start
-        assert _changes(d) == [(1 << 1) | CLOSED]
+        assert popped(d) == [(1 << 1) | CLOSED]
 
 
 def test_a_placement_one_ms_before_a_lift_comes_first():
@@ -227,7 +219,7 @@ def test_a_placement_one_ms_before_a_lift_comes_first():
     _bit(raw, 2, False)
     d.update(raw, 1001)
     assert d.update(raw, 1031)
-    assert _changes(d) == [(20 << 1) | CLOSED, 2 << 1]
+    assert popped(d) == [(20 << 1) | CLOSED, 2 << 1]
 
 
 def test_two_changes_at_the_same_ms_keep_the_bit_order():
@@ -236,7 +228,7 @@ def test_two_changes_at_the_same_ms_keep_the_bit_order():
         _bit(raw, b, True)
     d.update(raw, 500)
     assert d.update(raw, 530)
-    assert _changes(d) == [(3 << 1) | CLOSED, (9 << 1) | CLOSED, (17 << 1) | CLOSED]
+    assert popped(d) == [(3 << 1) | CLOSED, (9 << 1) | CLOSED, (17 << 1) | CLOSED]
 
 
 def test_a_lift_10_ms_after_a_placement_comes_after_it():
@@ -248,7 +240,7 @@ def test_a_lift_10_ms_after_a_placement_comes_after_it():
     _bit(raw, 20, False)
     d.update(raw, 1010)
     assert d.update(raw, 1040)
-    assert _changes(d) == [(2 << 1) | CLOSED, 20 << 1]
+    assert popped(d) == [(2 << 1) | CLOSED, 20 << 1]
 
 
 def test_the_ring_holds_63_changes():
@@ -260,7 +252,7 @@ def test_the_ring_holds_63_changes():
         raw[i] = 0xFF
     d.update(raw, 0)
     d.update(raw, 30)
-    assert len(_changes(d)) == 63
+    assert len(popped(d)) == 63
     assert len(d.ring) == 64
 
 
@@ -273,7 +265,7 @@ def test_time_order_to_the_millisecond_past_65536_ms():
     _bit(raw, 20, False)
     d.update(raw, 100001)
     assert d.update(raw, 100031)
-    assert _changes(d) == [(2 << 1) | CLOSED, 20 << 1]
+    assert popped(d) == [(2 << 1) | CLOSED, 20 << 1]
 
 
 def test_a_quiet_scan_is_not_read_byte_by_byte():
