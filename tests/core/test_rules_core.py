@@ -28,15 +28,26 @@ def five(mrx=45, at=(13, 26, 29, 34, 50), **kw):
     return Game(list(at), [], mrx, **kw)
 
 
+def next_piece(g):
+    """The first piece that still has to move this round."""
+    mask = g.to_move()
+    i = 0
+    while not mask & (1 << i):
+        i += 1
+    return i
+
+
+def first_move(g):
+    """The next piece to move takes its first legal move."""
+    i = next_piece(g)
+    s, t = g.legal(i)[0]
+    g.move(i, None if g.is_bobby(i) else t, s)
+
+
 def finish_round(g):
     """Every piece that still has to move takes its first legal move."""
     while g.phase == PHASE_DETECTIVES:
-        mask = g.to_move()
-        i = 0
-        while not mask & (1 << i):
-            i += 1
-        s, t = g.legal(i)[0]
-        g.move(i, None if g.is_bobby(i) else t, s)
+        first_move(g)
 
 
 # --- setup -------------------------------------------------------------------------------
@@ -523,10 +534,7 @@ def test_the_reveal_schedule():
             assert g.mrx_move(TAXI) == 0
         assert g.next_reveal() == min([r for r in want if r > move] or [0])
         while g.phase == PHASE_DETECTIVES:  # the detectives keep off his possible stations
-            mask = g.to_move()
-            i = 0
-            while not mask & (1 << i):
-                i += 1
+            i = next_piece(g)
             moves = g.legal(i)
             quiet = [m for m in moves if not g.is_candidate(m[0]) and m[0] != g.surfaced]
             s, t = (quiet or moves)[0]
@@ -616,12 +624,7 @@ def test_save_into_returns_the_snapshot_length():
         elif g.phase == PHASE_MRX:
             g.mrx_move(TAXI)
         else:
-            mask = g.to_move()
-            i = 0
-            while not mask & (1 << i):
-                i += 1
-            s, t = g.legal(i)[0]
-            g.move(i, None if g.is_bobby(i) else t, s)
+            first_move(g)
 
 
 def test_the_board_drops_the_setup_code_after_a_new_game():
