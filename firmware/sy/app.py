@@ -9,7 +9,7 @@ import gc
 from sy.hardware.debounce import Debouncer
 from sy.play.board import Board
 from sy import forget
-from sy.link.proto import Protocol, forget_rules_modules
+from sy.link.proto import Protocol
 from sy.link.lines import Link
 
 try:
@@ -67,7 +67,6 @@ class App:
             resume.resume(self.board)
         finally:
             forget("storage.resume")
-            forget_rules_modules()  # the saved game read back, a damaged save reported
         self.board.render(now)
         self.last_frame = now
 

@@ -627,16 +627,6 @@ def test_save_into_returns_the_snapshot_length():
             first_move(g)
 
 
-def test_the_board_drops_the_setup_code_after_a_new_game():
-    import sys
-    from sy.rules import game
-    board = sys.implementation.name == "micropython"
-    assert game._BOARD == board
-    five()
-    if board:  # its heap is for the game: the setup's code is dropped (docs/memory.md)
-        assert "sy.rules.gamestart" not in sys.modules
-
-
 def test_a_capture_declared_after_a_resume():
     # the board saved after the landing and restarted before the host declared the capture: the
     # landing (who, where, and that it was a possible station) comes back with the game

@@ -24,14 +24,6 @@ _LINE_TOO_LONG = const(55)
 _CLASS = b'\x00\x00\x00\x00\x00\x00\x00\x00\x00\x01\x01\x00\x00\x01\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x01\x00\x04\x00\x00\x00\x00\x00\x00\x00\x00\x02\x00\x02\x02\x04\x02\x02\x02\x02\x02\x02\x02\x02\x02\x02\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x02\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x04\x00\x00\x00\x00\x02\x04\x00\x00\x02\x06\x00\x00\x00\x00\x00\x02\x00\x06\x00\x00\x00\x06\x02\x06\x06\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00'
 
 
-def forget_rules_modules():
-    """Drop the modules the rules load when they need them (a refusal's sentence, a new or saved
-    game, Mister X's moves): after every command, and after the boot's resume."""
-    for name in ("rules.messages", "rules.gamestart", "rules.savedgame", "rules.mrxmoves", "rules.mrxknown",
-                 "rules.takeback"):
-        forget(name)
-
-
 def well_formed(raw):
     """True if raw (bytes) is one JSON value by the grammar's separators and escapes.
 
@@ -126,10 +118,9 @@ class Protocol:
     # --- input --------------------------------------------------------------------------------
     def too_long(self):
         self._error(None, "too_long", RuleError("too_long", _LINE_TOO_LONG, len(self.link.buf)).message)
-        forget_rules_modules()
 
     def handle(self, raw):
-        rid = rare = None
+        rid = module = None
         try:
             try:
                 msg = json.loads(raw) if well_formed(raw) else None
@@ -145,9 +136,9 @@ class Protocol:
                 raise ProtoError("bad_input", _BAD_ID)
             cmd = msg.get("cmd")
             fn = _COMMANDS.get(cmd) if isinstance(cmd, str) else None
-            rare = _RARE.get(cmd) if fn is None and isinstance(cmd, str) else None
-            if rare:
-                mod = load(rare)
+            module = _HANDLERS.get(cmd) if fn is None and isinstance(cmd, str) else None
+            if module:
+                mod = load(module)
                 fn = getattr(mod, "c_" + cmd)
             if fn is None and isinstance(cmd, str) and cmd[:4] == "svc_":
                 from sy.play import service  # yard calibrate / selftest: loaded only for these, dropped at svc_end
@@ -174,9 +165,8 @@ class Protocol:
             if hasattr(sys, "print_exception"):
                 sys.print_exception(e)
         finally:
-            if rare:
-                forget(rare)
-            forget_rules_modules()
+            if module in _ONCE_A_GAME:
+                forget(module)
 
     # --- commands -----------------------------------------------------------------------------
     def c_ack(self, msg):
@@ -223,9 +213,12 @@ _COMMANDS = {
 }
 # commands that change the game: refused while service mode has the switches and LEDs
 _GAME_CMDS = ("mrx", "choose", "setup", "reset", "reveal", "capture", "cornered", "guide", "undo", "place")
-# rare commands: module sy.<name> has c_<cmd>(protocol, msg); it is imported for the command and
-# dropped after it, so the heap carries only the game's code during play
-_RARE = {"mrx": "play.mrxturn", "hello": "play.status", "status": "play.status", "record": "play.report",
+# the other commands: module sy.<name> has c_<cmd>(protocol, msg), imported when a command first needs
+# it (a board that never sees a reveal or a dead reed never carries their code)
+_HANDLERS = {"mrx": "play.mrxturn", "hello": "play.status", "status": "play.status", "record": "play.report",
          "setup": "play.newgame", "reset": "play.newgame", "reveal": "play.verify", "capture": "play.declare",
          "cornered": "play.declare", "guide": "play.declare", "undo": "play.undo", "reed": "play.deadreed",
          "place": "play.deadreed"}
+# the fair-play check, the record and the reeds out of service come at most once a game: their code is
+# dropped after each of their commands, not carried through the rest of the game (docs/memory.md)
+_ONCE_A_GAME = ("play.verify", "play.report", "play.deadreed")

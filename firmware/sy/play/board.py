@@ -15,7 +15,6 @@ state, never allocated.
 import json
 
 from sy.rules.game import Game, RuleError, TICKET_NAMES, PHASE_MRX, PHASE_DETECTIVES, PHASE_OVER
-from sy import forget
 
 try:
     from time import ticks_diff, ticks_us
@@ -203,15 +202,11 @@ class Board:
         if held < HOLD_MS or self.stage != PLAY:
             return
         self.info_until = self.now  # the travel-log view gives way to the take-back
-        from sy.play import undo  # rare: loaded for the take-back and dropped after it
+        from sy.play import undo
         try:
             undo.take_back(self, None)
         except RuleError as e:  # nothing to take back: the players are told on the host
             self.out.note({"note": "refused", "error": e.code, "message": e.message})
-        finally:
-            forget("play.undo")
-            forget("rules.takeback")
-            forget("rules.messages")
 
     def choose(self, ticket):
         """A ticket chosen (button or host) for the pending or the next placement."""
@@ -369,11 +364,8 @@ class Board:
             if self.gp >= 0:
                 code, msg = "guided", "%s goes to %d" % (g.piece_name(self.gp), self.gto)
             else:
-                from sy.play import report  # why it is illegal: rare, so not kept on the heap
-                try:
-                    code, msg = report.why(self, p, to)
-                finally:
-                    forget("play.report")
+                from sy.play import report  # why it is illegal
+                code, msg = report.why(self, p, to)
             self.out.note({"note": "illegal", "piece": g.piece_name(p), "station": to, "error": code,
                            "message": msg})
             return

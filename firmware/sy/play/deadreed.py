@@ -1,7 +1,7 @@
 """The commands for reeds out of service: a station whose switch is stuck closed or never closes
 (found by `yard selftest`) is listed in board.json's reeds.dead and the board works around it
-(sy/play/blind.py; docs/protocol.md, "Reeds out of service"). Loaded for `reed` and `place` and dropped
-after them (sy/link/proto.py's _RARE), so this code is not on the heap during play (docs/memory.md).
+(sy/play/blind.py; docs/protocol.md, "Reeds out of service"). Loaded when a `reed` or `place` command
+first comes (sy/link/proto.py's _HANDLERS): a board with every reed working never carries this code.
 
     reed   {station, out}          take station's reed out of service (out: true) or back in
                                    (out: false); written into board.json first, then applied
@@ -112,9 +112,7 @@ def c_reed(p, msg):
         except OSError as e:
             raise RuleError("bad_input", "board.json could not be rewritten (%s): nothing changed" % (e,))
         if not dead:
-            b.blind = None  # every reed works again: the work-around leaves the heap
-            from sy import forget
-            forget("play.blind")
+            b.blind = None  # every reed works again: no work-around
         elif bl is None:
             from sy.play.blind import Blind
             b.blind = Blind(dead)

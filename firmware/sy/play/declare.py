@@ -1,6 +1,6 @@
 """What the host declares besides Mister X's moves: a capture, Mister X cornered, the guided move
-of a computer detective. sy/link/proto.py loads this module for these commands only and drops it after
-each, so its code is not on the heap during play.
+of a computer detective. sy/link/proto.py loads this module when one of these commands first
+comes.
 
 A capture and a cornered Mister X end the game, so they are proved, not claimed (issue 17): the
 host reveals the commitment of his current station, `reveal: [salt, station]`, and the board

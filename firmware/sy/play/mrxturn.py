@@ -1,7 +1,7 @@
 """The `mrx` command: Mister X's public move, told by the host, on the board.
 
-sy/link/proto.py loads this module for the command and drops it after (with sy/rules/mrxmoves.py, the rules of
-his moves, which the rules core loads), so neither is on the heap while the detectives play (docs/memory.md). The board never
+sy/link/proto.py loads this module at the first `mrx` command (the rules core loads sy/rules/mrxmoves.py, the rules
+of his moves, the same way). The board never
 learns a station he does not surface on: a `to` on a secret move is refused before the rules run.
 """
 from sy.rules.game import RuleError, TICKET_NAMES, const

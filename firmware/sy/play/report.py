@@ -1,5 +1,5 @@
 """The game record the board streams to the host (record), and why a placement is illegal (for
-sy/play/board.py). Loaded for these only and dropped after each, so its code is not on the heap during play."""
+sy/play/board.py). Loaded when first needed (sy/link/proto.py's _HANDLERS, Board.compare_and_commit)."""
 import json
 
 from sy.rules.game import TICKET_NAMES

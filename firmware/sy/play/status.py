@@ -1,6 +1,6 @@
 """What the board tells the host about the game: its status, and the hello that opens a session
-(the status, then every event the host missed). sy/link/proto.py loads this module for these commands
-and drops it after each, so its code is not on the heap during play."""
+(the status, then every event the host missed). sy/link/proto.py loads this module when one of these
+commands first comes."""
 from sy.rules.game import TICKET_NAMES
 from sy.link.fields import ProtoError, PROTO, FIRMWARE
 from sy.play.board import ticket_mask_names, STAGE_NAMES

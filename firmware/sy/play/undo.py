@@ -3,8 +3,7 @@ confirm button held (Board.release) or by the host's `undo` command. The rules p
 as it was before the move (sy/rules/takeback.py); the board journals an `undo` line and saves, so a power
 cut before the save leaves the move standing and one after it resumes with the move taken back
 (the piece then put back as after any cut: sy/storage/resume.py). Until the piece stands on its station
-again its station blinks and nothing commits (Board.back). Loaded for the take-back and dropped
-after it, so its code is not on the heap during play (docs/memory.md).
+again its station blinks and nothing commits (Board.back). Loaded at the first take-back.
 """
 from sy.rules.game import RuleError
 

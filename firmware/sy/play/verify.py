@@ -6,7 +6,7 @@ a line. The board checks each commitment, that surfacing moves match the station
 the route follows the tickets (sy.rules.commit.check_route). Each chunk is checked as it comes, against
 the journal read line by line, so the board never holds the whole reveal or the whole log: only
 how far the check got, his station there and the first problem found (docs/memory.md).
-sy/link/proto.py loads this module for the reveal command only and drops it after each chunk.
+sy/link/proto.py loads this module for each reveal command and drops it after (with sy/rules/commit.py).
 """
 import json
 

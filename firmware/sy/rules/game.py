@@ -14,8 +14,8 @@ from sy.rules.base import (RuleError, is_int, TAXI, BUS, UNDERGROUND, BLACK, TIC
                          PHASE_DETECTIVES, PHASE_OVER, BOX, DETECTIVE_TICKETS, TWO_PLAYER_STOCK, MRX_TICKETS,
                          ROUNDS, REVEALS, BOBBIES, MAX_PIECES, RESULTS, REASONS, SAVE_VERSION, const)
 
-# MicroPython (the board, the simulator): drop code after use. Not "micropython is importable":
-# Adafruit Blinka installs a module of that name for CPython.
+# MicroPython (the board, the simulator). Not "micropython is importable": Adafruit Blinka installs a
+# module of that name for CPython.
 _BOARD = sys.implementation.name == "micropython"
 _ONE = bytearray(1)  # holder_of's needle on the board (one thread there)
 
@@ -46,10 +46,6 @@ class Game:
         stock = tickets or (TWO_PLAYER_STOCK if two_player else DETECTIVE_TICKETS)
         mt = mrx_tickets or MRX_TICKETS
         start, supply = gamestart.check(g, detectives, bobbies, mrx, two_player, stock, mt, rounds, reveals)
-        if _BOARD:  # its code makes room for the game's own objects (docs/memory.md)
-            del gamestart
-            from sy import forget
-            forget("rules.gamestart")
         self.n_detectives = n
         self.n_pieces = len(start)
         self.two_player = bool(two_player)

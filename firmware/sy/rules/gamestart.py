@@ -2,8 +2,7 @@
 their bobbies, ticket stocks the box can hold, rounds, surfacing moves).
 
 Game (sy/rules/game.py) calls this. Kept apart because the board needs it only at a setup (and when a
-saved game is read back, sy/rules/savedgame.py): it loads the module then and drops it after
-(docs/memory.md).
+saved game is read back, sy/rules/savedgame.py): it loads the module then.
 """
 from sy.rules import base as rulebase
 from sy.rules.base import const

@@ -3,8 +3,7 @@ host, which knows him), and his end when the host declares it (captured, cornere
 it known. Game.legal_mrx, capture and mrx_cornered and sy/rules/mrxmoves.py call these.
 
 Apart from sy/rules/mrxmoves.py so the board's `mrx` command, which never knows his station, loads
-only what it needs; the board loads this module for `capture` and `cornered` and drops it after
-(docs/memory.md).
+only what it needs; the board loads this module at its first `capture` or `cornered`.
 """
 from sy.rules import base as rulebase
 from sy.rules.base import const

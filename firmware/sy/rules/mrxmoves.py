@@ -1,8 +1,8 @@
 """Mister X's moves: one travel-log entry at a time, checked against the rules, his tickets spent,
 and the public update of where he may be. Game.mrx_move and mrx_double call these.
 
-Kept apart from sy/rules/game.py because the board needs this code once a round, for the `mrx` command:
-it loads the module then and drops it after (docs/memory.md). A Game knows his station (`g.mrx`)
+Kept apart from sy/rules/game.py so the Game's module stays about the Game; the board loads this one at
+its first `mrx` command. A Game knows his station (`g.mrx`)
 or not (secret mode, the board): see sy/rules/game.py. What only a known station needs (his legal moves,
 a move's link from his station) and his end (capture, cornered) are in sy/rules/mrxknown.py.
 step, spread, snapshot and restore are for the host's planners too (yard play's `legal double`,

@@ -2,8 +2,7 @@
 checked as far as a damaged file can be told from a good one.
 
 Game.load (sy/rules/game.py) calls this. Kept apart because the board needs it only at boot, to resume:
-it loads the module then and drops it after, and a new game's setup does not carry it
-(docs/memory.md).
+a board that starts with no saved game never loads it.
 """
 from sy.rules import mapgraph, base as rulebase
 from sy.rules.base import const

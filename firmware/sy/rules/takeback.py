@@ -3,7 +3,7 @@ was before it (the piece's station and ticket, the general supply, where Mister 
 still has to move, the turn). Allowed for the moves of the detectives' turn until Mister X moves
 again (his move clears Game.turn); never for the move that ended the game. Moves are taken back
 last first. Game.take_back calls this; kept apart because the board needs it seldom: it loads the
-module then and drops it after (docs/memory.md).
+module at the first take-back.
 """
 from sy.rules import base as rulebase
 from sy.rules.base import const
