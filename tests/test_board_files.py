@@ -4,7 +4,7 @@ carry exactly the modules the board can import, and nothing only the host or the
 Which modules the board can import is found here from the source, not from a list: starting at
 its entry points (firmware/main.py, firmware/europe_main.py, boot.py), every `sy` module they
 import is followed, and so is every `sy` module named by a string they hold as a value (the board
-loads its rare commands and its maps by name: link/proto.py's _HANDLERS, start.py's _NAMES_OF,
+loads its rare commands and its maps by name: link/proto.py's _HANDLERS,
 boardconfig.MAPS for mapgraph.load, which looks in sy.maps). Importing a module of a sub-package
 loads the package's __init__ too. Imports inside `except ImportError:` are CPython fallbacks,
 which the board never runs, and are not followed. A module of firmware/sy outside that set is

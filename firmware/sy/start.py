@@ -12,24 +12,7 @@ import gc
 import os
 import sys
 
-from sy import forget, load
-
-# Modules every game loads for one command and drops after (sy/link/proto.py's _RARE, the rules' own).
-# Each is loaded once here, before the game's code: MicroPython keeps the names a module brings
-# (its functions, attributes, strings) for good, and loaded first in the middle of a game those
-# would stay behind between the holes the module leaves. Here they sit together at the bottom of
-# the heap (docs/memory.md). Not those only some games load (reveal, record, a resume): measured,
-# interning theirs too costs more than it saves.
-_NAMES_OF = ("play.newgame", "rules.gamestart", "play.mrxturn", "rules.mrxmoves", "rules.mrxknown", "play.declare",
-             "play.status")
-
-
-def _intern_names():
-    for name in _NAMES_OF:
-        load(name)
-        forget(name)
-        gc.collect()
-
+from sy import forget
 
 def _hardware(folder, sim):
     from sy.hardware import boardconfig, backends as hw
@@ -63,7 +46,6 @@ def build():
     if got is None:
         return None
     inputs, leds, small = got
-    _intern_names()
     from sy.app import App
     from sy.storage.store import Store
     from sy.link.lines import Link

@@ -1,7 +1,7 @@
 """The commands for reeds out of service: a station whose switch is stuck closed or never closes
 (found by `yard selftest`) is listed in board.json's reeds.dead and the board works around it
 (sy/play/blind.py; docs/protocol.md, "Reeds out of service"). Loaded when a `reed` or `place` command
-first comes (sy/link/proto.py's _HANDLERS): a board with every reed working never carries this code.
+comes and dropped after it (sy/link/proto.py's _ONCE_A_GAME): a board with every reed working never carries this code.
 
     reed   {station, out}          take station's reed out of service (out: true) or back in
                                    (out: false); written into board.json first, then applied

@@ -1,5 +1,6 @@
 """The game record the board streams to the host (record), and why a placement is illegal (for
-sy/play/board.py). Loaded when first needed (sy/link/proto.py's _HANDLERS, Board.compare_and_commit)."""
+sy/play/board.py). Loaded when first needed (Board.compare_and_commit); dropped after each `record` (sy/link/proto.py's
+_ONCE_A_GAME)."""
 import json
 
 from sy.rules.game import TICKET_NAMES
