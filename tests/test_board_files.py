@@ -195,7 +195,7 @@ def test_yard_flash_copies_exactly_what_the_board_imports(tmp_path, arch):
     assert not got - want, "flashed, but no board imports them: %s" % sorted(got - want)
     assert not want - got, "the board imports them, but they are not flashed: %s" % sorted(want - got)
     assert not got & set(MOVED)
-    assert {"main.py", "boot.py", "sy/__init__.mpy", "sy/rules/__init__.mpy", "sy/rules/messages.txt"} <= set(files)
+    assert {"main.py", "boot.py", "sy/__init__.mpy", "sy/rules/__init__.mpy"} <= set(files)
     assert set(files) - {"main.py", "boot.py"} == {p for p in files if p.startswith("sy/")}
 
 

@@ -1,77 +1,93 @@
-"""The refusal sentences of the board's resident code live in sy/rules/messages.txt (off the board's heap
-until one is reported, then only that line): every `_KEY = const(n)` a module raises with must
-name the right sentence, by index and by name, with as many %-fields as the raise gives arguments."""
+"""Refusals are written where they are raised: RuleError(code, sentence, *args) (ProtoError is the
+same class), the sentence's %-fields filled from args when the message is read. Every refusal the
+London board's code raises must carry a code the protocol knows and a sentence for a person, and
+a sentence with fields must be given exactly as many arguments as it has fields."""
 import ast
-import importlib
 import os
 import re
 
 import pytest
 
 from host import ROOT
-from sy.rules.messages import text
 from sy.rules.game import Game, RuleError
 
-with open(os.path.join(ROOT, "firmware", "sy", "rules", "messages.txt"), encoding="ascii") as _f:
-    LINES = [line.rstrip("\n").split(" ", 1) for line in _f]  # [_KEY, sentence]
-TEXT = [sentence for _key, sentence in LINES]
-
-MODULES = ("rules.base", "rules.game", "rules.gamestart", "rules.savedgame", "rules.mrxmoves", "rules.mrxknown",
-           "rules.takeback", "play.board", "link.fields", "link.proto", "play.mrxturn")  # below sy
+SY = os.path.join(ROOT, "firmware", "sy")
+PACKAGES = ("rules", "play", "link", "storage", "hardware")  # the London board's; europe/ has its own errors
+REFUSALS = ("RuleError", "ProtoError", "SvcError")  # SvcError: service.py's name for ProtoError
 
 
-def _source(module):
-    with open(os.path.join(ROOT, "firmware", "sy", *module.split(".")) + ".py", encoding="utf-8") as f:
-        return f.read()
-
-
-def _fields(text):
-    return len(re.findall(r"%[sdr]", text))
-
-
-def _consts(tree):
-    """{name: value} of the module's `_NAME = const(n)` lines."""
-    out = {}
-    for node in tree.body:
-        if (isinstance(node, ast.Assign) and isinstance(node.value, ast.Call)
-                and getattr(node.value.func, "id", "") == "const" and isinstance(node.targets[0], ast.Name)):
-            out[node.targets[0].id] = node.value.args[0].value
+def _modules():
+    out = []
+    for package in PACKAGES:
+        for name in sorted(os.listdir(os.path.join(SY, package))):
+            if name.endswith(".py") and name != "__init__.py":
+                out.append(package + "." + name[:-3])
     return out
 
 
-@pytest.mark.parametrize("module", MODULES)
-def test_every_refusal_names_a_sentence_with_matching_fields(module):
-    tree = ast.parse(_source(module))
-    consts = _consts(tree)
-    raises = 0
+def _tree(module):
+    with open(os.path.join(SY, *module.split(".")) + ".py", encoding="utf-8") as f:
+        return ast.parse(f.read())
+
+
+def _refusals(tree):
+    """The RuleError/ProtoError calls of a module."""
     for node in ast.walk(tree):
-        called = node.func.attr if isinstance(getattr(node, "func", None), ast.Attribute) else getattr(
-            getattr(node, "func", None), "id", "")
-        if isinstance(node, ast.Call) and called in ("RuleError", "ProtoError"):
-            key = node.args[1]
-            assert isinstance(key, ast.Name) and key.id in consts, \
-                "%s line %d: a resident module names its sentence by a const index" % (module, node.lineno)
-            assert LINES[consts[key.id]][0] == key.id, "%s line %d: %s is line %d of messages.txt, %s" % (
-                module, node.lineno, key.id, consts[key.id], LINES[consts[key.id]][0])
-            sentence = TEXT[consts[key.id]]
-            assert _fields(sentence) == len(node.args) - 2, "%s line %d: %r takes %d arguments" % (
-                module, node.lineno, sentence, _fields(sentence))
-            raises += 1
-    assert raises
+        if isinstance(node, ast.Call):
+            f = node.func
+            name = f.attr if isinstance(f, ast.Attribute) else getattr(f, "id", "")
+            if name in REFUSALS:
+                yield node
 
 
-def test_the_board_reads_one_line_of_the_file():
-    assert [text(n) for n in range(len(TEXT))] == TEXT
-    assert all(key.startswith("_") and key.isupper() for key, _s in LINES)
+def _documented_codes():
+    """The error codes docs/game-record.md (the rules' contract) and docs/protocol.md (the board's own) name."""
+    codes = set()
+    with open(os.path.join(ROOT, "docs", "game-record.md"), encoding="utf-8") as f:
+        text = f.read()
+    contract = text[text.index("- Error codes:"):text.index("`message` is a sentence")]
+    codes |= set(re.findall(r"`([a-z_]+)`", contract))
+    with open(os.path.join(ROOT, "docs", "protocol.md"), encoding="utf-8") as f:
+        text = f.read()
+    section = text[text.index("## Error codes"):]
+    codes |= set(re.findall(r"`([a-z_]+)`", section[:section.index("\n## ")]))
+    return codes
 
 
-def test_the_table_has_no_unused_or_repeated_sentence():
-    keys = {key for key, _sentence in LINES}
-    used = set()
-    for module in MODULES:  # a sentence may serve several modules; other consts (colours...) are not sentences
-        used |= {value for name, value in _consts(ast.parse(_source(module))).items() if name in keys}
-    assert used == set(range(len(TEXT)))
-    assert len(set(TEXT)) == len(TEXT)
+def _fields(sentence):
+    return len(re.findall(r"%[sdr]", sentence))
+
+
+def test_the_modules_are_found():
+    assert {"rules.game", "rules.base", "play.board", "link.proto", "link.fields", "play.verify"} <= set(_modules())
+
+
+@pytest.mark.parametrize("module", _modules())
+def test_every_refusal_has_a_known_code_and_a_sentence(module):
+    known = _documented_codes()
+    rules = module.startswith("rules.")
+    for call in _refusals(_tree(module)):
+        where = "%s line %d" % (module, call.lineno)
+        if not call.args:  # `except RuleError as e`, a class named as a value: not a refusal
+            continue
+        code = call.args[0]
+        assert isinstance(code, ast.Constant) and isinstance(code.value, str), where + ": the code is a literal"
+        if rules:  # the rules' refusals are the game-record contract's, which the host and records share
+            assert code.value in known, "%s: %r is not a documented error code" % (where, code.value)
+        assert len(call.args) >= 2, where + ": a refusal gives a sentence"
+        message = call.args[1]
+        if isinstance(message, ast.Constant):
+            assert isinstance(message.value, str) and message.value.strip(), where + ": an empty sentence"
+            assert _fields(message.value) == len(call.args) - 2, "%s: %r takes %d arguments, given %d" % (
+                where, message.value, _fields(message.value), len(call.args) - 2)
+        else:  # a sentence built where it is raised ("..." % x) or passed on: formatted already
+            assert len(call.args) == 2, where + ": arguments for a sentence that is not a literal"
+
+
+def test_the_documented_codes_are_read():
+    codes = _documented_codes()
+    assert {"bad_input", "wrong_turn", "already_moved", "not_connected", "no_ticket", "occupied", "ferry",
+            "double_used", "game_over", "too_long", "no_memory", "internal", "unproved"} <= codes
 
 
 def test_a_refusal_reads_as_a_sentence():
@@ -80,13 +96,23 @@ def test_a_refusal_reads_as_a_sentence():
         g.move(0, 0, 14)
     assert e.value.code == "wrong_turn"
     assert e.value.message == "it is Mister X's turn" == str(e.value)
+    with pytest.raises(RuleError) as e:
+        g.move(0, 0, 500)
+    assert e.value.code == "bad_input"
+    assert e.value.message == "500 is not a station"
     assert RuleError("bad_input", "a plain sentence").message == "a plain sentence"
+    assert RuleError("bad_input", "100% sure").message == "100% sure"  # no arguments: not formatted
 
 
 @pytest.mark.parametrize("module", ("rules.mrxmoves", "rules.mrxknown", "rules.takeback"))
 def test_constants_folded_into_mister_x_modules_are_the_rules(module):
+    import importlib
     from sy.rules import mapgraph, game as rules
-    consts = _consts(ast.parse(_source(module)))
+    consts = {}
+    for node in _tree(module).body:
+        if (isinstance(node, ast.Assign) and isinstance(node.value, ast.Call)
+                and getattr(node.value.func, "id", "") == "const" and isinstance(node.targets[0], ast.Name)):
+            consts[node.targets[0].id] = node.value.args[0].value
     same = {"_BLACK": rules.BLACK, "_FERRY": mapgraph.FERRY, "_PHASE_MRX": rules.PHASE_MRX,
             "_PHASE_DETECTIVES": rules.PHASE_DETECTIVES, "_PHASE_OVER": rules.PHASE_OVER}
     folded = [name for name in same if name in consts]

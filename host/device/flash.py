@@ -137,7 +137,7 @@ def build(dest, arch=None):
                         board_path[:-4], proc.stderr.strip()))
                 files[board_path] = out
             elif name.endswith(DATA_SUFFIXES):
-                files[prefix + name] = path  # read at run time (rules/messages.txt)
+                files[prefix + name] = path  # read at run time, shipped as it is
     for name in ("main.py", "boot.py"):
         for folder in (FIRMWARE, ROOT):
             path = os.path.join(folder, name)

@@ -1,7 +1,7 @@
 """Every rule of docs/rules.md, one accepted and one refused case each.
 
 Plain functions and asserts: pytest collects this file, and tests/mpy_run.py runs it under the
-MicroPython unix port with a 64 KB heap (tests/test_core_micropython.py).
+MicroPython unix port with a small heap (tests/test_core_micropython.py).
 """
 from sy.rules.game import (Game, RuleError, TAXI, BUS, UNDERGROUND, BLACK, PHASE_MRX, PHASE_DETECTIVES,
                       PHASE_OVER)

@@ -2,15 +2,10 @@
 versions, ProtoError (a refused command), and the checks of a command's fields. The bottom of the
 link: sy/link/proto.py (the line dispatcher) and the handlers it loads (sy/play/mrxturn.py, sy/play/newgame.py,
 sy/play/declare.py, sy/play/status.py, sy/play/verify.py, sy/play/service.py...) import this, not each other."""
-from sy.rules.base import RuleError, TICKET_NAMES, const
+from sy.rules.base import RuleError, TICKET_NAMES
 
 PROTO = 1
 FIRMWARE = "0.1.2"
-
-# refusals: sentences in sy/rules/messages.txt
-_BAD_TICKET = const(43)
-_BAD_STATION = const(44)
-_BAD_COMMIT = const(45)
 
 
 ProtoError = RuleError  # a refused command: the same code and sentence as a refused move
@@ -18,7 +13,7 @@ ProtoError = RuleError  # a refused command: the same code and sentence as a ref
 
 def ticket_arg(name, what="ticket"):
     if name not in TICKET_NAMES:
-        raise ProtoError("bad_input", _BAD_TICKET, what, name)
+        raise ProtoError("bad_input", "%s must be taxi, bus, underground or black, not %r", what, name)
     return TICKET_NAMES.index(name)
 
 
@@ -26,7 +21,7 @@ def station_arg(v, what="to"):
     if v is None:
         return 0
     if not isinstance(v, int) or isinstance(v, bool) or not 1 <= v <= 199:
-        raise ProtoError("bad_input", _BAD_STATION, what)
+        raise ProtoError("bad_input", "%s must be a station number 1..199", what)
     return v
 
 
@@ -34,5 +29,5 @@ def commit_arg(v):
     if v is None:
         return None
     if not isinstance(v, str) or len(v) != 64:
-        raise ProtoError("bad_input", _BAD_COMMIT)
+        raise ProtoError("bad_input", "commit must be a SHA-256 hex digest (64 characters)")
     return v

@@ -5,19 +5,8 @@ import json
 import sys
 
 from sy import forget, load
-from sy.rules.base import RuleError, const
+from sy.rules.base import RuleError
 from sy.link.fields import ProtoError, PROTO, FIRMWARE, ticket_arg  # noqa: F401 (PROTO, FIRMWARE: the public names)
-
-# refusals: sentences in sy/rules/messages.txt
-_BAD_SEQ = const(46)
-_NO_CHOICE_PENDING = const(47)
-_NOT_JSON = const(48)
-_NOT_OBJECT = const(49)
-_BAD_ID = const(50)
-_UNKNOWN_COMMAND = const(51)
-_SERVICE_MODE = const(52)
-_ID_NEEDED = const(53)
-_LINE_TOO_LONG = const(55)
 
 
 # JSON byte classes (ASCII): 1 white space, 2 in a number or literal, 4 may follow a backslash
@@ -117,7 +106,7 @@ class Protocol:
 
     # --- input --------------------------------------------------------------------------------
     def too_long(self):
-        self._error(None, "too_long", RuleError("too_long", _LINE_TOO_LONG, len(self.link.buf)).message)
+        self._error(None, "too_long", "the line is longer than %d bytes" % len(self.link.buf))
 
     def handle(self, raw):
         rid = module = None
@@ -127,13 +116,13 @@ class Protocol:
             except (ValueError, UnicodeError):
                 msg = None
             if msg is None:
-                raise ProtoError("bad_input", _NOT_JSON)
+                raise ProtoError("bad_input", "the line is not valid JSON")
             if not isinstance(msg, dict):
-                raise ProtoError("bad_input", _NOT_OBJECT)
+                raise ProtoError("bad_input", "a command is a JSON object")
             rid = msg.get("id")
             if rid is not None and (not isinstance(rid, int) or isinstance(rid, bool)):
                 rid = None
-                raise ProtoError("bad_input", _BAD_ID)
+                raise ProtoError("bad_input", "id must be an integer")
             cmd = msg.get("cmd")
             fn = _COMMANDS.get(cmd) if isinstance(cmd, str) else None
             module = _HANDLERS.get(cmd) if fn is None and isinstance(cmd, str) else None
@@ -144,11 +133,11 @@ class Protocol:
                 from sy.play import service  # yard calibrate / selftest: loaded only for these, dropped at svc_end
                 fn = service.command
             if fn is None:
-                raise ProtoError("bad_input", _UNKNOWN_COMMAND, cmd)
+                raise ProtoError("bad_input", "unknown command %r", cmd)
             if cmd in _GAME_CMDS and self.app is not None and self.app.board is not self.board:
-                raise ProtoError("wrong_turn", _SERVICE_MODE)
+                raise ProtoError("wrong_turn", "the board is in service mode: end yard calibrate/selftest first")
             if rid is None and cmd != "ack":
-                raise ProtoError("bad_input", _ID_NEEDED)
+                raise ProtoError("bad_input", "every command but ack needs an integer id")
             out = fn(self, msg)
             if rid is not None:
                 self._reply(rid, out or {})
@@ -172,7 +161,7 @@ class Protocol:
     def c_ack(self, msg):
         seq = msg.get("seq")
         if not isinstance(seq, int) or seq < 0 or seq > self.board.store.seq:
-            raise ProtoError("bad_input", _BAD_SEQ)
+            raise ProtoError("bad_input", "seq must be an event number the board sent")
         if seq > self.acked:
             self.acked = seq
         return None
@@ -203,7 +192,7 @@ class Protocol:
     def c_choose(self, msg):
         t = ticket_arg(msg.get("ticket"))
         if t > 2 or not self.board.choose(t):
-            raise ProtoError("wrong_turn", _NO_CHOICE_PENDING)
+            raise ProtoError("wrong_turn", "no piece is waiting for a ticket choice")
         return {"seq": self.board.store.seq}
 
 

@@ -22,12 +22,6 @@ try:
 except ImportError:  # CPython
     from sy.compat import ticks_diff, ticks_us, const
 
-# refusals: sentences in sy/rules/messages.txt
-_GAME_OVER = const(7)
-_NO_GAME = const(39)
-_NOT_SET_UP = const(40)
-_RESTORE_FIRST = const(41)
-_PUT_BACK_FIRST = const(57)
 
 # The board's stages, one at a time: no game, the pieces being set up, the game in play, the game
 # over. Board.stage holds one; the snapshot's header saves it (the numbers are part of the saved
@@ -406,16 +400,17 @@ class Board:
     # --- what the host says ---------------------------------------------------------------
     def _ready_game(self):
         if self.game is None or self.stage == IDLE:
-            raise RuleError("wrong_turn", _NO_GAME)
+            raise RuleError("wrong_turn", "no game is set up")
         if self.stage == SETUP:
-            raise RuleError("wrong_turn", _NOT_SET_UP)
+            raise RuleError("wrong_turn", "the pieces are not on their start stations yet")
         if self.stage == OVER:
-            raise RuleError("game_over", _GAME_OVER)
+            raise RuleError("game_over", "the game is over")
         if self.restoring:
-            raise RuleError("wrong_turn", _RESTORE_FIRST)
+            raise RuleError("wrong_turn", "pieces moved while the board was off: put them back first")
         p = self.back
         if p >= 0:
-            raise RuleError("wrong_turn", _PUT_BACK_FIRST, self.game.piece_name(p), self.game.pos[p])
+            raise RuleError("wrong_turn", "a move was taken back: put %s back on station %d first",
+                            self.game.piece_name(p), self.game.pos[p])
         return self.game
 
     # --- drawing --------------------------------------------------------------------------

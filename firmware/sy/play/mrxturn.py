@@ -4,12 +4,8 @@ sy/link/proto.py loads this module at the first `mrx` command (the rules core lo
 of his moves, the same way). The board never
 learns a station he does not surface on: a `to` on a secret move is refused before the rules run.
 """
-from sy.rules.game import RuleError, TICKET_NAMES, const
+from sy.rules.game import RuleError, TICKET_NAMES
 from sy.link.fields import ProtoError, commit_arg, station_arg, ticket_arg
-
-# refusals: sentences in sy/rules/messages.txt
-_SECRET_MOVE = const(42)
-_BAD_DOUBLE = const(54)
 
 
 def c_mrx(p, msg):
@@ -17,7 +13,7 @@ def c_mrx(p, msg):
     if "double" in msg:
         d = msg["double"]
         if not isinstance(d, list) or len(d) != 2 or not isinstance(d[0], dict) or not isinstance(d[1], dict):
-            raise ProtoError("bad_input", _BAD_DOUBLE)
+            raise ProtoError("bad_input", "double must be a list of two moves")
         seq, reveal = double(b, ticket_arg(d[0].get("ticket")), station_arg(d[0].get("to")),
                              commit_arg(d[0].get("commit")), ticket_arg(d[1].get("ticket")),
                              station_arg(d[1].get("to")), commit_arg(d[1].get("commit")))
@@ -36,7 +32,7 @@ def _line(ticket, to):
 
 def _check_to(g, move_no, to):
     if to and move_no not in g.reveals:
-        raise RuleError("bad_input", _SECRET_MOVE, move_no)
+        raise RuleError("bad_input", "move %d is secret: the board must not learn Mister X's station", move_no)
 
 
 def single(b, ticket, to, commit):

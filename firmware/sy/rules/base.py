@@ -33,17 +33,12 @@ RESULTS = (None, "detectives", "mrx")
 REASONS = (None, "capture", "mrx_stuck", "rounds_done", "detectives_stuck")
 SAVE_VERSION = 1  # the first byte of a Game's snapshot (sy/rules/savedgame.py)
 
-# refusals: sentences in sy/rules/messages.txt
-_GAME_OVER = const(7)
-_DETECTIVES_TURN = const(8)
-
 
 class RuleError(Exception):
     """A refused action: `code` from the game-record contract, `message` a sentence for a person.
 
-    The sentence is given as it is, or (in the code the board keeps on its heap: rules, board,
-    protocol) as the index of a line of sy/rules/messages.txt and its arguments; it is read when first
-    asked for, so the sentences stay off the board's heap until an error is reported."""
+    The sentence's %-fields are filled from args when the message is read, not when the error is
+    raised (the host's planners try many moves and read few messages)."""
 
     def __init__(self, code, message, *args):
         super().__init__(code)
@@ -53,16 +48,7 @@ class RuleError(Exception):
 
     @property
     def message(self):
-        m = self._message
-        if isinstance(m, int):
-            try:
-                from sy.rules.messages import text
-                m = text(m)
-            except (MemoryError, OSError):  # out of memory, or no sentences file: the code must do
-                return self.code
-            if self._args:
-                m = m % self._args
-        return m
+        return self._message % self._args if self._args else self._message
 
     def __str__(self):
         return self.message
@@ -76,6 +62,6 @@ def is_int(x):
 def check_mrx_turn(g):
     """Refuse a move or declaration of Mister X's outside his turn (the Game g, any module of the family)."""
     if g.phase == PHASE_OVER:
-        raise RuleError("game_over", _GAME_OVER)
+        raise RuleError("game_over", "the game is over")
     if g.phase != PHASE_MRX:
-        raise RuleError("wrong_turn", _DETECTIVES_TURN)
+        raise RuleError("wrong_turn", "it is the detectives' turn")

@@ -19,22 +19,6 @@ from sy.rules.base import (RuleError, is_int, TAXI, BUS, UNDERGROUND, BLACK, TIC
 _BOARD = sys.implementation.name == "micropython"
 _ONE = bytearray(1)  # holder_of's needle on the board (one thread there)
 
-# Refusals name their sentence by its line in sy/rules/messages.txt (read only when one is reported)
-_NO_SUCH_PIECE = const(0)
-_NO_LINE = const(1)
-_GAME_OVER = const(7)
-_NOT_A_STATION = const(11)
-_NOT_CONNECTED = const(13)
-_MRX_TURN = const(16)
-_ALREADY_MOVED = const(17)
-_TICKET_KIND = const(18)
-_NO_BLACK_FOR_DETECTIVES = const(19)
-_NO_TICKET_LEFT = const(20)
-_HELD_BY = const(21)
-_FERRY_MRX_ONLY = const(22)
-_BOBBY_TICKETS = const(32)
-_NEEDS_TICKET = const(33)
-
 
 class Game:
     def __init__(self, detectives, bobbies=(), mrx=0, two_player=False, tickets=None,
@@ -104,7 +88,7 @@ class Game:
                 return k
             if name[0] == "B" and k < self.n_pieces - self.n_detectives:
                 return self.n_detectives + k
-        raise RuleError("bad_input", _NO_SUCH_PIECE, name)
+        raise RuleError("bad_input", "there is no piece %r in this game", name)
 
     def holder_of(self, station):
         """Index of the piece on station, or -1."""
@@ -219,37 +203,37 @@ class Game:
     def move(self, piece, ticket, to):
         """A detective's or bobby's move; a bobby's ticket may be None (it pays nothing)."""
         if self.phase == PHASE_OVER:
-            raise RuleError("game_over", _GAME_OVER)
+            raise RuleError("game_over", "the game is over")
         if not (is_int(piece) and 0 <= piece < self.n_pieces):
-            raise RuleError("bad_input", _NO_SUCH_PIECE, piece)
+            raise RuleError("bad_input", "there is no piece %r in this game", piece)
         if not self.graph.is_station(to):
-            raise RuleError("bad_input", _NOT_A_STATION, to)
+            raise RuleError("bad_input", "%r is not a station", to)
         name = self.piece_name(piece)
         if self.phase != PHASE_DETECTIVES:
-            raise RuleError("wrong_turn", _MRX_TURN)
+            raise RuleError("wrong_turn", "it is Mister X's turn")
         if self.moved & (1 << piece):
-            raise RuleError("already_moved", _ALREADY_MOVED, name)
+            raise RuleError("already_moved", "%s has already moved this round", name)
         bobby = self.is_bobby(piece)
         if ticket is not None and not (is_int(ticket) and 0 <= ticket <= 3):
-            raise RuleError("bad_input", _TICKET_KIND)
+            raise RuleError("bad_input", "a ticket is taxi, bus, underground or black")
         if ticket == BLACK:
             if bobby:
-                raise RuleError("bad_input", _BOBBY_TICKETS)
-            raise RuleError("no_ticket", _NO_BLACK_FOR_DETECTIVES)
+                raise RuleError("bad_input", "bobbies travel by taxi, bus or underground")
+            raise RuleError("no_ticket", "detectives have no black tickets")
         here = self.pos[piece]
         g = self.graph
         if ticket is None:
             if not bobby:
-                raise RuleError("bad_input", _NEEDS_TICKET)
+                raise RuleError("bad_input", "a detective's move must name its ticket")
             if not (g.connected(here, to, TAXI) or g.connected(here, to, BUS) or g.connected(here, to, UNDERGROUND)):
                 self._refuse_link(here, to, None)
         elif not g.connected(here, to, ticket):
             self._refuse_link(here, to, ticket)
         if ticket is not None and not bobby and self.tickets[piece][ticket] == 0:
-            raise RuleError("no_ticket", _NO_TICKET_LEFT, name, TICKET_NAMES[ticket])
+            raise RuleError("no_ticket", "%s has no %s ticket left", name, TICKET_NAMES[ticket])
         holder = self.holder_of(to)
         if holder >= 0:
-            raise RuleError("occupied", _HELD_BY, to, self.piece_name(holder))
+            raise RuleError("occupied", "station %d is held by %s", to, self.piece_name(holder))
         # accepted
         k = 3 * self.n_turn
         turn = self.turn
@@ -284,10 +268,10 @@ class Game:
 
     def _refuse_link(self, here, to, ticket):
         if self.graph.connected(here, to, mapgraph.FERRY):
-            raise RuleError("ferry", _FERRY_MRX_ONLY)
+            raise RuleError("ferry", "only Mister X may take the ferry, with a black ticket")
         if ticket is None:
-            raise RuleError("not_connected", _NOT_CONNECTED, to, here)
-        raise RuleError("not_connected", _NO_LINE, TICKET_NAMES[ticket], here, to)
+            raise RuleError("not_connected", "station %d is not connected to station %d", to, here)
+        raise RuleError("not_connected", "no %s line joins station %d and station %d", TICKET_NAMES[ticket], here, to)
 
     def candidates_count(self):
         n = 0

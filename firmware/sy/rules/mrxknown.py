@@ -13,22 +13,11 @@ _BLACK = const(3)
 _FERRY = const(3)
 _PHASE_OVER = const(2)
 
-# refusals: sentences in sy/rules/messages.txt
-_NO_SUCH_PIECE = const(0)
-_NO_LINE = const(1)
-_MRX_SECRET = const(6)
-_GAME_OVER = const(7)
-_NOT_CONNECTED = const(13)
-_FERRY_BLACK_ONLY = const(14)
-_MRX_NOT_STUCK = const(23)
-_MRX_NOT_THERE = const(34)
-_MRX_NOT_POSSIBLE = const(35)
-
 
 def legal(g):
     """Mister X's legal single moves now (double moves excluded), sorted; needs his station."""
     if not g.mrx:
-        raise rulebase.RuleError("bad_input", _MRX_SECRET)
+        raise rulebase.RuleError("bad_input", "Mister X's station is secret here")
     out = []
     g._mrx_options(g.mrx, out)
     out.sort()
@@ -41,12 +30,13 @@ def check_link(graph, here, to, ticket):
         for t in range(4):  # a black ticket: any transport, the ferry too
             if graph.connected(here, to, t):
                 return
-        raise rulebase.RuleError("not_connected", _NOT_CONNECTED, to, here)
+        raise rulebase.RuleError("not_connected", "station %d is not connected to station %d", to, here)
     if graph.connected(here, to, ticket):
         return
     if graph.connected(here, to, _FERRY):
-        raise rulebase.RuleError("ferry", _FERRY_BLACK_ONLY)
-    raise rulebase.RuleError("not_connected", _NO_LINE, rulebase.TICKET_NAMES[ticket], here, to)
+        raise rulebase.RuleError("ferry", "the ferry takes only a black ticket")
+    raise rulebase.RuleError("not_connected", "no %s line joins station %d and station %d",
+                             rulebase.TICKET_NAMES[ticket], here, to)
 
 
 def capture(g, piece):
@@ -62,17 +52,17 @@ def check_capture(g, piece):
     """The station of a capture by `piece` if the public facts allow it (RuleError if not);
     changes nothing. The proof that he is there comes from his commitment (sy/play/declare.py)."""
     if not (rulebase.is_int(piece) and 0 <= piece < g.n_pieces):
-        raise rulebase.RuleError("bad_input", _NO_SUCH_PIECE, piece)
+        raise rulebase.RuleError("bad_input", "there is no piece %r in this game", piece)
     s = g.pos[piece]
     last = g._landing & 0x7FFF == piece << 8 | s
     if g.phase == _PHASE_OVER and not (last and g.reason == "rounds_done"):
-        raise rulebase.RuleError("game_over", _GAME_OVER)
+        raise rulebase.RuleError("game_over", "the game is over")
     if g.mrx:
         if s != g.mrx:
-            raise rulebase.RuleError("bad_input", _MRX_NOT_THERE, s)
+            raise rulebase.RuleError("bad_input", "Mister X is not on station %d", s)
     elif not (g.is_candidate(s) or last and g._landing & 0x8000):
         # the landing cleared the station from his possible ones: it counts if it was one before
-        raise rulebase.RuleError("bad_input", _MRX_NOT_POSSIBLE, s)
+        raise rulebase.RuleError("bad_input", "Mister X cannot be on station %d", s)
     return s
 
 
@@ -80,5 +70,5 @@ def cornered(g):
     """The host says: Mister X, at the start of his turn, has no legal move. Ends the game."""
     rulebase.check_mrx_turn(g)
     if g.mrx and g._mrx_options(g.mrx, None):
-        raise rulebase.RuleError("bad_input", _MRX_NOT_STUCK)
+        raise rulebase.RuleError("bad_input", "Mister X still has a legal move")
     g._end("detectives", "mrx_stuck")

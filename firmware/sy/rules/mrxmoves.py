@@ -16,19 +16,6 @@ from sy.rules.base import const
 _BLACK = const(3)
 _PHASE_DETECTIVES = const(1)
 
-# refusals: sentences in sy/rules/messages.txt
-_MRX_TICKET_KIND = const(9)
-_LOG_FULL = const(10)
-_NOT_A_STATION = const(11)
-_MRX_UNREACHABLE = const(12)
-_NO_DOUBLE_LEFT = const(15)
-_HELD_BY = const(21)
-_NO_BLACK_LEFT = const(29)
-_SUPPLY_EMPTY = const(30)
-_MRX_NEEDS_STATION = const(31)
-_SURFACING_NEEDS_STATION = const(37)
-_HIDDEN_STATION = const(38)
-
 
 def single(g, ticket, to):
     """Mister X's single move. In secret mode `to` is given only on a surfacing move.
@@ -48,7 +35,7 @@ def double(g, ticket1, to1, ticket2, to2):
     """A double move: two travel-log entries in one turn. Returns the station shown, or 0."""
     rulebase.check_mrx_turn(g)
     if not g.double:
-        raise rulebase.RuleError("double_used", _NO_DOUBLE_LEFT)
+        raise rulebase.RuleError("double_used", "Mister X has no double-move ticket left")
     snap = snapshot(g)
     try:
         shown = step(g, ticket1, to1)
@@ -66,36 +53,37 @@ def step(g, ticket, to):
     surfacing = _check(g, ticket, to)
     spread(g, ticket)
     if surfacing and not g.mrx and not g.is_candidate(to):
-        raise rulebase.RuleError("not_connected", _MRX_UNREACHABLE, to, rulebase.TICKET_NAMES[ticket])
+        raise rulebase.RuleError("not_connected", "Mister X cannot reach station %d by %s from where he may be", to,
+                                 rulebase.TICKET_NAMES[ticket])
     return _apply(g, ticket, to, surfacing)
 
 
 def _check(g, ticket, to):
     """Refuse an entry the rules forbid whatever the possible stations; True if it surfaces."""
     if not (rulebase.is_int(ticket) and 0 <= ticket <= 3):
-        raise rulebase.RuleError("bad_input", _MRX_TICKET_KIND)
+        raise rulebase.RuleError("bad_input", "Mister X's ticket must be taxi, bus, underground or black")
     if ticket == _BLACK:
         if not g.black:
-            raise rulebase.RuleError("no_ticket", _NO_BLACK_LEFT)
+            raise rulebase.RuleError("no_ticket", "Mister X has no black ticket left")
     elif not g.supply[ticket]:
-        raise rulebase.RuleError("no_ticket", _SUPPLY_EMPTY, rulebase.TICKET_NAMES[ticket])
+        raise rulebase.RuleError("no_ticket", "the general supply has no %s ticket left", rulebase.TICKET_NAMES[ticket])
     if g.moves >= 255:
-        raise rulebase.RuleError("bad_input", _LOG_FULL)
+        raise rulebase.RuleError("bad_input", "the travel log is full")
     surfacing = (g.moves + 1) in g.reveals
     if to is not None and to != 0 and not g.graph.is_station(to):
-        raise rulebase.RuleError("bad_input", _NOT_A_STATION, to)
+        raise rulebase.RuleError("bad_input", "%r is not a station", to)
     if g.mrx:
         if not to:
-            raise rulebase.RuleError("bad_input", _MRX_NEEDS_STATION)
+            raise rulebase.RuleError("bad_input", "Mister X's move must name the station")
         from sy.rules import mrxknown  # (the host: the board never knows his station)
         mrxknown.check_link(g.graph, g.mrx, to, ticket)
     elif surfacing:
         if not to:
-            raise rulebase.RuleError("bad_input", _SURFACING_NEEDS_STATION, g.moves + 1)
+            raise rulebase.RuleError("bad_input", "move %d is a surfacing move: it must name the station", g.moves + 1)
     elif to:
-        raise rulebase.RuleError("bad_input", _HIDDEN_STATION)
+        raise rulebase.RuleError("bad_input", "the board must not learn Mister X's hidden station")
     if to and not g._free(to):
-        raise rulebase.RuleError("occupied", _HELD_BY, to, g.piece_name(g.holder_of(to)))
+        raise rulebase.RuleError("occupied", "station %d is held by %s", to, g.piece_name(g.holder_of(to)))
     return surfacing
 
 

@@ -5,9 +5,6 @@ Game.load (sy/rules/game.py) calls this. Kept apart because the board needs it o
 a board that starts with no saved game never loads it.
 """
 from sy.rules import mapgraph, base as rulebase
-from sy.rules.base import const
-
-_SAVE_DAMAGED = const(36)  # a refusal: its sentence in sy/rules/messages.txt
 
 
 def load(cls, data, graph):
@@ -15,7 +12,7 @@ def load(cls, data, graph):
     try:
         return _load(cls, data, graph)
     except (IndexError, ValueError, TypeError, KeyError):
-        raise rulebase.RuleError("bad_input", _SAVE_DAMAGED)
+        raise rulebase.RuleError("bad_input", "the saved game is damaged")
 
 
 def _load(cls, data, graph):

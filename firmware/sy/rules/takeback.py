@@ -11,19 +11,15 @@ from sy.rules.base import const
 _PHASE_DETECTIVES = const(1)
 _PHASE_OVER = const(2)
 
-# refusals: sentences in sy/rules/messages.txt
-_GAME_OVER = const(7)
-_NOTHING_TO_TAKE_BACK = const(56)
-
 
 def undo(g):
     """Undo the last move of this turn. Returns (piece, ticket or None, station it is back on,
     station it had moved to); RuleError (changing nothing) when there is none to take back."""
     if g.phase == _PHASE_OVER:
-        raise rulebase.RuleError("game_over", _GAME_OVER)
+        raise rulebase.RuleError("game_over", "the game is over")
     n = g.n_turn
     if not n:
-        raise rulebase.RuleError("wrong_turn", _NOTHING_TO_TAKE_BACK)
+        raise rulebase.RuleError("wrong_turn", "no move of this turn is left to take back")
     turn = g.turn
     k = 3 * (n - 1)
     piece = turn[k] & 0x7F
