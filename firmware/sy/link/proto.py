@@ -154,8 +154,8 @@ class Protocol:
             if hasattr(sys, "print_exception"):
                 sys.print_exception(e)
         finally:
-            if module in _ONCE_A_GAME:
-                forget(module)
+            for name in _ONCE_A_GAME.get(module, ()):
+                forget(name)
 
     # --- commands -----------------------------------------------------------------------------
     def c_ack(self, msg):
@@ -208,6 +208,8 @@ _HANDLERS = {"mrx": "play.mrxturn", "hello": "play.status", "status": "play.stat
          "setup": "play.newgame", "reset": "play.newgame", "reveal": "play.verify", "capture": "play.declare",
          "cornered": "play.declare", "guide": "play.declare", "undo": "play.undo", "reed": "play.deadreed",
          "place": "play.deadreed"}
-# the fair-play check, the record and the reeds out of service come at most once a game: their code is
-# dropped after each of their commands, not carried through the rest of the game (docs/memory.md)
-_ONCE_A_GAME = ("play.verify", "play.report", "play.deadreed")
+# what comes at most once a game (the setup, the fair-play check, the record, reeds out of service): the
+# handler's module and the rules' module it brings are dropped after each of these commands, not carried
+# through the rest of the game (measured on the Pico: docs/memory.md)
+_ONCE_A_GAME = {"play.newgame": ("play.newgame", "rules.gamestart"), "play.verify": ("play.verify", "rules.commit"),
+                "play.report": ("play.report",), "play.deadreed": ("play.deadreed",)}

@@ -1,6 +1,6 @@
 """A new game (setup) or none (reset): the setup checked, the Game built in secret mode, a new
-journal begun. sy/link/proto.py loads this module when one of these commands first
-comes."""
+journal begun. sy/link/proto.py loads this module for these commands and drops it after
+them, with sy/rules/gamestart.py (once a game: _ONCE_A_GAME)."""
 from sy.rules.game import Game, RuleError
 from sy.link.fields import ProtoError, commit_arg
 from sy.play.board import IDLE, SETUP, PLAY

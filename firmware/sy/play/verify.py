@@ -6,12 +6,11 @@ a line. The board checks each commitment, that surfacing moves match the station
 the route follows the tickets (sy.rules.commit.check_route). Each chunk is checked as it comes, against
 the journal read line by line, so the board never holds the whole reveal or the whole log: only
 how far the check got, his station there and the first problem found (docs/memory.md).
-sy/link/proto.py loads this module for each reveal command and drops it after (with sy/rules/commit.py).
+sy/link/proto.py loads this module for each reveal command and drops it after, with sy/rules/commit.py (_ONCE_A_GAME).
 """
 import json
 
 from sy.rules.game import TICKET_NAMES
-from sy import forget
 from sy.link.fields import ProtoError
 
 
@@ -91,10 +90,7 @@ def c_reveal(p, msg):
     if state is None or offset != state[0]:
         raise ProtoError("bad_input", "the next chunk starts at offset %d" % (state[0] if state else 0))
     if state[2] is None:
-        try:
-            check_chunk(b.store, b.game.graph, state, msg.get("start"), moves)
-        finally:
-            forget("rules.commit")
+        check_chunk(b.store, b.game.graph, state, msg.get("start"), moves)
     state[0] += len(moves)
     if msg.get("more"):
         return {"received": state[0]}
