@@ -103,21 +103,3 @@ def test_a_refusal_reads_as_a_sentence():
     assert RuleError("bad_input", "a plain sentence").message == "a plain sentence"
     assert RuleError("bad_input", "100% sure").message == "100% sure"  # no arguments: not formatted
 
-
-@pytest.mark.parametrize("module", ("rules.mrxmoves", "rules.mrxknown", "rules.takeback"))
-def test_constants_folded_into_mister_x_modules_are_the_rules(module):
-    import importlib
-    from sy.rules import mapgraph, game as rules
-    consts = {}
-    for node in _tree(module).body:
-        if (isinstance(node, ast.Assign) and isinstance(node.value, ast.Call)
-                and getattr(node.value.func, "id", "") == "const" and isinstance(node.targets[0], ast.Name)):
-            consts[node.targets[0].id] = node.value.args[0].value
-    same = {"_BLACK": rules.BLACK, "_FERRY": mapgraph.FERRY, "_PHASE_MRX": rules.PHASE_MRX,
-            "_PHASE_DETECTIVES": rules.PHASE_DETECTIVES, "_PHASE_OVER": rules.PHASE_OVER}
-    folded = [name for name in same if name in consts]
-    assert folded
-    mod = importlib.import_module("sy." + module)
-    for name in folded:
-        assert consts[name] == same[name], name
-        assert getattr(mod, name) == same[name], name  # what the module runs with under CPython

@@ -5,19 +5,14 @@ it known. Game.legal_mrx, capture and mrx_cornered and sy/rules/mrxmoves.py call
 Apart from sy/rules/mrxmoves.py so the board's `mrx` command, which never knows his station, loads
 only what it needs; the board loads this module at its first `capture` or `cornered`.
 """
-from sy.rules import base as rulebase
-from sy.rules.base import const
-
-# the rules' constants, folded in at compile time; tests/test_messages.py checks them
-_BLACK = const(3)
-_FERRY = const(3)
-_PHASE_OVER = const(2)
+from sy.rules.base import BLACK, PHASE_OVER, RuleError, TICKET_NAMES, check_mrx_turn, is_int
+from sy.rules.mapgraph import FERRY
 
 
 def legal(g):
     """Mister X's legal single moves now (double moves excluded), sorted; needs his station."""
     if not g.mrx:
-        raise rulebase.RuleError("bad_input", "Mister X's station is secret here")
+        raise RuleError("bad_input", "Mister X's station is secret here")
     out = []
     g._mrx_options(g.mrx, out)
     out.sort()
@@ -26,17 +21,17 @@ def legal(g):
 
 def check_link(graph, here, to, ticket):
     """Refuse a move of his from `here` that no line of the ticket's transport makes."""
-    if ticket == _BLACK:
+    if ticket == BLACK:
         for t in range(4):  # a black ticket: any transport, the ferry too
             if graph.connected(here, to, t):
                 return
-        raise rulebase.RuleError("not_connected", "station %d is not connected to station %d", to, here)
+        raise RuleError("not_connected", "station %d is not connected to station %d", to, here)
     if graph.connected(here, to, ticket):
         return
-    if graph.connected(here, to, _FERRY):
-        raise rulebase.RuleError("ferry", "the ferry takes only a black ticket")
-    raise rulebase.RuleError("not_connected", "no %s line joins station %d and station %d",
-                             rulebase.TICKET_NAMES[ticket], here, to)
+    if graph.connected(here, to, FERRY):
+        raise RuleError("ferry", "the ferry takes only a black ticket")
+    raise RuleError("not_connected", "no %s line joins station %d and station %d",
+                    TICKET_NAMES[ticket], here, to)
 
 
 def capture(g, piece):
@@ -51,24 +46,24 @@ def capture(g, piece):
 def check_capture(g, piece):
     """The station of a capture by `piece` if the public facts allow it (RuleError if not);
     changes nothing. The proof that he is there comes from his commitment (sy/play/declare.py)."""
-    if not (rulebase.is_int(piece) and 0 <= piece < g.n_pieces):
-        raise rulebase.RuleError("bad_input", "there is no piece %r in this game", piece)
+    if not (is_int(piece) and 0 <= piece < g.n_pieces):
+        raise RuleError("bad_input", "there is no piece %r in this game", piece)
     s = g.pos[piece]
     last = g._landing & 0x7FFF == piece << 8 | s
-    if g.phase == _PHASE_OVER and not (last and g.reason == "rounds_done"):
-        raise rulebase.RuleError("game_over", "the game is over")
+    if g.phase == PHASE_OVER and not (last and g.reason == "rounds_done"):
+        raise RuleError("game_over", "the game is over")
     if g.mrx:
         if s != g.mrx:
-            raise rulebase.RuleError("bad_input", "Mister X is not on station %d", s)
+            raise RuleError("bad_input", "Mister X is not on station %d", s)
     elif not (g.is_candidate(s) or last and g._landing & 0x8000):
         # the landing cleared the station from his possible ones: it counts if it was one before
-        raise rulebase.RuleError("bad_input", "Mister X cannot be on station %d", s)
+        raise RuleError("bad_input", "Mister X cannot be on station %d", s)
     return s
 
 
 def cornered(g):
     """The host says: Mister X, at the start of his turn, has no legal move. Ends the game."""
-    rulebase.check_mrx_turn(g)
+    check_mrx_turn(g)
     if g.mrx and g._mrx_options(g.mrx, None):
-        raise rulebase.RuleError("bad_input", "Mister X still has a legal move")
+        raise RuleError("bad_input", "Mister X still has a legal move")
     g._end("detectives", "mrx_stuck")

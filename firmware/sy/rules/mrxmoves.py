@@ -8,23 +8,17 @@ a move's link from his station) and his end (capture, cornered) are in sy/rules/
 step, spread, snapshot and restore are for the host's planners too (yard play's `legal double`,
 the benchmark): one entry without the turn's bookkeeping, and undoing it.
 """
-from sy.rules import base as rulebase
-from sy.rules.base import const
-
-# the rules' constants, folded in at compile time (a module's names cost heap on the board while it
-# is loaded); tests/test_messages.py checks them against rules and mapgraph
-_BLACK = const(3)
-_PHASE_DETECTIVES = const(1)
+from sy.rules.base import BLACK, PHASE_DETECTIVES, RuleError, TICKET_NAMES, check_mrx_turn, is_int
 
 
 def single(g, ticket, to):
     """Mister X's single move. In secret mode `to` is given only on a surfacing move.
     Returns the station he surfaces on, or 0. A refused move changes nothing."""
-    rulebase.check_mrx_turn(g)
+    check_mrx_turn(g)
     snap = snapshot(g)
     try:
         shown = step(g, ticket, to)
-    except rulebase.RuleError:
+    except RuleError:
         restore(g, snap)
         raise
     _start_detectives(g)
@@ -33,14 +27,14 @@ def single(g, ticket, to):
 
 def double(g, ticket1, to1, ticket2, to2):
     """A double move: two travel-log entries in one turn. Returns the station shown, or 0."""
-    rulebase.check_mrx_turn(g)
+    check_mrx_turn(g)
     if not g.double:
-        raise rulebase.RuleError("double_used", "Mister X has no double-move ticket left")
+        raise RuleError("double_used", "Mister X has no double-move ticket left")
     snap = snapshot(g)
     try:
         shown = step(g, ticket1, to1)
         shown = step(g, ticket2, to2) or shown
-    except rulebase.RuleError:
+    except RuleError:
         restore(g, snap)
         raise
     g.double -= 1
@@ -53,43 +47,43 @@ def step(g, ticket, to):
     surfacing = _check(g, ticket, to)
     spread(g, ticket)
     if surfacing and not g.mrx and not g.is_candidate(to):
-        raise rulebase.RuleError("not_connected", "Mister X cannot reach station %d by %s from where he may be", to,
-                                 rulebase.TICKET_NAMES[ticket])
+        raise RuleError("not_connected", "Mister X cannot reach station %d by %s from where he may be", to,
+                        TICKET_NAMES[ticket])
     return _apply(g, ticket, to, surfacing)
 
 
 def _check(g, ticket, to):
     """Refuse an entry the rules forbid whatever the possible stations; True if it surfaces."""
-    if not (rulebase.is_int(ticket) and 0 <= ticket <= 3):
-        raise rulebase.RuleError("bad_input", "Mister X's ticket must be taxi, bus, underground or black")
-    if ticket == _BLACK:
+    if not (is_int(ticket) and 0 <= ticket <= 3):
+        raise RuleError("bad_input", "Mister X's ticket must be taxi, bus, underground or black")
+    if ticket == BLACK:
         if not g.black:
-            raise rulebase.RuleError("no_ticket", "Mister X has no black ticket left")
+            raise RuleError("no_ticket", "Mister X has no black ticket left")
     elif not g.supply[ticket]:
-        raise rulebase.RuleError("no_ticket", "the general supply has no %s ticket left", rulebase.TICKET_NAMES[ticket])
+        raise RuleError("no_ticket", "the general supply has no %s ticket left", TICKET_NAMES[ticket])
     if g.moves >= 255:
-        raise rulebase.RuleError("bad_input", "the travel log is full")
+        raise RuleError("bad_input", "the travel log is full")
     surfacing = (g.moves + 1) in g.reveals
     if to is not None and to != 0 and not g.graph.is_station(to):
-        raise rulebase.RuleError("bad_input", "%r is not a station", to)
+        raise RuleError("bad_input", "%r is not a station", to)
     if g.mrx:
         if not to:
-            raise rulebase.RuleError("bad_input", "Mister X's move must name the station")
+            raise RuleError("bad_input", "Mister X's move must name the station")
         from sy.rules import mrxknown  # (the host: the board never knows his station)
         mrxknown.check_link(g.graph, g.mrx, to, ticket)
     elif surfacing:
         if not to:
-            raise rulebase.RuleError("bad_input", "move %d is a surfacing move: it must name the station", g.moves + 1)
+            raise RuleError("bad_input", "move %d is a surfacing move: it must name the station", g.moves + 1)
     elif to:
-        raise rulebase.RuleError("bad_input", "the board must not learn Mister X's hidden station")
+        raise RuleError("bad_input", "the board must not learn Mister X's hidden station")
     if to and not g._free(to):
-        raise rulebase.RuleError("occupied", "station %d is held by %s", to, g.piece_name(g.holder_of(to)))
+        raise RuleError("occupied", "station %d is held by %s", to, g.piece_name(g.holder_of(to)))
     return surfacing
 
 
 def _apply(g, ticket, to, surfacing):
     """Spend the ticket and write the entry; the station shown, or 0."""
-    if ticket == _BLACK:
+    if ticket == BLACK:
         g.black -= 1
     else:
         g.supply[ticket] -= 1
@@ -114,8 +108,8 @@ def spread(g, ticket):
     adj = graph.adj
     old = g.cand
     new = bytearray(32)  # for this call only: g.cand stays the same object (no heap kept per move)
-    last = 4 if ticket == _BLACK else ticket + 1
-    first = 0 if ticket == _BLACK else ticket
+    last = 4 if ticket == BLACK else ticket + 1
+    first = 0 if ticket == BLACK else ticket
     for k in range(32):
         byte = old[k]
         if not byte:
@@ -148,7 +142,7 @@ def restore(g, snap):
 
 def _start_detectives(g):
     g.round += 1
-    g.phase = _PHASE_DETECTIVES
+    g.phase = PHASE_DETECTIVES
     g.moved = 0
     g._landing = 0
     g.n_turn = 0  # moves of an earlier turn cannot be taken back

@@ -4,7 +4,8 @@ checked as far as a damaged file can be told from a good one.
 Game.load (sy/rules/game.py) calls this. Kept apart because the board needs it only at boot, to resume:
 a board that starts with no saved game never loads it.
 """
-from sy.rules import mapgraph, base as rulebase
+from sy.rules import mapgraph
+from sy.rules.base import PHASE_OVER, REASONS, RESULTS, RuleError, SAVE_VERSION
 
 
 def load(cls, data, graph):
@@ -12,11 +13,11 @@ def load(cls, data, graph):
     try:
         return _load(cls, data, graph)
     except (IndexError, ValueError, TypeError, KeyError):
-        raise rulebase.RuleError("bad_input", "the saved game is damaged")
+        raise RuleError("bad_input", "the saved game is damaged")
 
 
 def _load(cls, data, graph):
-    if data[0] != rulebase.SAVE_VERSION:
+    if data[0] != SAVE_VERSION:
         raise ValueError
     k = 1
     n = data[k]
@@ -46,11 +47,11 @@ def _load(cls, data, graph):
      landed, lander) = data[k:k + 12]
     g._landing = lander << 8 | landed
     k += 12
-    g.result = rulebase.RESULTS[res]
-    g.reason = rulebase.REASONS[rea]
+    g.result = RESULTS[res]
+    g.reason = REASONS[rea]
     g.cand = bytearray(data[k:k + 32])
     k += 32
-    if len(g.cand) != 32 or g.phase > rulebase.PHASE_OVER:
+    if len(g.cand) != 32 or g.phase > PHASE_OVER:
         raise ValueError
     n_log = data[k]
     k += 1

@@ -5,21 +5,17 @@ again (his move clears Game.turn); never for the move that ended the game. Moves
 last first. Game.take_back calls this; kept apart because the board needs it seldom: it loads the
 module at the first take-back.
 """
-from sy.rules import base as rulebase
-from sy.rules.base import const
-
-_PHASE_DETECTIVES = const(1)
-_PHASE_OVER = const(2)
+from sy.rules.base import PHASE_DETECTIVES, PHASE_OVER, RuleError
 
 
 def undo(g):
     """Undo the last move of this turn. Returns (piece, ticket or None, station it is back on,
     station it had moved to); RuleError (changing nothing) when there is none to take back."""
-    if g.phase == _PHASE_OVER:
-        raise rulebase.RuleError("game_over", "the game is over")
+    if g.phase == PHASE_OVER:
+        raise RuleError("game_over", "the game is over")
     n = g.n_turn
     if not n:
-        raise rulebase.RuleError("wrong_turn", "no move of this turn is left to take back")
+        raise RuleError("wrong_turn", "no move of this turn is left to take back")
     turn = g.turn
     k = 3 * (n - 1)
     piece = turn[k] & 0x7F
@@ -43,5 +39,5 @@ def undo(g):
         landing = (p | (0x80 if g.mrx or turn[i] & 0x80 else 0)) << 8 | g.pos[p]
     g.moved = moved
     g._landing = landing
-    g.phase = _PHASE_DETECTIVES  # the turn's last move had handed it to Mister X
+    g.phase = PHASE_DETECTIVES  # the turn's last move had handed it to Mister X
     return piece, ticket, back, to
