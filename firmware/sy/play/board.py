@@ -333,9 +333,7 @@ class Board:
         if p < 0 or p != self.lifted:
             return False
         g = self.game
-        legal = []  # (loops, not comprehensions: on the board each of those is one more function)
-        for i in range(self.n_dest):
-            legal.append([self.dest[i], ticket_mask_names(self.dest_mask[i])])
+        legal = [[self.dest[i], ticket_mask_names(self.dest_mask[i])] for i in range(self.n_dest)]
         note = {"note": "lifted", "piece": g.piece_name(p), "station": g.pos[p], "legal": legal}
         if self.blind is not None:
             self.blind.note(self, note)  # its destinations whose reed is out of service

@@ -8,8 +8,7 @@ _PHASES = ("mrx", "detectives", "over")
 
 
 def status(b):
-    """The game as the host sees it. Loops, not comprehensions: on the board each of those is
-    one more function on the heap, and this runs when the heap is fullest (at the game's end)."""
+    """The game as the host sees it."""
     g = b.game
     st = {"stage": STAGE_NAMES[b.stage], "restoring": b.restoring, "seq": b.store.seq}
     if b.blind is not None:  # reeds out of service (none: no key, the heap is fullest at the end)
@@ -24,24 +23,14 @@ def status(b):
     st["next_reveal"] = g.next_reveal()
     st["surfaced"] = g.surfaced
     st["mrx_piece"] = b.x_on
-    pieces = st["pieces"] = {}
-    to_move = st["to_move"] = []
-    tickets = st["tickets"] = {}
-    for i in range(n):
-        pieces[name(i)] = g.pos[i]
-        if b.tomove & (1 << i):
-            to_move.append(name(i))
-        if i < g.n_detectives:
-            tickets[name(i)] = list(g.tickets[i])
+    st["pieces"] = {name(i): g.pos[i] for i in range(n)}
+    st["to_move"] = [name(i) for i in range(n) if b.tomove & (1 << i)]
+    st["tickets"] = {name(i): list(g.tickets[i]) for i in range(g.n_detectives)}
     st["mrx_tickets"] = {"black": g.black, "double": g.double, "supply": list(g.supply)}
-    log = st["log"] = []
-    for t, _s in g.log:
-        log.append(TICKET_NAMES[t])
+    st["log"] = [TICKET_NAMES[t] for t, _s in g.log]
     st["result"] = g.result
     st["reason"] = g.reason
-    missing = st["missing"] = []
-    for i in range(b.n_missing):
-        missing.append(name(b.missing[i]))
+    st["missing"] = [name(b.missing[i]) for i in range(b.n_missing)]
     st["extra"] = list(b.extra[:b.n_extra])
     st["lifted"] = name(b.lifted) if b.lifted >= 0 else None
     st["pending"] = {"station": b.pend_to, "tickets": ticket_mask_names(b.pend_mask)} if b.pend_to else None

@@ -35,10 +35,8 @@ def _load(cls, data, graph):
     g = cls(list(pos[:n_det]), list(pos[n_det:n_pieces]), 0, bool(two), None, None, rounds,
             reveals, graph)
     holders = 1 if two else n_det
-    tickets = []  # (loops, not comprehensions: each of those is one more function on the heap)
-    for i in range(holders):
-        tickets.append(bytearray(data[k:k + 3]))
-        k += 3
+    tickets = [bytearray(data[k + 3 * i:k + 3 * i + 3]) for i in range(holders)]
+    k += 3 * holders
     g.tickets = [tickets[0], tickets[0]] if two else tickets
     g.supply = bytearray(data[k:k + 3])
     g.mrx_used = bytearray(data[k + 3:k + 6])
