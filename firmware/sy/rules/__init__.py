@@ -2,5 +2,4 @@
 
 base (what every part shares: tickets, phases, RuleError) at the bottom; game (the Game) on top,
 handing parts of its work to gamestart, mrxmoves, mrxknown, takeback and savedgame, which import
-base, never game. mapgraph reads a map module (sy.maps); commit: Mister X's commitments;
-messages: the refusals' sentences (messages.txt)."""
+base, never game. mapgraph reads a map module (sy.maps); commit: Mister X's commitments."""
