@@ -15,22 +15,13 @@ state, never allocated.
 import json
 
 from sy.rules.game import Game, RuleError, TICKET_NAMES, PHASE_MRX, PHASE_DETECTIVES, PHASE_OVER
+from sy.storage.stages import IDLE, SETUP, PLAY, OVER, STAGE_NAMES  # noqa: F401 (the handlers take them from here)
 
 try:
     from time import ticks_diff, ticks_us
     from micropython import const
 except ImportError:  # CPython
     from sy.compat import ticks_diff, ticks_us, const
-
-
-# The board's stages, one at a time: no game, the pieces being set up, the game in play, the game
-# over. Board.stage holds one; the snapshot's header saves it (the numbers are part of the saved
-# format), the handlers (sy/play/*.py) and the boot's resume (sy/storage/resume.py) use these names.
-IDLE = 0
-SETUP = 1
-PLAY = 2
-OVER = 3
-STAGE_NAMES = ("idle", "setup", "play", "over")  # as the protocol's status names them
 
 # colours (r, g, b)
 TRANSPORT_RGB = bytes((255, 170, 0,   0, 210, 170,   255, 0, 0))  # taxi yellow, bus turquoise, underground red

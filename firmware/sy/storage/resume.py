@@ -5,11 +5,11 @@ import os
 from binascii import crc32
 
 from sy.storage.store import MAGIC, exists
+from sy.storage.stages import IDLE, PLAY, OVER
 
 
 def resume(b):
     """Take up the saved game; guide the players if the pieces no longer agree."""
-    from sy.play.board import IDLE, PLAY, OVER  # the board's stages (loaded: b is one)
     got = load(b.store)
     if got is None:
         return False
