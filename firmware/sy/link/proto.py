@@ -200,6 +200,7 @@ class Protocol:
         if app:
             out["peak"] = app.mem_peak
             out["cycle_max_us"] = app.cycle_max_us
+            out["cycle_max_kind"] = app.cycle_max_kind
             out["save_cycle_max_us"] = app.save_cycle_max_us
             out["command_cycle_max_us"] = app.command_cycle_max_us
             out["frame_cycle_max_us"] = app.frame_cycle_max_us
