@@ -228,7 +228,7 @@ def run(args):
         figures["boot_ms"] = round(pico.frame()[1] - on["t"], 1)
         link = BoardLink(pico.port, timeout=60)
         link.open()
-        mem = link.request("mem", reset=True)
+        mem = link.request("mem", reset=True, watch=True)
         figures["heap_free_boot_bytes"] = mem["free"]
         figures["heap_used_boot_bytes"] = mem["alloc"]
         figures["debounce_ms"] = pico.config["debounce_ms"]

@@ -650,6 +650,7 @@ def test_garbage_is_collected_in_the_cycle_that_saved_never_in_one_of_its_own():
     # for the flash (sy/app.py _after_event), so no other cycle is held up by one
     from sy.app import COLLECT, EVENT, FRAME
     tb = _start()
+    assert tb.command("mem", watch=True)["watching"]
     tb.command("mrx", ticket="taxi")
     tb.run(10)
     tb.set(13, False)  # a lift: destinations lit, nothing saved, nothing collected
@@ -663,5 +664,21 @@ def test_garbage_is_collected_in_the_cycle_that_saved_never_in_one_of_its_own():
     assert len(collects) == 1, seen
     i = collects[0]
     assert seen[i][1] > (seen[i - 1][1] if i else writes)  # the cycle that collected wrote to flash
-    if sys.implementation.name == "micropython":  # the heap in use is read right before collecting
+    if sys.implementation.name == "micropython":  # watched: the heap in use read right before collecting
         assert tb.app.mem_peak > 0
+
+
+def test_the_heap_in_use_is_read_only_while_watched():
+    # gc.mem_alloc() costs a Pico as long as the collection: a board reads it only when asked
+    tb = _start()
+    tb.command("mrx", ticket="taxi")
+    tb.lift(13)
+    tb.place(4)  # a move saved and collected, unwatched
+    assert tb.app.mem_peak == 0 and tb.command("mem").get("peak", 0) == 0
+    r = tb.command("mem", watch=True)
+    assert r["watching"] is True
+    tb.lift(26)
+    tb.place(39)  # D2's move, watched
+    if sys.implementation.name == "micropython":
+        assert tb.command("mem")["peak"] > 0
+    assert tb.command("mem", watch=False)["watching"] is False
