@@ -151,6 +151,7 @@ def test_full_game_with_commitments_reveal_and_record(pico):
             checks["moves"] += 1
             assert colours(board, info["station"], 150) - {DARK}, info  # the piece's station is lit
 
+    assert link.request("mem", watch=True)["watching"]  # the heap in use read at each collection
     st = play_game(board, link, seed=3, on_step=on_step, timeout=120, commit=True)
     assert st["verified"] is True
     assert st["stage"] == "over" and st["result"] in ("mrx", "detectives")

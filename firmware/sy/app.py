@@ -20,6 +20,10 @@ except ImportError:  # CPython
 FRAME_MS = 40
 GC_EVERY = 12 * 1024  # bytes allocated between automatic collections (16 KB: the Pico's peak 5 KB higher)
 _MEM = hasattr(gc, "mem_alloc")  # animation frame period when nothing changes
+# what a scan cycle did besides scanning (App.cycle_kind; the longest plain cycle's kind is
+# reported by the `mem` command, so a benchmark can say what the players' pieces waited for)
+SCAN, EVENT, COMMAND, LINE_PART, FRAME, NOTE, COLLECT = 0, 1, 2, 3, 4, 5, 6
+CYCLE_KINDS = ("scan", "event", "command", "line_part", "frame", "note", "collect")
 
 
 class App:
@@ -43,6 +47,7 @@ class App:
         self.last_frame = 0
         self.changes = 0  # debounced changes seen (tests and the benchmark watch it)
         self.mem_peak = 0  # heap in use after handling events, right before collecting (bytes)
+        self.watch_heap = False  # read mem_peak at each collection (the `mem` command's `watch`)
         # the longest scan cycles (run() only), in three kinds: those that saved to flash (an
         # erase stalls the CPU for 45 ms on a Pico), those that handled a host's command (the
         # record download answers in one cycle), and the rest: scans, reed and button changes,
@@ -51,8 +56,9 @@ class App:
         self.save_cycle_max_us = 0
         self.command_cycle_max_us = 0
         self.frame_cycle_max_us = 0  # of the plain cycles, those that drew an LED frame
+        self.cycle_kind = SCAN  # what this cycle did (CYCLE_KINDS)
+        self.cycle_max_kind = SCAN  # what the longest plain cycle did
         self.commands = 0  # host lines handled
-        self.collect = False  # an event left garbage: collect in the next free cycle
 
     def start(self, now):
         self.inputs.scan(self.bitmap)
@@ -77,7 +83,9 @@ class App:
         self.inputs.scan(bitmap)
         deb = self.debouncer
         deb.update(bitmap, now)
-        # one thing a cycle: a change, or a host's line, or a frame, or a note, or a collection (on a Pico
+        self.cycle_kind = SCAN
+        writes = self.board.store.writes
+        # one thing a cycle: a change, or a host's line, or a frame, or a note (on a Pico
         # each takes several ms); changes settled together (the loop was held up by a flash
         # write) are taken one a cycle, in order. Service mode renders every scan (its latches
         # must see each one): every_scan
@@ -86,6 +94,7 @@ class App:
             board = self.board
             board.now = now
             self.changes += 1
+            self.cycle_kind = EVENT
             bit = v >> 1
             if bit < self.nbits:
                 s = self.bit_station[bit]
@@ -95,47 +104,51 @@ class App:
                 board.button(bit - self.nbits)
             else:
                 board.release(bit - self.nbits)
-            self._after_event()
+            self._after_event(writes)
             if not board.every_scan:
                 return
         r = self.link.poll()
         if r:
             self.commands += 1
+            self.cycle_kind = COMMAND
             self.board.now = now
-            if self.collect:  # a command right after an event: make room first
-                self._collect()
             if r == 1:
                 self.proto.handle(self.link.take())
             else:
                 self.proto.too_long()
-            self._after_event()
+            self._collect()  # the host's line parsed and answered: its garbage goes with it
             if not self.board.every_scan:
                 return
         elif self.link.partial and not self.board.every_scan:
+            self.cycle_kind = LINE_PART
             return  # part of a host's line read (up to 64 bytes, ~4 ms on a Pico): this cycle's one thing
         if self.board.dirty or ticks_diff(now, self.last_frame) >= FRAME_MS:
             self.board.dirty = False
+            self.cycle_kind = FRAME
             self.last_frame = now
             strip = self.leds.strip
             strip.cycle = self.cycles
             self.board.render(now)
         elif self.board.lift_note >= 0:
-            if self.board.send_notes():
-                self._after_event()
-        elif self.collect:
+            self.cycle_kind = NOTE
+            self.board.send_notes()
+
+    def _after_event(self, writes):
+        # A collection takes 10-15 ms on a Pico (it scans the ~60 KB of live objects), longer than
+        # any other scan cycle: it is made in a cycle that is long already, never in one of its
+        # own. An event that saved to flash (a flash erase held the scan for 50-270 ms) or a host's
+        # line (parsed, answered) is collected in its own cycle; the little garbage of the other
+        # events (a lift, its note) waits for the next of those, or for MicroPython's own
+        # collection every GC_EVERY bytes allocated (run()). The idle cycles allocate nothing.
+        if self.board.store.writes != writes:
+            self.cycle_kind = COLLECT
             self._collect()
 
-    def _after_event(self):
-        # events are rare: their garbage is collected in the next cycle with nothing else to do,
-        # so it never piles up (nor fragments the heap) while the idle cycles allocate nothing
-        self.collect = True
-
     def _collect(self):
-        # the heap in use is read here, not after each event: gc.mem_alloc() walks the whole
-        # heap's allocation table (15,000 blocks on a Pico) and would lengthen every event's
-        # cycle; the cycles since the events allocated nothing
-        self.collect = False
-        if _MEM:
+        # the heap in use is read here, right before collecting, and only while a benchmark or a
+        # test watches it: gc.mem_alloc() walks the heap's allocation table block by block and
+        # takes as long as the collection itself (~9 ms with 47 KB in use on a Pico)
+        if self.watch_heap and _MEM:
             used = gc.mem_alloc()
             if used > self.mem_peak:
                 self.mem_peak = used
@@ -167,6 +180,7 @@ class App:
             else:
                 if took > self.cycle_max_us:
                     self.cycle_max_us = took
+                    self.cycle_max_kind = self.cycle_kind
                 if self.leds.shown != frames and took > self.frame_cycle_max_us:
                     self.frame_cycle_max_us = took
             left = period - ticks_diff(ticks_ms(), now)

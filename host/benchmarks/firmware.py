@@ -60,7 +60,7 @@ def _link_game(heap_kb, debounce_ms, folder):
         sim.start()
         link = BoardLink(sim.port, timeout=4)
         link.open()
-        boot = link.request("mem")
+        boot = link.request("mem", watch=True)
         play_game(sim, link, timeout=4)
         mem = link.request("mem")
         mem["boot"] = boot["alloc"]

@@ -16,7 +16,8 @@ reference for every heap and timing figure. All with the flash chip's datasheet 
   idle_scan_us            one scan cycle with nothing happening (mean of 1,000, from the REPL)
   max_scan_us             the longest scan cycle during the game that neither wrote to flash nor
                           handled a host's command: scans, reed and button changes, LED frames and
-                          animations (what a piece on the board waits for)
+                          animations (what a piece on the board waits for); _kind: what that cycle
+                          did besides the scan (sy/app.py CYCLE_KINDS: event, frame, collect...)
   max_frame_cycle_us      of those, the longest that drew an LED frame (animations included)
   max_save_cycle_us       the longest that saved an event (a 45 ms flash erase stalls the CPU)
   max_command_cycle_us    the longest that handled a host's command (a reveal line, the record)
@@ -31,6 +32,8 @@ reference for every heap and timing figure. All with the flash chip's datasheet 
 import os
 import statistics
 import time
+
+from sy.app import CYCLE_KINDS
 
 DEFAULT_CUTS = 200
 
@@ -198,6 +201,7 @@ def play_measured_game(pico, link, seed):
         "game_wall_s": round(wall, 1), "game_emulated_s": round(emu / 1000, 1),
         "emulated_per_wall": round(emu / 1000 / wall, 2),
         "heap_peak_used_bytes": mem["peak"], "max_scan_us": mem["cycle_max_us"],
+        "max_scan_kind": CYCLE_KINDS[mem.get("cycle_max_kind", 0)],
         "max_frame_cycle_us": mem["frame_cycle_max_us"],
         "max_save_cycle_us": mem["save_cycle_max_us"], "max_command_cycle_us": mem["command_cycle_max_us"],
         "save_ms": round(mem["save_max_us"] / 1000, 1),
@@ -224,7 +228,7 @@ def run(args):
         figures["boot_ms"] = round(pico.frame()[1] - on["t"], 1)
         link = BoardLink(pico.port, timeout=60)
         link.open()
-        mem = link.request("mem", reset=True)
+        mem = link.request("mem", reset=True, watch=True)
         figures["heap_free_boot_bytes"] = mem["free"]
         figures["heap_used_boot_bytes"] = mem["alloc"]
         figures["debounce_ms"] = pico.config["debounce_ms"]

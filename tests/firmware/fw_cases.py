@@ -632,3 +632,52 @@ def test_bus_sweep_finds_the_clock_where_reads_go_wrong():
     assert [r[1] for r in got[:2]] == [0, 0] and got[2][1] > 0 and got[3][1] > 0, got
     assert (reeds.spi.baudrate, reeds.spi.polarity, reeds.spi.phase) == (250000, 1, 0)
     reeds.spi.max_baud = None
+
+
+# --- the main loop's collections -------------------------------------------------------------
+def _kinds(tb, cycles):
+    """(cycle kind, flash writes so far) of each of the next cycles."""
+    seen = []
+    for _ in range(cycles):
+        tb.run(1)
+        seen.append((tb.app.cycle_kind, tb.board.store.writes))
+    return seen
+
+
+def test_garbage_is_collected_in_the_cycle_that_saved_never_in_one_of_its_own():
+    # a collection takes 10-15 ms on a Pico: the main loop hides it in a cycle that already waited
+    # for the flash (sy/app.py _after_event), so no other cycle is held up by one
+    from sy.app import COLLECT, EVENT, FRAME
+    tb = _start()
+    assert tb.command("mem", watch=True)["watching"]
+    tb.command("mrx", ticket="taxi")
+    tb.run(10)
+    tb.set(13, False)  # a lift: destinations lit, nothing saved, nothing collected
+    kinds = [k for k, _w in _kinds(tb, 20)]
+    assert EVENT in kinds and FRAME in kinds and COLLECT not in kinds, kinds
+    writes = tb.board.store.writes
+    tb.set(4, True)  # the placement commits D1's move: saved, then collected in that same cycle
+    seen = _kinds(tb, 20)
+    assert tb.board.game.pos[0] == 4 and tb.board.store.writes > writes
+    collects = [i for i, (k, _w) in enumerate(seen) if k == COLLECT]
+    assert len(collects) == 1, seen
+    i = collects[0]
+    assert seen[i][1] > (seen[i - 1][1] if i else writes)  # the cycle that collected wrote to flash
+    if sys.implementation.name == "micropython":  # watched: the heap in use read right before collecting
+        assert tb.app.mem_peak > 0
+
+
+def test_the_heap_in_use_is_read_only_while_watched():
+    # gc.mem_alloc() costs a Pico as long as the collection: a board reads it only when asked
+    tb = _start()
+    tb.command("mrx", ticket="taxi")
+    tb.lift(13)
+    tb.place(4)  # a move saved and collected, unwatched
+    assert tb.app.mem_peak == 0 and tb.command("mem").get("peak", 0) == 0
+    r = tb.command("mem", watch=True)
+    assert r["watching"] is True
+    tb.lift(26)
+    tb.place(39)  # D2's move, watched
+    if sys.implementation.name == "micropython":
+        assert tb.command("mem")["peak"] > 0
+    assert tb.command("mem", watch=False)["watching"] is False

@@ -171,14 +171,18 @@ class Protocol:
 
     def c_mem(self, msg):
         import gc
+        app = self.app
+        if app and msg.get("watch") is not None:  # read the heap in use at each collection (a Pico: ~9 ms each)
+            app.watch_heap = bool(msg["watch"])
         if not hasattr(gc, "mem_alloc"):
-            return {}
+            return {"watching": app.watch_heap} if app else {}
         gc.collect()
         out = {"alloc": gc.mem_alloc(), "free": gc.mem_free()}
-        app = self.app
         if app:
+            out["watching"] = app.watch_heap
             out["peak"] = app.mem_peak
             out["cycle_max_us"] = app.cycle_max_us
+            out["cycle_max_kind"] = app.cycle_max_kind
             out["save_cycle_max_us"] = app.save_cycle_max_us
             out["command_cycle_max_us"] = app.command_cycle_max_us
             out["frame_cycle_max_us"] = app.frame_cycle_max_us
