@@ -17,9 +17,9 @@ try:
 except ImportError:  # CPython
     from sy.compat import ticks_ms, ticks_us, ticks_diff, sleep_ms
 
-FRAME_MS = 40
+FRAME_MS = 40  # animation frame period when nothing changes
 GC_EVERY = 12 * 1024  # bytes allocated between automatic collections (16 KB: the Pico's peak 5 KB higher)
-_MEM = hasattr(gc, "mem_alloc")  # animation frame period when nothing changes
+_MEM = hasattr(gc, "mem_alloc")  # MicroPython (CPython's gc cannot say)
 # what a scan cycle did besides scanning (App.cycle_kind; the longest plain cycle's kind is
 # reported by the `mem` command, so a benchmark can say what the players' pieces waited for)
 SCAN, EVENT, COMMAND, LINE_PART, FRAME, NOTE, COLLECT = 0, 1, 2, 3, 4, 5, 6
