@@ -218,6 +218,26 @@ def _mrx_taxi(tb):
     return tb.command("mrx", ticket="taxi", to=min(reach))
 
 
+def test_mister_x_piece_on_his_station_survives_a_power_cut():
+    """His piece put on the station he surfaced on is part of the saved game: after a power cut the
+    board takes it up as his, not as a stray to be removed before play goes on."""
+    tb = _detectives_turn()
+    _round(tb)
+    assert tb.command("mrx", ticket="taxi")["ok"]
+    _round(tb)
+    to = _mrx_taxi(tb)["reveal"]
+    tb.place(to)
+    assert tb.board.x_on
+    tb.reboot()
+    b = tb.board
+    assert b.x_on and b.n_extra == 0 and not b.restoring, (b.x_on, b.n_extra, b.restoring)
+    assert tb.command("status")["mrx_piece"] is True
+    tb.lift(to)  # and taken off again: saved too
+    tb.reboot()
+    assert not tb.board.x_on and not tb.board.restoring
+    assert _frame(tb, 0, (to,)) + _frame(tb, 500, (to,)) == [DARK, WHITE]  # flashing again
+
+
 def _round(tb):
     """The detectives' turn: each piece that may move takes its first legal move."""
     g = tb.board.game
