@@ -13,7 +13,7 @@ if sys.implementation.name != "micropython":
             sys.path.insert(0, p)
 
 from testkit import TestBoard, scratch
-from sy.play.board import IDLE, SETUP, PLAY, OVER, HOLD_MS
+from sy.play.board import IDLE, SETUP, PLAY, OVER
 
 TMP = scratch("sy-fwtest-play")
 DETECTIVES = (13, 26, 29, 34, 50)
@@ -294,6 +294,7 @@ def test_an_escape_runs_a_white_wave_over_the_board():
     tb.board.render(15 * 219)  # the wave has left the board: the detectives glow dim
     assert tb.colour(199) == DARK
     assert tb.colour(pos[0]) == (0, 60 >> 3, 255 >> 3) and tb.colour(pos[1]) == (0, 255 >> 3, 40 >> 3)
+    assert tb.colour(pos[2]) == (170 >> 3, 0, 255 >> 3)
     tb.board.render(15 * 239)  # and it starts again
     assert tb.colour(1) == DARK
     tb.board.render(15 * 240)
@@ -450,16 +451,27 @@ def test_the_confirm_button_takes_back_when_held_long_enough():
     tb.lift(13)
     tb.place(4)
     tb.messages()
-    _hold(tb, HOLD_MS - 1)
+    _hold(tb, 1499)  # held 1.5 s and longer: a take-back
     assert tb.board.game.pos[0] == 4 and _events(tb) == []
-    _hold(tb, HOLD_MS)
+    _hold(tb, 1500)
     assert tb.board.game.pos[0] == 13
     assert _events(tb) == [{"type": "undo", "piece": "D1", "from": 4, "to": 13}]
     assert "sy.play.undo" not in sys.modules and "sy.rules.takeback" not in sys.modules
-    _hold(tb, HOLD_MS)  # nothing left to take back: the host is told why
+    _hold(tb, 1500)  # nothing left to take back: the host is told why
     notes = _notes(tb, "refused")
     assert [n["error"] for n in notes] == ["wrong_turn"], notes
     assert "sy.rules.messages" not in sys.modules
+
+
+def test_a_release_without_its_press_takes_nothing_back():
+    tb = _detectives_turn()
+    tb.lift(13)
+    tb.place(4)
+    tb.messages()
+    b = tb.board
+    b.now = 90000
+    b.release(3)  # (the press came before a reboot, say)
+    assert b.game.pos[0] == 4 and tb.messages() == []
 
 
 def test_the_confirm_button_held_outside_a_game_in_play_does_nothing():
@@ -470,6 +482,27 @@ def test_the_confirm_button_held_outside_a_game_in_play_does_nothing():
     tb.board.release(3)  # a release with no press before it
     tb.board.release(0)
     assert tb.messages() == []
+
+
+# --- one thing a scan cycle ---------------------------------------------------------------------------------
+def test_the_cycle_that_takes_a_reed_change_draws_no_frame():
+    """On a Pico a change's evaluation and a frame each take milliseconds: the frame that answers a
+    change comes in the next cycle, as does a host's line that waits meanwhile."""
+    tb = _detectives_turn()
+    tb.set(13, False)
+    changes = tb.app.changes
+    while tb.app.changes == changes:
+        shown = tb.strip.seq
+        tb.link.inbox.append(b'{"cmd": "ping", "id": 99}')
+        tb.run(1)
+        if tb.app.changes == changes:
+            tb.messages()
+    assert tb.strip.seq == shown and tb.board.lifted == 0
+    assert [m for m in tb.messages() if m.get("id") == 99] == []  # the line waits too
+    tb.run(1)
+    assert [m["id"] for m in tb.messages() if "ok" in m] == [99]
+    tb.run(1)
+    assert tb.strip.seq == shown + 1 and tb.colour(4) == TAXI
 
 
 # --- saving ------------------------------------------------------------------------------------------------
@@ -486,6 +519,10 @@ def test_every_event_saves_the_game_and_a_long_game_outgrows_the_buffer():
         _round(tb)
     assert b.save_max_us > 0
     assert b.game.save_size() > 192
+    from sy.storage import resume
+    from sy.storage.store import Store
+    header, data = resume.load(Store(TMP))
+    assert header["v"] == 1 and header["stage"] == PLAY and len(data) == b.game.save_size()
     st = tb.command("status")
     tb.reboot()
     st2 = tb.command("status")
