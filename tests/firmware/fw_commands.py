@@ -113,10 +113,13 @@ def test_setup_takes_its_options_and_journals_them():
     want.update(opts)
     assert line == want, line
     tb = _board()
-    assert _setup(tb)["ok"]
+    assert tb.command("setup", detectives=list(DETECTIVES))["ok"]  # no bobbies named: none
     assert _record(tb) == [{"type": "setup", "detectives": list(DETECTIVES), "bobbies": [], "mrx": None}]
     st = tb.command("status")
     assert st["next_reveal"] == 3 and st["tickets"]["D1"] == [11, 8, 4], st
+    from sy.rules.base import REVEALS, ROUNDS
+    g = tb.board.game
+    assert tuple(g.reveals) == REVEALS == (3, 8, 13, 18, 24) and g.rounds == ROUNDS == 22  # the rulebook's
 
 
 def test_setup_on_a_board_with_its_map():
@@ -304,6 +307,38 @@ def test_capture_needs_a_game_a_piece_and_the_proof():
     assert _record(tb)[-1] == {"type": "move", "piece": "D1", "to": 46, "ticket": "underground", "capture": True}
 
 
+def test_after_a_double_move_the_proof_is_of_its_second_half():
+    tb = _start(commit=commitlib.commitment(45, SALT))
+    c1, c2 = commitlib.commitment(32, SALT), commitlib.commitment(46, SALT)
+    assert tb.command("mrx", double=[{"ticket": "taxi", "commit": c1}, {"ticket": "taxi", "commit": c2}])["ok"]
+    tb.lift(13)
+    tb.place(46)
+    _refused(tb.command("capture", piece="D1", reveal=[SALT, 45]), "unproved")  # the setup's
+    _refused(tb.command("capture", piece="D1", reveal=[SALT, 32]), "unproved")  # the first half's
+    assert tb.command("capture", piece="D1", reveal=[SALT, 46])["ok"]
+
+
+def test_a_capture_declared_after_the_last_round_ended_the_game():
+    """The board commits the last move before the host can say it was a capture: the game ends
+    as an escape, then the capture replaces it, with a second game_over note."""
+    tb = _start(detectives=[13, 26], bobbies=[29, 34], rounds=1)
+    assert tb.command("mrx", ticket="taxi")["ok"]
+    _move(tb, 26, 39)
+    _move(tb, 29, 41)
+    _move(tb, 34, 22)
+    _move(tb, 13, 46)
+    assert tb.command("status")["result"] == "mrx" and tb.board.stage == 3
+    tb.messages()
+    assert tb.command("capture", piece="D1")["ok"]
+    msgs = tb.messages()
+    assert [m for m in msgs if m.get("note") == "game_over"] == [
+        {"note": "game_over", "result": "detectives", "reason": "capture"}], msgs
+    st = tb.command("status")
+    assert (st["stage"], st["result"], st["reason"]) == ("over", "detectives", "capture"), st
+    tb.reboot()
+    assert tb.command("status")["reason"] == "capture"
+
+
 def test_a_proof_that_names_another_station_is_refused():
     tb = _start(commit=commitlib.commitment(45, SALT))
     assert tb.command("mrx", ticket="taxi", commit=commitlib.commitment(58, SALT))["ok"]
@@ -353,7 +388,7 @@ def test_cornered_needs_the_proof_and_a_mister_x_with_no_move():
     assert tb.command("cornered")["ok"]
     assert _events(tb) == [{"type": "cornered"}]
     st = tb.command("status")
-    assert (st["stage"], st["result"], st["reason"]) == ("over", "detectives", "mrx_stuck"), st
+    assert (st["stage"], st["phase"], st["result"], st["reason"]) == ("over", "over", "detectives", "mrx_stuck"), st
 
 
 def test_guide_lights_one_move_and_refuses_others():
@@ -382,8 +417,8 @@ def test_undo_by_the_host_names_the_piece_or_takes_the_last():
     _move(tb, 13, 4)
     _move(tb, 26, 39)
     tb.messages()
-    _refused(tb.command("undo", piece="D1"), "wrong_turn")  # not the last of this turn
-    _refused(tb.command("undo", piece="D3"), "wrong_turn")  # has not moved
+    assert "later" in _refused(tb.command("undo", piece="D1"), "wrong_turn")  # not the last of this turn
+    assert "not moved" in _refused(tb.command("undo", piece="D3"), "wrong_turn")
     _refused(tb.command("undo", piece="D8"), "bad_input")
     r = tb.command("undo", piece="D2")
     assert r["ok"] and r["seq"] == 6, r
