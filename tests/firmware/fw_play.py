@@ -126,6 +126,7 @@ def test_a_lifted_piece_shows_its_destinations_in_the_transports_colours():
     assert _frame(tb, 0, (13, 4, 14, 23, 46, 12)) == [LIT_D1, TAXI, BUS, TAXI, UG, DARK]
     assert _frame(tb, 600, (13, 23)) == [LIT_D1, BUS]
     assert _frame(tb, 1200, (23,)) == [TAXI]
+    assert _frame(tb, 1800, (23,)) == [BUS]
     tb.press(1)  # the bus ticket chosen before the placement: only bus destinations stay lit
     assert _frame(tb, 0, (4, 14, 23, 46, 52)) == [DARK, BUS, BUS, DARK, BUS]
     tb.press(1)  # pressed again: the choice is dropped, every destination is lit again
@@ -260,7 +261,7 @@ def test_a_capture_strobes_the_pieces_and_flashes_mister_x_red_and_white():
     assert tb.command("capture", piece="D1")["ok"]
     assert tb.board.stage == OVER
     assert _frame(tb, 0, (46, 26, 29)) == [RED, DARK, DARK]
-    assert _frame(tb, 100, (46, 26, 29)) == [WHITE, D2, D3]
+    assert _frame(tb, 100, (46, 26, 29, 34, 50)) == [WHITE, D2, D3, (255, 60, 150), (255, 90, 0)]
     assert _frame(tb, 200, (46,)) == [RED]
 
 
