@@ -109,6 +109,7 @@ def test_the_pieces_that_may_move_pulse_the_others_glow_dim():
     tb = _detectives_turn()
     # the pulse: 96 at 0 ms, up to 253 at 512 ms, 175 half way
     assert _frame(tb, 0, (13, 26)) == [_scaled(D1, 96), _scaled(D2, 96)]
+    assert _frame(tb, 4, (13,)) == [_scaled(D1, 97)]
     assert _frame(tb, 256, (13,)) == [_scaled(D1, 175)]
     assert _frame(tb, 512, (13,)) == [_scaled(D1, 253)]
     assert _frame(tb, 768, (13,)) == [_scaled(D1, 174)]
@@ -189,6 +190,10 @@ def test_the_travel_log_view_after_a_short_press_of_the_confirm_button():
     assert _frame(tb, 5000, (1, 2, 3, 4)) == [(60, 60, 60), (0, 0, 80), WHITE, DARK]
     assert _frame(tb, 8999, (1, 2, 3, 4)) == [(60, 60, 60), (0, 0, 80), WHITE, DARK]
     assert _frame(tb, 9000, (1, 2, 3)) == [DARK, DARK, DARK]
+    tb = _start()
+    assert tb.command("mrx", double=[{"ticket": "taxi"}, {"ticket": "taxi"}])["ok"]
+    tb.board.button(3)
+    assert _frame(tb, tb.board.now, (1, 2, 3, 4)) == [(60, 60, 60), (60, 60, 60), WHITE, DARK]
 
 
 def test_a_surfaced_mister_x_flashes_white_until_his_piece_stands_there():
@@ -358,6 +363,7 @@ def test_an_illegal_placement_is_told_with_its_reason_and_a_guided_move_with_the
     note = _notes(tb, "illegal")
     assert note == [{"note": "illegal", "piece": "D1", "station": 4, "error": "guided", "message": "D1 goes to 23"}], note
     assert tb.board.game.pos[0] == 13
+    assert _frame(tb, 0, (23,)) + _frame(tb, 500, (23,)) == [BUS, D1]  # the guided station
     tb.lift(4)
     tb.place(23)  # the guided move, its ticket known: no choice asked
     assert tb.board.game.pos[0] == 23 and list(tb.board.game.tickets[0]) == [11, 7, 4]
@@ -371,6 +377,46 @@ def test_a_guided_move_lights_its_destination_in_the_piece_and_the_ticket_colour
     assert _frame(tb, 500, (39,)) == [D2]
     tb.lift(13)  # another piece lifted: the guided destination stays what is lit
     assert _frame(tb, 0, (39, 4)) == [TAXI, DARK]
+
+
+def _to_46_then_1(tb):
+    """D1 from 13 to 46 by underground, a round, Mister X; then D1 in hand at 46, where bus and
+    underground both go to station 1."""
+    tb.lift(13)
+    tb.place(46)
+    _round(tb)
+    assert _mrx_taxi(tb)["ok"]
+    tb.lift(46)
+
+
+def test_a_ticket_button_that_is_not_one_of_the_waiting_placement_choices():
+    tb = _detectives_turn()
+    _to_46_then_1(tb)
+    tb.place(1)
+    assert tb.board.pend_to == 1 and tb.board.pend_mask == 6
+    tb.messages()
+    tb.press(0)  # taxi: no taxi line joins 46 and 1
+    notes = _notes(tb, "illegal")
+    assert [(n["station"], n["error"]) for n in notes] == [(1, "not_connected")], notes
+    assert tb.board.game.pos[0] == 46
+    tb.press(0)  # taxi pressed again: the choice is dropped, both tickets are offered again
+    tb.press(2)
+    assert tb.board.game.pos[0] == 1 and list(tb.board.game.tickets[0]) == [11, 8, 2]
+
+
+def test_a_placement_by_the_host_on_a_station_out_of_service_waits_for_its_ticket():
+    from sy.hardware import boardconfig
+    cfg = boardconfig.validate({"board": "pico", "debounce_ms": 30, "scan_hz": 200, "reeds": {"dead": [1]}})
+    tb = TestBoard(TMP, cfg)
+    tb.command("hello", proto=1)
+    assert tb.command("setup", detectives=list(DETECTIVES), bobbies=[])["ok"]
+    for s in DETECTIVES:
+        tb.place(s)
+    assert tb.command("mrx", ticket="taxi")["ok"]
+    _to_46_then_1(tb)
+    r = tb.command("place", piece="D1", station=1)
+    assert r["ok"] and r["pending"] == ["bus", "underground"], r
+    assert tb.command("choose", ticket="bus")["ok"] and tb.board.game.pos[0] == 1
 
 
 def test_choose_without_a_piece_in_hand_is_refused():
