@@ -521,6 +521,20 @@ def test_a_release_without_its_press_takes_nothing_back():
     assert b.game.pos[0] == 4 and tb.messages() == []
 
 
+def test_a_station_closed_while_a_piece_taken_back_is_in_hand_is_a_stray():
+    tb = _detectives_turn()
+    tb.lift(26)
+    tb.place(39)
+    assert tb.command("undo")["ok"]  # D2 must go back to 26: nothing may move meanwhile
+    tb.lift(39)
+    tb.place(4)  # a magnet on a destination of D1, put down while D2 is in hand
+    tb.place(26)
+    assert tb.board.back == -1
+    tb.lift(13)  # D1 in hand: 4 closed before, so it is no placement
+    g = tb.board.game
+    assert g.pos[0] == 13 and tb.board.lifted == 0 and tb.command("status")["extra"] == [4]
+
+
 def test_the_confirm_button_held_outside_a_game_in_play_does_nothing():
     tb = _ready()
     tb.messages()
