@@ -143,13 +143,15 @@ def test_a_new_setup_abandons_a_game_only_when_told_to():
     assert tb.command("guide", piece="D2", to=39, ticket="taxi")["ok"]
     _refused(_setup(tb), "wrong_turn")
     assert tb.board.game.moves == 1
+    tb.lift(26)  # D2 in hand
+    assert tb.board.lifted == 1
     r = _setup(tb, detectives=[13, 26, 29], bobbies=[117], replace=True)
     assert r["ok"] and r["seq"] == 1, r
     b = tb.board
     assert b.stage == 1 and b.game.moves == 0 and b.gp == -1 and b.lifted == -1 and not b.x_on
     assert [line["type"] for line in _record(tb, True)] == ["setup"]  # a new journal
     st = tb.command("status")
-    assert st["missing"] == ["D1", "B1"] and st["extra"] == [4, 34, 50], st  # the old pieces are strays now
+    assert st["missing"] == ["D1", "D2", "B1"] and st["extra"] == [4, 34, 50], st  # the old pieces are strays now
     _refused(_setup(tb), "wrong_turn")  # in setup, too
     b.stage = 3
     assert _setup(tb)["ok"]  # a game over is no game in progress

@@ -414,6 +414,7 @@ def test_a_placement_by_the_host_on_a_station_out_of_service_waits_for_its_ticke
         tb.place(s)
     assert tb.command("mrx", ticket="taxi")["ok"]
     _to_46_then_1(tb)
+    assert tb.command("status")["dead"] == [1]
     r = tb.command("place", piece="D1", station=1)
     assert r["ok"] and r["pending"] == ["bus", "underground"], r
     assert tb.command("choose", ticket="bus")["ok"] and tb.board.game.pos[0] == 1
