@@ -25,8 +25,8 @@ DEADREED = sorted(n for n in dir(fw_deadreed) if n.startswith("test_"))
 UNITS = [(m, n) for m in (fw_debounce, fw_leds, fw_store, fw_play, fw_commands)
          for n in sorted(dir(m)) if n.startswith("test_")]
 HEAP = "160k"  # the tests' own harness (a second Game for Mister X's truth, queues) rides along
-# fw_play's 30 boards, one after another, fragment the 64-bit port's heap: a reboot's Game.load ran out at 160k
-HEAPS = {"fw_play": "192k"}
+# fw_play's and fw_commands' boards, one after another, fragment the 64-bit port's heap: at 160k a reboot's Game.load ran out
+HEAPS = {"fw_play": "192k", "fw_commands": "192k"}
 
 
 @pytest.mark.parametrize("name", CASES)
