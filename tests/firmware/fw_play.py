@@ -369,6 +369,25 @@ def test_an_illegal_placement_is_told_with_its_reason_and_a_guided_move_with_the
     assert tb.board.game.pos[0] == 23 and list(tb.board.game.tickets[0]) == [11, 7, 4]
 
 
+def test_only_the_guided_piece_may_take_the_guided_station():
+    tb = _detectives_turn(detectives=(123, 138, 13, 26, 29))  # 124 is a taxi ride from 123 and from 138
+    assert tb.command("guide", piece="D1", to=124, ticket="taxi")["ok"]
+    tb.lift(138)
+    tb.place(124)  # D2 on D1's guided station
+    notes = _notes(tb, "illegal")
+    assert [(n["piece"], n["error"]) for n in notes] == [("D2", "guided")], notes
+    assert tb.board.game.pos[1] == 138
+
+
+def test_a_piece_lifted_in_mister_x_turn_stays_out_of_place_whichever_it_is():
+    tb = _start()
+    tb.lift(26)  # D2, in Mister X's turn
+    assert tb.command("mrx", ticket="taxi")["ok"]
+    tb.place(39)  # a taxi ride from 26, but D2 was lifted out of turn
+    g = tb.board.game
+    assert g.moved == 0 and g.pos[1] == 26 and tb.command("status")["extra"] == [39]
+
+
 def test_a_guided_move_lights_its_destination_in_the_piece_and_the_ticket_colours():
     tb = _detectives_turn()
     assert tb.command("guide", piece="D2", to=39, ticket="taxi")["ok"]
@@ -392,8 +411,10 @@ def _to_46_then_1(tb):
 def test_a_ticket_button_that_is_not_one_of_the_waiting_placement_choices():
     tb = _detectives_turn()
     _to_46_then_1(tb)
+    assert _frame(tb, 0, (1,)) + _frame(tb, 600, (1,)) == [BUS, UG]  # bus and underground in turn
     tb.place(1)
     assert tb.board.pend_to == 1 and tb.board.pend_mask == 6
+    assert _frame(tb, 0, (1,)) + _frame(tb, 200, (1,)) == [BUS, UG]
     tb.messages()
     tb.press(0)  # taxi: no taxi line joins 46 and 1
     notes = _notes(tb, "illegal")
@@ -461,7 +482,9 @@ def test_commands_refused_while_the_game_is_not_ready():
     _escape_from_here(tb)
     r = tb.command("mrx", ticket="taxi")  # over
     codes.append(r["error"])
-    assert codes == ["wrong_turn", "wrong_turn", "wrong_turn", "wrong_turn", "game_over"], codes
+    r = tb.command("guide", piece="D1", to=4, ticket="taxi")
+    codes.append(r["error"])
+    assert codes == ["wrong_turn", "wrong_turn", "wrong_turn", "wrong_turn", "game_over", "game_over"], codes
 
 
 def _escape_from_here(tb):
@@ -509,6 +532,18 @@ def test_the_confirm_button_takes_back_when_held_long_enough():
     notes = _notes(tb, "refused")
     assert [n["error"] for n in notes] == ["wrong_turn"], notes
     assert "sy.rules.messages" not in sys.modules
+
+
+def test_a_press_at_the_clock_s_zero_counts():
+    tb = _detectives_turn()
+    tb.lift(13)
+    tb.place(4)
+    b = tb.board
+    b.now = 0  # the millisecond clock may read 0 (it wraps)
+    b.button(3)
+    b.now = 1500
+    b.release(3)
+    assert b.game.pos[0] == 13
 
 
 def test_a_release_without_its_press_takes_nothing_back():
@@ -576,9 +611,11 @@ def test_every_event_saves_the_game_and_a_long_game_outgrows_the_buffer():
     for s in DETECTIVES:
         tb.place(s)
     b = tb.board
+    snap = b.snap  # the board's snapshot buffer: made once, a save allocates none
     for _ in range(10):
         assert _mrx_taxi(tb)["ok"]
         _round(tb)
+        assert b.snap is snap or b.game.save_size() > 192
     assert b.save_max_us > 0
     assert b.game.save_size() > 192
     from sy.storage import resume
