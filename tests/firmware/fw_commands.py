@@ -93,6 +93,8 @@ def test_setup_refuses_malformed_fields_with_bad_input():
         r = _setup(tb, **args)
         _refused(r, "bad_input")
         assert tb.board.game is None and tb.board.stage == 0, args
+    for field, v in (("detectives", [13, "26"]), ("detectives", [13, True]), ("bobbies", [29, "34"])):
+        assert "setup.%s" % field in _refused(_setup(tb, **{field: v}), "bad_input")  # the field is named
     for args in ({"detectives": [13, 13]}, {"rounds": 0}, {"reveals": [0]}, {"tickets": {"taxi": 300, "bus": 8, "underground": 4}}):
         _refused(_setup(tb, **args), "bad_input")  # well formed, but against the rules
     assert tb.board.game is None and tb.store.seq == 0
