@@ -300,7 +300,7 @@ def test_capture_needs_a_game_a_piece_and_the_proof():
         args = {"piece": "D1"}
         if proof is not None:
             args["reveal"] = proof
-        _refused(tb.command("capture", **args), "unproved")
+        assert "reveal [salt, station]" in _refused(tb.command("capture", **args), "unproved"), proof  # malformed
     _refused(tb.command("capture", piece="D1", reveal=["cd" * 16, 46]), "unproved")  # wrong salt
     assert tb.board.game.result is None
     tb.messages()
@@ -393,6 +393,18 @@ def test_cornered_needs_the_proof_and_a_mister_x_with_no_move():
     assert _events(tb) == [{"type": "cornered"}]
     st = tb.command("status")
     assert (st["stage"], st["phase"], st["result"], st["reason"]) == ("over", "over", "detectives", "mrx_stuck"), st
+
+
+def test_a_guided_move_is_lit_in_the_next_scan_cycle():
+    tb = _start()
+    assert tb.command("mrx", ticket="taxi")["ok"]
+    seq = tb.strip.seq
+    while tb.strip.seq == seq:  # a frame has just been drawn: the next is not due for 40 ms
+        tb.run(1)
+    tb.command("guide", piece="D1", to=4, ticket="taxi")  # one cycle: the command
+    seq = tb.strip.seq
+    tb.run(1)
+    assert tb.strip.seq == seq + 1 and tb.colour(4) != (0, 0, 0)
 
 
 def test_guide_lights_one_move_and_refuses_others():
