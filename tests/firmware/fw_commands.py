@@ -217,6 +217,8 @@ def test_mrx_moves_are_journaled_and_announced():
     reach = [n for c in g.candidates() for n in g.graph.neighbours(c, 1) if g.holder_of(n) < 0]
     r = tb.command("mrx", ticket="bus", to=min(reach))
     assert r["ok"] and r["reveal"] == min(reach) and g.surfaced == min(reach), r
+    st = tb.command("status")
+    assert (st["surfaced"], st["moves"], st["next_reveal"], st["log"]) == (min(reach), 3, 8, ["taxi", "black", "bus"]), st
     assert _events(tb) == [{"type": "mrx", "ticket": "bus", "to": min(reach)}]
 
 
