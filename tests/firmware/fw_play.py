@@ -388,6 +388,24 @@ def test_a_piece_lifted_in_mister_x_turn_stays_out_of_place_whichever_it_is():
     assert g.moved == 0 and g.pos[1] == 26 and tb.command("status")["extra"] == [39]
 
 
+def test_two_pieces_lifted_in_mister_x_turn_one_put_back_the_other_stays_out_of_place():
+    tb = _start()
+    tb.lift(13)
+    tb.lift(26)
+    assert tb.command("mrx", ticket="taxi")["ok"]
+    tb.place(13)  # D1 back: in place again
+    tb.place(39)  # D2, lifted out of turn, put on one of its destinations: no move
+    g = tb.board.game
+    assert g.pos[1] == 26 and g.moved == 0 and tb.command("status")["extra"] == [39]
+    tb.lift(13)  # D1 may move as usual
+    assert tb.board.lifted == -1  # (not while D2 is out of place: two pieces missing)
+    tb.lift(39)
+    tb.place(26)
+    assert tb.board.lifted == 0
+    tb.place(4)
+    assert g.pos[0] == 4
+
+
 def test_a_guided_move_lights_its_destination_in_the_piece_and_the_ticket_colours():
     tb = _detectives_turn()
     assert tb.command("guide", piece="D2", to=39, ticket="taxi")["ok"]
