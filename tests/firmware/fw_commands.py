@@ -454,6 +454,18 @@ def test_undo_by_the_host_names_the_piece_or_takes_the_last():
     assert r["ok"] and _events(tb) == [{"type": "undo", "piece": "D1", "from": 4, "to": 13}]
 
 
+def test_undo_of_a_move_in_the_middle_of_the_turn_is_refused_as_such():
+    tb = _start()
+    assert tb.command("mrx", ticket="taxi")["ok"]
+    _move(tb, 13, 4)
+    _move(tb, 26, 39)
+    _move(tb, 29, 41)
+    assert "later" in _refused(tb.command("undo", piece="D2"), "wrong_turn")  # D2 moved, but not last
+    assert "later" in _refused(tb.command("undo", piece="D1"), "wrong_turn")
+    assert "not moved" in _refused(tb.command("undo", piece="D4"), "wrong_turn")
+    assert tb.command("undo", piece="D3")["ok"]
+
+
 def test_undo_while_the_piece_is_off_its_station():
     tb = _start()
     assert tb.command("mrx", ticket="taxi")["ok"]
