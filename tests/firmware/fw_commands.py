@@ -459,7 +459,7 @@ def test_undo_of_a_move_in_the_middle_of_the_turn_is_refused_as_such():
     assert tb.command("mrx", ticket="taxi")["ok"]
     _move(tb, 13, 4)
     _move(tb, 26, 39)
-    _move(tb, 29, 41)
+    _move(tb, 29, 16)
     assert "later" in _refused(tb.command("undo", piece="D2"), "wrong_turn")  # D2 moved, but not last
     assert "later" in _refused(tb.command("undo", piece="D1"), "wrong_turn")
     assert "not moved" in _refused(tb.command("undo", piece="D4"), "wrong_turn")
