@@ -156,6 +156,24 @@ def test_a_placement_waiting_for_its_ticket_alternates_its_two_colours():
     assert notes == [{"note": "choose", "piece": "D1", "station": 23, "tickets": ["taxi", "bus"]}], notes
 
 
+def test_a_waiting_placement_asks_for_its_ticket_once():
+    tb = _detectives_turn()
+    tb.place(100)  # a stray magnet
+    tb.lift(13)
+    tb.place(23)
+    tb.lift(100)  # the magnet taken away: the board looks again, the same placement still waits
+    notes = _notes(tb, "choose")
+    assert len(notes) == 1 and tb.board.pend_to == 23, notes
+
+
+def test_any_piece_in_hand_shows_its_destinations():
+    tb = _detectives_turn()
+    tb.lift(26)  # D2
+    assert _frame(tb, 0, (26, 39, 15)) == [LIT_D2, TAXI, TAXI]
+    tb.place(39)
+    assert tb.board.game.pos[1] == 39
+
+
 def test_a_stray_magnet_blinks_red():
     tb = _detectives_turn()
     tb.place(100)
@@ -367,6 +385,14 @@ def test_an_illegal_placement_is_told_with_its_reason_and_a_guided_move_with_the
     tb.lift(4)
     tb.place(23)  # the guided move, its ticket known: no choice asked
     assert tb.board.game.pos[0] == 23 and list(tb.board.game.tickets[0]) == [11, 7, 4]
+
+
+def test_a_guided_move_by_underground():
+    tb = _detectives_turn()
+    assert tb.command("guide", piece="D1", to=46, ticket="underground")["ok"]
+    tb.lift(13)
+    tb.place(46)
+    assert tb.board.game.pos[0] == 46 and list(tb.board.game.tickets[0]) == [11, 8, 3]
 
 
 def test_only_the_guided_piece_may_take_the_guided_station():
