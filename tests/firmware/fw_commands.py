@@ -462,7 +462,7 @@ def test_undo_of_a_move_in_the_middle_of_the_turn_is_refused_as_such():
     _move(tb, 29, 16)
     assert "later" in _refused(tb.command("undo", piece="D2"), "wrong_turn")  # D2 moved, but not last
     assert "later" in _refused(tb.command("undo", piece="D1"), "wrong_turn")
-    assert "not moved" in _refused(tb.command("undo", piece="D4"), "wrong_turn")
+    assert _refused(tb.command("undo", piece="D4"), "wrong_turn") == "D4 has not moved this turn"
     assert tb.command("undo", piece="D3")["ok"]
 
 
