@@ -520,6 +520,15 @@ def test_status_tells_the_whole_game():
     assert st["lifted"] is None and st["missing"] == ["D2", "B1"]
 
 
+def test_status_to_move_leaves_out_each_piece_that_has_moved():
+    tb = _start()
+    assert tb.command("mrx", ticket="taxi")["ok"]
+    _move(tb, 29, 16)  # D3
+    assert tb.command("status")["to_move"] == ["D1", "D2", "D4", "D5"]
+    _move(tb, 13, 4)
+    assert tb.command("status")["to_move"] == ["D2", "D4", "D5"]
+
+
 def test_hello_checks_the_version_and_resends_what_the_host_missed():
     tb = _start()
     _refused(tb.command("hello", proto=2), "version")
