@@ -615,6 +615,19 @@ def test_a_station_closed_while_a_piece_taken_back_is_in_hand_is_a_stray():
     assert g.pos[0] == 13 and tb.board.lifted == 0 and tb.command("status")["extra"] == [4]
 
 
+def test_a_station_closed_while_the_taken_back_piece_itself_is_in_hand_is_a_stray():
+    tb = _detectives_turn()
+    tb.lift(13)
+    tb.place(4)
+    assert tb.command("undo")["ok"]  # D1 must go back to 13
+    tb.lift(4)
+    tb.place(24)  # a magnet on a destination of D1, put down while D1 is in hand
+    tb.place(13)
+    tb.lift(13)  # D1 in hand again: 24 closed before, so it is no placement
+    g = tb.board.game
+    assert g.pos[0] == 13 and tb.board.lifted == 0 and tb.command("status")["extra"] == [24]
+
+
 def test_the_confirm_button_held_outside_a_game_in_play_does_nothing():
     tb = _ready()
     tb.messages()
