@@ -255,6 +255,19 @@ def test_a_double_move_is_one_journal_line_with_both_halves():
     assert _events(tb) == [{"type": "mrx", "double": [{"ticket": "taxi"}, {"ticket": "taxi", "to": to}]}]
 
 
+def test_a_double_move_after_a_single_one_surfaces_on_its_second_half():
+    tb = _start(reveals=[3])
+    g = tb.board.game
+    assert tb.command("mrx", ticket="taxi")["ok"]  # move 1
+    _round(tb)
+    tb.messages()
+    reach = sorted(set(n for c in g.candidates() for n in g.graph.neighbours(c, 0) if g.holder_of(n) < 0))
+    to = min(n for s in reach for n in g.graph.neighbours(s, 0) if g.holder_of(n) < 0)
+    r = tb.command("mrx", double=[{"ticket": "taxi"}, {"ticket": "taxi", "to": to}])  # moves 2 and 3
+    assert r["ok"] and r["reveal"] == to, r
+    assert _events(tb) == [{"type": "mrx", "double": [{"ticket": "taxi"}, {"ticket": "taxi", "to": to}]}]
+
+
 def test_a_surfacing_first_half_of_a_double_move_shows_its_station():
     tb = _start(reveals=[1, 8])
     g = tb.board.game
