@@ -38,6 +38,23 @@ STAGES = {  # module below firmware/sy -> (plain-test files, pytest files)
     "storage/store.py": ((("firmware/fw_store.py", "160k"), _CASES, _TAKEBACK), ()),
     "storage/resume.py": ((("firmware/fw_store.py", "160k"), _CASES, _TAKEBACK), ()),
 }
+# the board's game flow: its own tests first (tests/firmware/fw_play.py, fw_commands.py), then the in-process games
+_PLAY_FILES = (("firmware/fw_play.py", "192k"), ("firmware/fw_commands.py", "192k"), _CASES, _TAKEBACK, _DEADREED)
+_PLAY = (_PLAY_FILES, ())
+_PLAY_KEYED = (_PLAY_FILES, ("tests/test_messages.py",))  # modules that raise with keys of sy/rules/messages.txt
+STAGES.update({
+    "play/board.py": _PLAY_KEYED,
+    "play/newgame.py": _PLAY,
+    "play/mrxturn.py": _PLAY_KEYED,
+    "play/declare.py": _PLAY,
+    "play/undo.py": _PLAY,
+    "play/status.py": _PLAY,
+    "play/report.py": _PLAY,
+    "play/verify.py": _PLAY,
+    "play/deadreed.py": _PLAY,
+    "play/blind.py": _PLAY,
+    "play/service.py": _PLAY,
+})
 
 
 def _cpython(path):

@@ -145,11 +145,14 @@ class Board:
                         v = 1
         self.occ[station] = v
         if g is not None and g.surfaced == station:
+            x_on = self.x_on
             if not closed:
                 self.x_on = False
             elif self.n_missing == 0:
                 self.x_on = True  # nobody is in hand: this is Mister X's own piece
                 self.out.note({"note": "mrx_piece", "station": station})
+            if self.x_on != x_on:
+                self.save()  # the snapshot's header keeps it: a resume takes his piece up as his
         self.compare_and_commit()
 
     def _may(self, p):

@@ -1,0 +1,625 @@
+"""The host's commands that the board's game flow answers (sy/play/newgame.py, mrxturn.py, declare.py,
+undo.py, status.py, report.py): what each accepts, refuses (by code) and changes, as the host sees it
+in replies, events and the record. Plain functions, as tests/firmware/fw_play.py: under CPython and
+the MicroPython unix port (tests/test_firmware_units.py), and for `yard bench mutation`."""
+import sys
+
+if sys.implementation.name != "micropython":
+    import os
+    _ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    for p in (os.path.join(_ROOT, "firmware"), os.path.join(_ROOT, "tests", "fakes")):
+        if p not in sys.path:
+            sys.path.insert(0, p)
+
+from testkit import TestBoard, scratch
+from sy.rules import commit as commitlib
+
+TMP = scratch("sy-fwtest-commands")
+DETECTIVES = (13, 26, 29, 34, 50)
+SALT = "ab" * 16
+
+
+def _board():
+    tb = TestBoard(TMP)
+    tb.command("hello", proto=1)
+    return tb
+
+
+def _setup(tb, **args):
+    args.setdefault("detectives", list(DETECTIVES))
+    args.setdefault("bobbies", [])
+    return tb.command("setup", **args)
+
+
+def _start(**args):
+    tb = _board()
+    r = _setup(tb, **args)
+    assert r["ok"], r
+    for s in list(args.get("detectives", DETECTIVES)) + list(args.get("bobbies", ())):
+        tb.place(s)
+    assert tb.board.stage == 2
+    tb.messages()
+    return tb
+
+
+def _refused(r, code):
+    assert not r["ok"] and r["error"] == code, r
+    return r["message"]
+
+
+def _events(tb):
+    return [m["ev"] for m in tb.messages() if "ev" in m]
+
+
+def _record(tb, everything=False):
+    tb.messages()
+    r = tb.command("record", all=True) if everything else tb.command("record")
+    lines = [m["line"] for m in tb.messages() if "line" in m]
+    assert r["ok"] and r["lines"] == len(lines), (r, lines)
+    return lines
+
+
+def _move(tb, frm, to, ticket=None):
+    tb.lift(frm)
+    tb.place(to)
+    if ticket is not None:
+        tb.press(ticket)
+    assert tb.board.game.holder_of(to) >= 0, (frm, to)
+
+
+def _round(tb):
+    g = tb.board.game
+    while g.phase == 1:
+        mask = g.to_move()
+        p = 0
+        while not mask & (1 << p):
+            p += 1
+        s, t = g.legal(p)[0]
+        tb.lift(g.pos[p])
+        tb.place(s)
+        if tb.board.pend_to == s:
+            tb.press(t)
+
+
+# --- setup and reset (sy/play/newgame.py) --------------------------------------------------------------
+def test_setup_refuses_malformed_fields_with_bad_input():
+    tb = _board()
+    for args in ({"detectives": "13"}, {"detectives": [13, "26"]}, {"detectives": [13, True]},
+                 {"detectives": None}, {"bobbies": [29, 1.5]}, {"bobbies": 29},
+                 {"two_player": "yes"}, {"two_player": 1}, {"rounds": "22"}, {"rounds": True},
+                 {"reveals": [3, "8"]}, {"tickets": [10, 8, 4]}, {"tickets": {"taxi": 10, "bus": 8}},
+                 {"tickets": {"taxi": 10, "bus": True, "underground": 4}}, {"mrx_tickets": {"black": 5}},
+                 {"mrx": 45}, {"commit": "ab"}):
+        r = _setup(tb, **args)
+        _refused(r, "bad_input")
+        assert tb.board.game is None and tb.board.stage == 0, args
+    for field, v in (("detectives", [13, "26"]), ("detectives", [13, True]), ("bobbies", [29, "34"])):
+        assert "setup.%s" % field in _refused(_setup(tb, **{field: v}), "bad_input")  # the field is named
+    for args in ({"detectives": [13, 13]}, {"rounds": 0}, {"reveals": [0]}, {"tickets": {"taxi": 300, "bus": 8, "underground": 4}}):
+        _refused(_setup(tb, **args), "bad_input")  # well formed, but against the rules
+    assert tb.board.game is None and tb.store.seq == 0
+
+
+def test_setup_takes_its_options_and_journals_them():
+    tb = _board()
+    opts = {"tickets": {"taxi": 5, "bus": 4, "underground": 3}, "mrx_tickets": {"black": 2, "double": 1},
+            "rounds": 6, "reveals": [2, 5], "commit": commitlib.commitment(45, SALT)}
+    r = _setup(tb, detectives=[13, 26], bobbies=[29, 34], two_player=True, map="london", **opts)
+    assert r["ok"] and r["seq"] == 1, r
+    st = tb.command("status")
+    assert st["stage"] == "setup" and st["next_reveal"] == 2 and st["pieces"] == {"D1": 13, "D2": 26, "B1": 29, "B2": 34}
+    assert st["tickets"] == {"D1": [5, 4, 3], "D2": [5, 4, 3]}
+    assert st["mrx_tickets"]["black"] == 2 and st["mrx_tickets"]["double"] == 1
+    line = _record(tb)[0]
+    want = {"type": "setup", "detectives": [13, 26], "bobbies": [29, 34], "mrx": None, "two_player": True}
+    want.update(opts)
+    assert line == want, line
+    tb = _board()
+    assert tb.command("setup", detectives=list(DETECTIVES))["ok"]  # no bobbies named: none
+    assert _record(tb) == [{"type": "setup", "detectives": list(DETECTIVES), "bobbies": [], "mrx": None}]
+    st = tb.command("status")
+    assert st["next_reveal"] == 3 and st["tickets"]["D1"] == [11, 8, 4], st
+    from sy.rules.base import REVEALS, ROUNDS
+    g = tb.board.game
+    assert tuple(g.reveals) == REVEALS == (3, 8, 13, 18, 24) and g.rounds == ROUNDS == 22  # the rulebook's
+
+
+def test_setup_on_a_board_with_its_map():
+    from sy.rules import mapgraph
+    tb = _board()
+    tb.board.graph = mapgraph.load("london")  # as sy/start.py builds the board
+    _refused(_setup(tb, map="london1983"), "bad_input")
+    assert _setup(tb, map="london")["ok"]
+    tb = _board()
+    tb.board.graph = mapgraph.load("london1983")
+    assert _setup(tb)["ok"]  # no map named: the board's own
+    assert _record(tb)[0]["map"] == "london1983"
+    assert tb.command("hello", proto=1)["map"] == "london1983"
+
+
+def test_a_new_setup_abandons_a_game_only_when_told_to():
+    tb = _start()
+    assert tb.command("mrx", ticket="taxi")["ok"]
+    tb.lift(13)
+    tb.place(4)
+    assert tb.command("guide", piece="D2", to=39, ticket="taxi")["ok"]
+    _refused(_setup(tb), "wrong_turn")
+    assert tb.board.game.moves == 1
+    tb.lift(26)  # D2 in hand
+    assert tb.board.lifted == 1
+    r = _setup(tb, detectives=[13, 26, 29], bobbies=[117], replace=True)
+    assert r["ok"] and r["seq"] == 1, r
+    b = tb.board
+    assert b.stage == 1 and b.game.moves == 0 and b.gp == -1 and b.lifted == -1 and not b.x_on
+    assert [line["type"] for line in _record(tb, True)] == ["setup"]  # a new journal
+    st = tb.command("status")
+    assert st["missing"] == ["D1", "D2", "B1"] and st["extra"] == [4, 34, 50], st  # the old pieces are strays now
+    _refused(_setup(tb), "wrong_turn")  # in setup, too
+    b.stage = 3
+    assert _setup(tb)["ok"]  # a game over is no game in progress
+
+
+def test_setup_while_a_resumed_board_restores_starts_afresh():
+    tb = _start()
+    assert tb.command("mrx", ticket="taxi")["ok"]
+    tb.set(13, False)
+    tb.reboot()
+    assert tb.board.restoring
+    assert _setup(tb, replace=True)["ok"]
+    assert not tb.board.restoring and tb.board.stage == 1
+    tb.place(13)
+    assert tb.board.stage == 2
+
+
+def test_reset_forgets_the_game():
+    tb = _start()
+    assert tb.command("mrx", ticket="taxi")["ok"]
+    r = tb.command("reset", confirm=True)
+    assert r["ok"] and r["seq"] == 0
+    st = tb.command("status")
+    assert st == {"stage": "idle", "restoring": False, "seq": 0, "id": st["id"], "ok": True}, st
+    tb.reboot()
+    assert tb.board.game is None and tb.board.stage == 0
+    tb.set(13, False)
+    tb.reboot()
+    tb.command("reset", confirm=True)
+    assert not tb.board.restoring
+
+
+def test_a_setup_resends_events_from_its_first():
+    tb = _start()
+    assert tb.command("mrx", ticket="taxi")["ok"]
+    tb.command("ack", seq=3)
+    assert _setup(tb, replace=True)["ok"]
+    tb.messages()
+    r = tb.command("hello", proto=1)  # the pieces stand on the same stations: ready at once
+    assert r["seq"] == 2
+    assert [m["seq"] for m in tb.messages() if "ev" in m] == [1, 2]
+
+
+# --- Mister X's moves (sy/play/mrxturn.py) ----------------------------------------------------------------
+def test_mrx_moves_are_journaled_and_announced():
+    tb = _start(commit=commitlib.commitment(45, SALT))
+    c1 = commitlib.commitment(46, SALT)
+    r = tb.command("mrx", ticket="taxi", commit=c1)
+    assert r["ok"] and r["seq"] == 3 and r["reveal"] == 0 and r["round"] == 1, r
+    msgs = tb.messages()
+    assert [m["ev"] for m in msgs if "ev" in m] == [{"type": "mrx", "ticket": "taxi", "commit": c1}]
+    assert [m for m in msgs if "note" in m] == []  # the detectives' turn: no note
+    _round(tb)
+    tb.messages()
+    r = tb.command("mrx", ticket="black")
+    assert r["ok"] and r["round"] == 2
+    assert _events(tb) == [{"type": "mrx", "ticket": "black"}]
+    _round(tb)
+    tb.messages()
+    g = tb.board.game
+    reach = [n for c in g.candidates() for n in g.graph.neighbours(c, 1) if g.holder_of(n) < 0]
+    r = tb.command("mrx", ticket="bus", to=min(reach))
+    assert r["ok"] and r["reveal"] == min(reach) and g.surfaced == min(reach), r
+    st = tb.command("status")
+    assert (st["surfaced"], st["moves"], st["next_reveal"], st["log"]) == (min(reach), 3, 8, ["taxi", "black", "bus"]), st
+    assert _events(tb) == [{"type": "mrx", "ticket": "bus", "to": min(reach)}]
+
+
+def test_mrx_refusals():
+    tb = _start()
+    for args in ({"ticket": "boat"}, {"ticket": "taxi", "to": 0}, {"ticket": "taxi", "to": 200},
+                 {"ticket": "taxi", "to": True}, {"ticket": "taxi", "commit": "x" * 63},
+                 {"ticket": "taxi", "to": 46}, {"double": [{"ticket": "taxi"}]},
+                 {"double": [{"ticket": "taxi"}, "bus"]}, {"double": ["taxi", {"ticket": "bus"}]},
+                 {"double": {"ticket": "taxi"}}, {"double": [{"ticket": "taxi"}, {"ticket": "bus"}, {}]},
+                 {"double": [{"ticket": "taxi", "to": 46}, {"ticket": "bus"}]},
+                 {"double": [{"ticket": "taxi"}, {"ticket": "bus", "to": 46}]}):
+        _refused(tb.command("mrx", **args), "bad_input")
+    assert tb.board.game.moves == 0 and tb.store.seq == 2
+    assert tb.command("mrx", ticket="taxi")["ok"]
+    _refused(tb.command("mrx", ticket="taxi"), "wrong_turn")  # the detectives' turn
+
+
+def test_a_double_move_is_one_journal_line_with_both_halves():
+    tb = _start(reveals=[4, 8])
+    c1, c2 = commitlib.commitment(46, SALT), commitlib.commitment(47, SALT)
+    r = tb.command("mrx", double=[{"ticket": "taxi", "commit": c1}, {"ticket": "bus", "commit": c2}])
+    assert r["ok"] and r["round"] == 1 and r["reveal"] == 0, r
+    assert _events(tb) == [{"type": "mrx", "double": [{"ticket": "taxi", "commit": c1}, {"ticket": "bus", "commit": c2}]}]
+    g = tb.board.game
+    assert g.moves == 2 and g.double == 1 and g.phase == 1
+    _round(tb)
+    tb.messages()
+    # the second half of the next double move surfaces (move 4): a station two taxi rides away
+    reach = sorted(set(n for c in g.candidates() for n in g.graph.neighbours(c, 0) if g.holder_of(n) < 0))
+    to = min(n for s in reach for n in g.graph.neighbours(s, 0) if g.holder_of(n) < 0)
+    r = tb.command("mrx", double=[{"ticket": "taxi"}, {"ticket": "taxi", "to": to}])
+    assert r["ok"] and r["reveal"] == to and r["round"] == 2, r
+    assert _events(tb) == [{"type": "mrx", "double": [{"ticket": "taxi"}, {"ticket": "taxi", "to": to}]}]
+
+
+def test_a_double_move_after_a_single_one_surfaces_on_its_second_half():
+    tb = _start(reveals=[3])
+    g = tb.board.game
+    assert tb.command("mrx", ticket="taxi")["ok"]  # move 1
+    _round(tb)
+    tb.messages()
+    reach = sorted(set(n for c in g.candidates() for n in g.graph.neighbours(c, 0) if g.holder_of(n) < 0))
+    to = min(n for s in reach for n in g.graph.neighbours(s, 0) if g.holder_of(n) < 0)
+    r = tb.command("mrx", double=[{"ticket": "taxi"}, {"ticket": "taxi", "to": to}])  # moves 2 and 3
+    assert r["ok"] and r["reveal"] == to, r
+    assert _events(tb) == [{"type": "mrx", "double": [{"ticket": "taxi"}, {"ticket": "taxi", "to": to}]}]
+
+
+def test_a_surfacing_first_half_of_a_double_move_shows_its_station():
+    tb = _start(reveals=[1, 8])
+    g = tb.board.game
+    to1 = g.graph.neighbours(45, 0)[0]  # from start card 45
+    r = tb.command("mrx", double=[{"ticket": "taxi", "to": to1}, {"ticket": "black"}])
+    assert r["ok"] and r["reveal"] == to1, r
+    assert _events(tb) == [{"type": "mrx", "double": [{"ticket": "taxi", "to": to1}, {"ticket": "black"}]}]
+    assert g.black == 4
+
+
+def test_his_piece_must_go_when_he_moves_on():
+    tb = _start(reveals=[1])
+    g = tb.board.game
+    to = g.graph.neighbours(45, 0)[0]
+    assert tb.command("mrx", ticket="taxi", to=to)["ok"]
+    tb.place(to)
+    assert tb.board.x_on
+    _round(tb)
+    assert tb.command("mrx", ticket="taxi")["ok"]
+    assert not tb.board.x_on and tb.command("status")["extra"] == [to]
+
+
+def test_a_game_of_one_round_ends_after_its_detectives_move():
+    tb = _start(rounds=1)
+    assert tb.command("mrx", ticket="taxi")["ok"]
+    _round(tb)
+    assert tb.board.stage == 3 and tb.command("status")["result"] == "mrx"
+    _refused(tb.command("mrx", ticket="taxi"), "game_over")
+
+
+# --- capture, cornered, guide (sy/play/declare.py) ---------------------------------------------------------
+def test_capture_needs_a_game_a_piece_and_the_proof():
+    tb = _board()
+    _refused(tb.command("capture", piece="D1"), "wrong_turn")
+    assert _setup(tb, detectives=[13, 26], bobbies=[29, 34], commit=commitlib.commitment(45, SALT))["ok"]
+    _refused(tb.command("capture", piece="D1"), "wrong_turn")  # not in play yet
+    for s in (13, 26, 29, 34):
+        tb.place(s)
+    assert tb.command("mrx", ticket="taxi", commit=commitlib.commitment(46, SALT))["ok"]
+    tb.lift(13)
+    tb.place(46)
+    _refused(tb.command("capture", piece="D9"), "bad_input")
+    _refused(tb.command("capture", piece="D2"), "bad_input")  # D2's station is not one he may be on
+    for proof in (None, "46", [SALT], [SALT, "46"], [1, 46], [SALT, True], [SALT, 46, 1]):
+        args = {"piece": "D1"}
+        if proof is not None:
+            args["reveal"] = proof
+        assert "reveal [salt, station]" in _refused(tb.command("capture", **args), "unproved"), proof  # malformed
+    _refused(tb.command("capture", piece="D1", reveal=["cd" * 16, 46]), "unproved")  # wrong salt
+    assert tb.board.game.result is None
+    tb.messages()
+    r = tb.command("capture", piece="D1", reveal=[SALT, 46])
+    assert r["ok"] and _events(tb) == [{"type": "capture", "piece": "D1"}]
+    st = tb.command("status")
+    assert st["stage"] == "over" and st["result"] == "detectives" and st["reason"] == "capture"
+    assert _record(tb)[-1] == {"type": "move", "piece": "D1", "to": 46, "ticket": "underground", "capture": True}
+
+
+def test_after_a_double_move_the_proof_is_of_its_second_half():
+    tb = _start(commit=commitlib.commitment(45, SALT))
+    c1, c2 = commitlib.commitment(32, SALT), commitlib.commitment(46, SALT)
+    assert tb.command("mrx", double=[{"ticket": "taxi", "commit": c1}, {"ticket": "taxi", "commit": c2}])["ok"]
+    tb.lift(13)
+    tb.place(46)
+    _refused(tb.command("capture", piece="D1", reveal=[SALT, 45]), "unproved")  # the setup's
+    _refused(tb.command("capture", piece="D1", reveal=[SALT, 32]), "unproved")  # the first half's
+    assert tb.command("capture", piece="D1", reveal=[SALT, 46])["ok"]
+
+
+def test_a_capture_declared_after_the_last_round_ended_the_game():
+    """The board commits the last move before the host can say it was a capture: the game ends
+    as an escape, then the capture replaces it, with a second game_over note."""
+    tb = _start(detectives=[13, 26], bobbies=[29, 34], rounds=1)
+    assert tb.command("mrx", ticket="taxi")["ok"]
+    _move(tb, 26, 39)
+    _move(tb, 29, 41)
+    _move(tb, 34, 22)
+    _move(tb, 13, 46)
+    assert tb.command("status")["result"] == "mrx" and tb.board.stage == 3
+    tb.messages()
+    assert tb.command("capture", piece="D1")["ok"]
+    msgs = tb.messages()
+    assert [m for m in msgs if m.get("note") == "game_over"] == [
+        {"note": "game_over", "result": "detectives", "reason": "capture"}], msgs
+    st = tb.command("status")
+    assert (st["stage"], st["result"], st["reason"]) == ("over", "detectives", "capture"), st
+    tb.reboot()
+    assert tb.command("status")["reason"] == "capture"
+
+
+def test_a_proof_that_names_another_station_is_refused():
+    tb = _start(commit=commitlib.commitment(45, SALT))
+    assert tb.command("mrx", ticket="taxi", commit=commitlib.commitment(58, SALT))["ok"]
+    tb.lift(13)
+    tb.place(46)
+    # the proof is sound but for another station: D1 is not on him
+    _refused(tb.command("capture", piece="D1", reveal=[SALT, 58]), "unproved")
+    assert tb.board.game.result is None
+
+
+def test_capture_after_a_surfacing_move_without_commitments():
+    tb = _start(reveals=[1])
+    g = tb.board.game
+    to = 46
+    # Mister X surfaces on 46 by taxi from his start card 45 (no commitments in this game)
+    assert 46 in g.graph.neighbours(45, 0)
+    assert tb.command("mrx", ticket="taxi", to=to)["ok"]
+    tb.lift(13)
+    tb.place(to)  # lands on him: the board sees the capture itself
+    assert g.result == "detectives" and tb.board.stage == 3
+    _refused(tb.command("capture", piece="D2"), "game_over")
+
+
+def test_a_surfacing_move_sent_without_its_commitment_is_proved_by_its_station():
+    tb = _start(commit=commitlib.commitment(45, SALT), reveals=[1])
+    assert tb.command("mrx", ticket="taxi", to=46)["ok"]  # surfaced, no commitment: his station is public
+    _round(tb)
+    _refused(tb.command("cornered", reveal=[SALT, 47]), "unproved")
+    r = tb.command("cornered", reveal=["any salt", 46])
+    assert not r["ok"] and r["error"] != "unproved", r  # proved: the rules say he still has a move
+
+
+def test_cornered_needs_the_proof_and_a_mister_x_with_no_move():
+    tb = _start(commit=commitlib.commitment(45, SALT))
+    _refused(tb.command("cornered"), "unproved")
+    _refused(tb.command("cornered", reveal=[SALT, 44]), "unproved")  # not his commitment
+    r = tb.command("cornered", reveal=[SALT, 45])
+    assert not r["ok"] and r["error"] != "unproved", r  # proved, but he has moves from 45
+    assert tb.board.game.mrx == 0 and tb.board.game.result is None  # the board still does not know him
+    tb = _start(commit=commitlib.commitment(13, SALT))  # a commitment to a detective's station
+    _refused(tb.command("cornered", reveal=[SALT, 13]), "unproved")  # D1 stands there: he cannot be
+    tb = _start()  # no commitments: only the public check, that it is his turn
+    assert tb.command("mrx", ticket="taxi")["ok"]
+    _refused(tb.command("cornered"), "wrong_turn")
+    _round(tb)
+    tb.messages()
+    assert tb.command("cornered")["ok"]
+    assert _events(tb) == [{"type": "cornered"}]
+    st = tb.command("status")
+    assert (st["stage"], st["phase"], st["result"], st["reason"]) == ("over", "over", "detectives", "mrx_stuck"), st
+
+
+def test_a_guided_move_is_lit_in_the_next_scan_cycle():
+    tb = _start()
+    assert tb.command("mrx", ticket="taxi")["ok"]
+    seq = tb.strip.seq
+    while tb.strip.seq == seq:  # a frame has just been drawn: the next is not due for 40 ms
+        tb.run(1)
+    tb.command("guide", piece="D1", to=4, ticket="taxi")  # one cycle: the command
+    seq = tb.strip.seq
+    tb.run(1)
+    assert tb.strip.seq == seq + 1 and tb.colour(4) != (0, 0, 0)
+
+
+def test_guide_lights_one_move_and_refuses_others():
+    tb = _start()
+    _refused(tb.command("guide", piece="D1", to=4, ticket="taxi"), "not_connected")  # Mister X's turn
+    assert tb.command("mrx", ticket="taxi")["ok"]
+    _refused(tb.command("guide", piece="D1", to=4, ticket="bus"), "not_connected")
+    _refused(tb.command("guide", piece="D1", to=5, ticket="taxi"), "not_connected")
+    _refused(tb.command("guide", piece="D1", to=4, ticket="boat"), "bad_input")
+    _refused(tb.command("guide", piece="D1", to=400, ticket="taxi"), "bad_input")
+    _refused(tb.command("guide", piece="D7", to=4, ticket="taxi"), "bad_input")
+    assert tb.board.gp == -1
+    r = tb.command("guide", piece="D1", to=4, ticket="taxi")
+    assert r["ok"] and (tb.board.gp, tb.board.gto, tb.board.gt) == (0, 4, 0)
+    tb.lift(13)
+    tb.place(4)
+    assert tb.board.game.pos[0] == 4 and tb.board.gp == -1
+    _refused(tb.command("guide", piece="D1", to=13, ticket="taxi"), "not_connected")  # D1 has moved
+
+
+# --- take-backs by the host (sy/play/undo.py) ------------------------------------------------------------------
+def test_undo_by_the_host_names_the_piece_or_takes_the_last():
+    tb = _start()
+    assert tb.command("mrx", ticket="taxi")["ok"]
+    _refused(tb.command("undo"), "wrong_turn")  # nothing yet
+    _move(tb, 13, 4)
+    _move(tb, 26, 39)
+    tb.messages()
+    assert "later" in _refused(tb.command("undo", piece="D1"), "wrong_turn")  # not the last of this turn
+    assert "not moved" in _refused(tb.command("undo", piece="D3"), "wrong_turn")
+    _refused(tb.command("undo", piece="D8"), "bad_input")
+    r = tb.command("undo", piece="D2")
+    assert r["ok"] and r["seq"] == 6, r
+    assert _events(tb) == [{"type": "undo", "piece": "D2", "from": 39, "to": 26}]
+    b = tb.board
+    assert b.back == 1 and b.game.pos[1] == 26
+    st = tb.command("status")
+    assert st["extra"] == [39] and st["missing"] == ["D2"]
+    _refused(tb.command("mrx", ticket="taxi"), "wrong_turn")  # D2 must go back first
+    tb.lift(39)
+    assert b.back == 1
+    tb.place(26)
+    assert b.back == -1
+    r = tb.command("undo")
+    assert r["ok"] and _events(tb) == [{"type": "undo", "piece": "D1", "from": 4, "to": 13}]
+
+
+def test_undo_of_a_move_in_the_middle_of_the_turn_is_refused_as_such():
+    tb = _start()
+    assert tb.command("mrx", ticket="taxi")["ok"]
+    _move(tb, 13, 4)
+    _move(tb, 26, 39)
+    _move(tb, 29, 16)
+    assert "later" in _refused(tb.command("undo", piece="D2"), "wrong_turn")  # D2 moved, but not last
+    assert "later" in _refused(tb.command("undo", piece="D1"), "wrong_turn")
+    assert _refused(tb.command("undo", piece="D4"), "wrong_turn") == "D4 has not moved this turn"
+    assert tb.command("undo", piece="D3")["ok"]
+
+
+def test_undo_while_the_piece_is_off_its_station():
+    tb = _start()
+    assert tb.command("mrx", ticket="taxi")["ok"]
+    _move(tb, 13, 4)
+    tb.lift(4)  # already in hand again when the take-back comes
+    tb.messages()
+    assert tb.command("undo")["ok"]
+    b = tb.board
+    assert b.back == 0 and tb.command("status")["extra"] == []
+    tb.place(4)  # put down on the station it was taken back from: a stray, not a move
+    assert b.game.pos[0] == 13 and b.back == 0
+    tb.lift(4)
+    tb.place(13)
+    assert b.back == -1
+
+
+def test_undo_clears_a_guided_move():
+    tb = _start()
+    assert tb.command("mrx", ticket="taxi")["ok"]
+    assert tb.command("guide", piece="D1", to=4, ticket="taxi")["ok"]
+    _move(tb, 13, 4)
+    assert tb.command("guide", piece="D2", to=39, ticket="taxi")["ok"]
+    assert tb.command("undo")["ok"]
+    assert tb.board.gp == -1
+
+
+# --- status and hello (sy/play/status.py) ------------------------------------------------------------------------
+def test_status_tells_the_whole_game():
+    tb = _start(detectives=[13, 26], bobbies=[29, 34])
+    st = tb.command("status")
+    assert st["phase"] == "mrx" and st["round"] == 0 and st["moves"] == 0 and st["to_move"] == []
+    assert st["pieces"] == {"D1": 13, "D2": 26, "B1": 29, "B2": 34} and list(st["tickets"]) == ["D1", "D2"]
+    assert st["lifted"] is None and st["pending"] is None and st["log"] == [] and "dead" not in st
+    assert st["mrx_tickets"] == {"black": 5, "double": 2, "supply": [35, 29, 15]}, st["mrx_tickets"]
+    assert tb.command("mrx", ticket="black")["ok"]
+    st = tb.command("status")
+    assert st["phase"] == "detectives" and st["round"] == 1 and st["moves"] == 1 and st["log"] == ["black"]
+    assert st["to_move"] == ["D1", "D2", "B1", "B2"] and st["surfaced"] == 0 and st["mrx_piece"] is False
+    tb.lift(13)
+    tb.place(23)
+    st = tb.command("status")
+    assert st["lifted"] == "D1" and st["pending"] == {"station": 23, "tickets": ["taxi", "bus"]}, st
+    tb.press(0)
+    st = tb.command("status")
+    assert st["to_move"] == ["D2", "B1", "B2"] and st["tickets"]["D1"] == [10, 8, 4]
+    assert st["mrx_tickets"]["supply"] == [36, 29, 15] and st["pieces"]["D1"] == 23
+    tb.lift(26)
+    st = tb.command("status")
+    assert st["lifted"] == "D2" and st["missing"] == ["D2"]
+    tb.lift(29)
+    st = tb.command("status")
+    assert st["lifted"] is None and st["missing"] == ["D2", "B1"]
+
+
+def test_status_to_move_leaves_out_each_piece_that_has_moved():
+    tb = _start()
+    assert tb.command("mrx", ticket="taxi")["ok"]
+    _move(tb, 29, 16)  # D3
+    assert tb.command("status")["to_move"] == ["D1", "D2", "D4", "D5"]
+    _move(tb, 13, 4)
+    assert tb.command("status")["to_move"] == ["D2", "D4", "D5"]
+
+
+def test_hello_checks_the_version_and_resends_what_the_host_missed():
+    tb = _start()
+    _refused(tb.command("hello", proto=2), "version")
+    _refused(tb.command("hello", proto=1, acked=-1), "bad_input")
+    _refused(tb.command("hello", proto=1, acked="2"), "bad_input")
+    assert tb.command("mrx", ticket="taxi")["ok"]
+    tb.messages()
+    r = tb.command("hello", proto=1, acked=1)
+    assert r["proto"] == 1 and r["board"] == "board" and r["map"] == "london" and r["seq"] == 3 and r["stage"] == "play"
+    assert [m["seq"] for m in tb.messages() if "ev" in m] == [2, 3]
+    r = tb.command("hello", proto=1)
+    assert [m["seq"] for m in tb.messages() if "ev" in m] == [1, 2, 3]
+    tb.command("hello", proto=1, acked=3)
+    assert [m for m in tb.messages() if "ev" in m] == []
+    tb.command("reset", confirm=True)
+    assert tb.command("hello", proto=1)["map"] == "london"
+
+
+# --- the record (sy/play/report.py) --------------------------------------------------------------------------------
+def test_the_record_leaves_out_what_was_taken_back_and_folds_the_capture_in():
+    tb = _start(detectives=[13, 26], bobbies=[29, 34])
+    assert tb.command("mrx", ticket="taxi")["ok"]
+    _move(tb, 13, 4)
+    _move(tb, 26, 39)
+    assert tb.command("undo")["ok"]  # D2's move
+    tb.lift(39)
+    tb.place(26)
+    assert tb.command("undo")["ok"]  # and D1's
+    tb.lift(4)
+    tb.place(13)
+    _move(tb, 13, 46)
+    assert tb.command("capture", piece="D1")["ok"]
+    lines = _record(tb)
+    assert [(line["type"], line.get("to")) for line in lines] == [("setup", None), ("mrx", None), ("move", 46)], lines
+    assert lines[-1]["capture"] is True
+    everything = _record(tb, True)
+    assert [line["type"] for line in everything] == ["setup", "ready", "mrx", "move", "move", "undo", "undo", "move",
+                                                    "capture"], everything
+    assert "capture" not in everything[-2]
+
+
+def test_a_take_back_applies_to_its_own_turn_only():
+    tb = _start(detectives=[13, 26], bobbies=[29, 34])
+    assert tb.command("mrx", ticket="taxi")["ok"]
+    _move(tb, 13, 4)
+    _move(tb, 26, 39)
+    _move(tb, 29, 41)
+    _move(tb, 34, 22)  # the round's last move: Mister X's turn
+    assert tb.command("mrx", ticket="taxi")["ok"]
+    _move(tb, 4, 13)
+    assert tb.command("undo")["ok"]
+    lines = _record(tb)
+    assert [(line["type"], line.get("piece"), line.get("to")) for line in lines] == [
+        ("setup", None, None), ("mrx", None, None), ("move", "D1", 4), ("move", "D2", 39), ("move", "B1", 41),
+        ("move", "B2", 22), ("mrx", None, None)], lines
+
+
+def test_why_a_placement_is_illegal():
+    tb = _start(detectives=[13, 26, 29, 34, 194], bobbies=[])
+    assert tb.command("mrx", ticket="taxi")["ok"]
+    tb.board.game.tickets[0][1] = 0  # D1 has no bus ticket left
+    tb.board.game.tickets[0][2] = 0  # nor an underground one
+    cases = (
+        (13, 14, None, "no_ticket", "D1 has no bus ticket left"),
+        (13, 46, None, "no_ticket", "D1 has no underground ticket left"),
+        (13, 100, None, "not_connected", "station 100 is not connected to station 13"),
+        (13, 14, 0, "not_connected", "no taxi line joins station 13 and station 14"),
+        (13, 14, 1, "no_ticket", "D1 has no bus ticket left"),
+        (13, 4, 2, "not_connected", "no underground line joins station 13 and station 4"),
+        (194, 157, None, "ferry", "only Mister X may take the ferry, with a black ticket"),
+    )
+    for frm, to, pre, code, message in cases:
+        tb.messages()
+        tb.lift(frm)
+        if pre is not None:
+            tb.press(pre)
+        tb.place(to)
+        notes = [m for m in tb.messages() if m.get("note") == "illegal"]
+        assert [(n["error"], n["message"]) for n in notes] == [(code, message)], (frm, to, pre, notes)
+        tb.lift(to)
+        tb.place(frm)
