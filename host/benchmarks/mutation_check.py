@@ -23,6 +23,7 @@ _RULES_CORE = ("core/test_rules_core.py", "64k")
 _CASES = ("firmware/fw_cases.py", "160k")
 _TAKEBACK = ("firmware/fw_takeback.py", "160k")
 _DEADREED = ("firmware/fw_deadreed.py", "160k")
+_LINK = ((("firmware/fw_link.py", "160k"), _CASES), ())  # the line protocol's own units, then whole games
 _RULES = ((_RULES_CORE, _CASES, _TAKEBACK), ("tests/test_messages.py", "tests/test_rules_properties.py"))
 STAGES = {  # module below firmware/sy -> (plain-test files, pytest files)
     "rules/game.py": _RULES,
@@ -37,6 +38,9 @@ STAGES = {  # module below firmware/sy -> (plain-test files, pytest files)
     "hardware/leds.py": ((("firmware/fw_leds.py", "160k"), _CASES), ()),
     "storage/store.py": ((("firmware/fw_store.py", "160k"), _CASES, _TAKEBACK), ()),
     "storage/resume.py": ((("firmware/fw_store.py", "160k"), _CASES, _TAKEBACK), ()),
+    "link/proto.py": _LINK,
+    "link/lines.py": _LINK,
+    "link/fields.py": _LINK,
 }
 
 
