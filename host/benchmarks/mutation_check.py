@@ -37,7 +37,7 @@ STAGES = {  # module below firmware/sy -> (plain-test files, pytest files)
     "hardware/debounce.py": ((("firmware/fw_debounce.py", "160k"), _CASES, _DEADREED), ()),
     "hardware/leds.py": ((("firmware/fw_leds.py", "160k"), _CASES), ()),
     "storage/store.py": ((("firmware/fw_store.py", "160k"), _CASES, _TAKEBACK), ()),
-    "storage/resume.py": ((("firmware/fw_store.py", "160k"), _CASES, _TAKEBACK), ()),
+    "storage/resume.py": ((("firmware/fw_resume.py", "160k"), ("firmware/fw_store.py", "160k"), _CASES, _TAKEBACK), ()),
     "link/proto.py": _LINK,
     "link/lines.py": _LINK,
     "link/fields.py": _LINK,
