@@ -23,7 +23,8 @@ _RULES_CORE = ("core/test_rules_core.py", "64k")
 _CASES = ("firmware/fw_cases.py", "160k")
 _TAKEBACK = ("firmware/fw_takeback.py", "160k")
 _DEADREED = ("firmware/fw_deadreed.py", "160k")
-_LINK = ((("firmware/fw_link.py", "160k"), _CASES), ())  # the line protocol's own units, then whole games
+# the link's own units, then whole games; the refusals' sentence numbers
+_LINK = ((("firmware/fw_link.py", "160k"), _CASES), ("tests/test_messages.py",))
 _RULES = ((_RULES_CORE, _CASES, _TAKEBACK), ("tests/test_messages.py", "tests/test_rules_properties.py"))
 STAGES = {  # module below firmware/sy -> (plain-test files, pytest files)
     "rules/game.py": _RULES,
@@ -34,6 +35,7 @@ STAGES = {  # module below firmware/sy -> (plain-test files, pytest files)
     "rules/savedgame.py": _RULES,
     "rules/base.py": _RULES,
     "rules/mapgraph.py": _RULES,
+    "rules/commit.py": ((("firmware/fw_commit.py", "160k"), _CASES), ("tests/test_host_commit.py",)),
     "hardware/debounce.py": ((("firmware/fw_debounce.py", "160k"), _CASES, _DEADREED), ()),
     "hardware/leds.py": ((("firmware/fw_leds.py", "160k"), _CASES), ()),
     "storage/store.py": ((("firmware/fw_store.py", "160k"), _CASES, _TAKEBACK), ()),
