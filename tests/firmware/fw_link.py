@@ -474,6 +474,26 @@ def test_a_line_longer_than_the_buffer_is_dropped_to_its_newline():
     assert len(Link(port.rx, port.tx).buf) == MAX_LINE == 1024
 
 
+class _Quiet:
+    """A serial port with nothing waiting: poll says so, and a read would block the board."""
+
+    def ipoll(self, timeout):
+        assert timeout == 0, timeout  # never wait in poll either
+        return ()
+
+    def readinto(self, buf):
+        raise AssertionError("read with nothing waiting: the board would block here")
+
+
+def test_a_link_never_reads_when_nothing_waits():
+    port = _Port("quiet")
+    link = _link(port)
+    port.feed(b"half a li")
+    assert link.poll() == 0 and link.n == 9
+    link.poller = link.rx = _Quiet()
+    assert link.poll() == 0 and not link.partial and link.n == 9
+
+
 def test_ctrl_c_on_the_link_raises_keyboard_interrupt():
     port = _Port("ctrlc")
     link = _link(port)
