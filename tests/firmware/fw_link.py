@@ -29,7 +29,7 @@ def test_json_values_are_well_formed():
     for text in (b'{}', b'[]', b'{"a": 1}', b'{"a":[1,2,{"b":null}],"c":"d"}', b'[true, false, null]',
                  b' \t{ "id" : 5 , "cmd" : "ping" }\r\n', b'"x"', b'12', b'-1.5e+3', b'[[[[]]]]',
                  b'{"s": "a\\"b\\\\c\\/d\\be\\ff\\ng\\rh\\ti\\u00e9"}', b'{"s": "\xc3\xa9"}',
-                 b'[{}, [], {"a": {}}]', b'{"a": [], "b": {}}'):
+                 b'[{}, [], {"a": {}}]', b'{"a": [], "b": {}}', b'{"a b!": "c d #"}', b'["", " "]'):
         assert well_formed(text), text
 
 
@@ -37,7 +37,12 @@ def test_broken_json_is_not_well_formed():
     for text in (b'', b' ', b'{', b'}', b'[', b']', b'{"a" 1}', b'{"a": 1,}', b'[1,]', b'[1 2]', b'{"a": 1 "b": 2}',
                  b'{1: 2}', b'{"a"}', b'{"a":}', b'"abc', b'"a\\', b'"a\\q"', b'"a\\\xc3"', b'"a\tb"', b'"a\nb"',
                  b'1 2', b'{} {}', b'[}', b'{]', b'{"a": 1]', b'[1}', b'{,}', b'[,1]', b'x', b'\xc3\xa9',
-                 b'{"a": x}', b'["a" "b"]', b'\x80', b'[\x80]', b'\x7f', b'{"a": "b" : "c"}', b':', b','):
+                 b'{"a": x}', b'["a" "b"]', b'\x80', b'[\x80]', b'\x7f',
+                 b'["a"!"b"]', b'{"a": 1 ! "b": 2}', b'[1#2]',  # a character before ',' is no comma
+                 b'"a\\1"', b'"a\\ "', b'"a\\e"', b'"a\\\x80"',  # escapes JSON does not have
+                 b'{{}}', b'{[1]}', b'{1}', b'{null}',  # an object's key is a string
+                 b'[/]', b'\\', b'{"a": /}', b'[1, \\]',  # characters only a string may hold
+                 b'{"a": "b" : "c"}', b':', b','):
         assert not well_formed(text), text
 
 
