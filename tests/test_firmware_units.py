@@ -17,13 +17,14 @@ import fw_store  # noqa: E402
 import fw_link  # noqa: E402
 import fw_resume  # noqa: E402
 import fw_commit  # noqa: E402
+import fw_rules  # noqa: E402
 from mpy import needs_unix_port, run_plain_tests  # noqa: E402
 
 CASES = sorted(n for n in dir(fw_cases) if n.startswith("test_"))
 TAKEBACK = sorted(n for n in dir(fw_takeback) if n.startswith("test_"))
 DEADREED = sorted(n for n in dir(fw_deadreed) if n.startswith("test_"))
-# the hardware's, the storage's, the link's and the commitments' own units: one test_units_cpython case each
-OWN_UNITS = (fw_debounce, fw_leds, fw_store, fw_resume, fw_link, fw_commit)
+# the hardware's, the storage's, the link's and the rules' own units: one test_units_cpython case each
+OWN_UNITS = (fw_debounce, fw_leds, fw_store, fw_resume, fw_link, fw_commit, fw_rules)
 UNITS = [(m, n) for m in OWN_UNITS for n in sorted(dir(m)) if n.startswith("test_")]
 HEAP = "160k"  # the tests' own harness (a second Game for Mister X's truth, queues) rides along
 

@@ -25,7 +25,8 @@ _TAKEBACK = ("firmware/fw_takeback.py", "160k")
 _DEADREED = ("firmware/fw_deadreed.py", "160k")
 # the link's own units, then whole games; the refusals' sentence numbers
 _LINK = ((("firmware/fw_link.py", "160k"), _CASES), ("tests/test_messages.py",))
-_RULES = ((_RULES_CORE, _CASES, _TAKEBACK), ("tests/test_messages.py", "tests/test_rules_properties.py"))
+_RULES_EDGES = ("firmware/fw_rules.py", "160k")
+_RULES = ((_RULES_CORE, _RULES_EDGES, _CASES, _TAKEBACK), ("tests/test_messages.py", "tests/test_rules_properties.py"))
 STAGES = {  # module below firmware/sy -> (plain-test files, pytest files)
     "rules/game.py": _RULES,
     "rules/mrxmoves.py": _RULES,
