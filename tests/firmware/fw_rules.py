@@ -12,7 +12,7 @@ if sys.implementation.name != "micropython":
         if p not in sys.path:
             sys.path.insert(0, p)
 
-from sy.rules.game import Game, RuleError
+from sy.rules.game import Game, RuleError, TAXI, PHASE_OVER
 
 
 def refused(code, fn, *args):
@@ -85,3 +85,124 @@ def test_no_two_pieces_and_not_mister_x_share_a_start():
     assert Game([13, 26, 29, 34, 50], [], 0).mrx == 0  # no station: a secret game
     refused("bad_input", Game, [13, 26, 29, 34, 200], [], 45)
     refused("bad_input", Game, [13, 26], [29, 0], 45)
+
+
+# --- a saved game read back (sy/rules/savedgame.py) ---------------------------------------------------
+def _midgame(two_player=False):
+    """A game in the detectives' turn with two of their moves made (a take-back can undo them)."""
+    if two_player:
+        g = Game([13, 26], [29, 34], 45, two_player=True)
+    else:
+        g = Game([13, 26, 29, 34, 50], [], 45)
+    g.mrx_move(TAXI, 46)
+    g.move(0, TAXI, 4)  # 13-4 taxi
+    g.move(1, TAXI, 27)  # 26-27 taxi
+    return g
+
+
+def _over():
+    g = Game([13, 26, 29, 34, 50], [], 45, rounds=1)
+    g.mrx_move(TAXI, 46)
+    while g.phase != PHASE_OVER:
+        mask = g.to_move()
+        i = 0
+        while not mask & (1 << i):
+            i += 1
+        s, t = g.legal(i)[0]
+        g.move(i, t, s)
+    return g
+
+
+def _after_mister_x():
+    g = Game([13, 26, 29, 34, 50], [], 0, reveals=(2,))  # Mister X's station unknown, his move 2 a surfacing
+    g.mrx_move(TAXI)
+    return g
+
+
+def _log_end(g, data):
+    """Where a snapshot's log ends (a snapshot written before 0.1.2 ends there)."""
+    return len(data) - 1 - 3 * g.n_turn
+
+
+def _offset_of_counters(g):
+    """Where black, double, round, moves, phase, moved, result, reason... begin in a snapshot."""
+    return (2 + len(g.graph.name) + 5 + len(g.reveals) + g.n_pieces + 3 * (1 if g.two_player else g.n_detectives)
+            + 6)
+
+
+def test_a_saved_game_reads_back_the_same():
+    for g in (_midgame(), _midgame(two_player=True), _over(), _after_mister_x(), Game([13, 26, 29, 34, 50], [], 45)):
+        data = g.save()
+        back = Game.load(data)
+        assert back.save() == data
+        assert (list(back.pos), back.round, back.phase, back.result, back.reason, back.n_turn, back.log) == \
+            (list(g.pos), g.round, g.phase, g.result, g.reason, g.n_turn, g.log)
+        assert [list(t) for t in back.tickets] == [list(t) for t in g.tickets]
+        assert (list(back.supply), list(back.mrx_used), back.black, back.double, back.mrx) == \
+            (list(g.supply), list(g.mrx_used), g.black, g.double, g.mrx)
+        if g.phase != PHASE_OVER:
+            i = 0
+            while not g.to_move() & (1 << i) and i < g.n_pieces:
+                i += 1
+            if i < g.n_pieces:
+                assert back.legal(i) == g.legal(i)
+
+
+def test_a_two_player_game_keeps_one_shared_stock():
+    back = Game.load(_midgame(two_player=True).save())
+    assert back.tickets[0] is back.tickets[1]
+    assert list(back.tickets[0]) == [20, 16, 8]
+
+
+def test_a_saved_game_takes_back_the_moves_of_its_turn():
+    g = _midgame()
+    back = Game.load(g.save())
+    back.take_back()
+    assert back.pos[1] == 26 and back.pos[0] == 4 and back.n_turn == 1
+    old = Game.load(g.save()[:_log_end(g, g.save())])  # written before 0.1.2: no moves to take back
+    assert old.n_turn == 0 and list(old.pos) == list(g.pos)
+    refused("wrong_turn", old.take_back)
+
+
+def test_a_snapshot_cut_short_anywhere_is_damaged():
+    for g in (_midgame(), _over()):
+        data = g.save()
+        for k in range(len(data)):
+            if k == _log_end(g, data):
+                continue
+            refused("bad_input", Game.load, data[:k])
+        refused("bad_input", Game.load, data + b"\x00")
+
+
+def test_a_snapshot_of_another_version_or_map_is_refused():
+    from sy.rules import mapgraph
+    data = _midgame().save()
+    for v in (0, 2, 255):
+        refused("bad_input", Game.load, bytes([v]) + data[1:])
+    refused("bad_input", Game.load, data, mapgraph.load("london1983"))
+    assert Game.load(data, mapgraph.load("london")).graph.name == "london"
+    assert Game.load(data).graph.name == "london"
+    renamed = data[:2] + b"lonxon" + data[8:]
+    refused("bad_input", Game.load, renamed)
+
+
+def test_a_snapshot_with_impossible_counters_is_refused():
+    g = _midgame()
+    data = bytearray(g.save())
+    k = _offset_of_counters(g)
+    for at, bad in ((4, PHASE_OVER + 1), (6, 3), (7, 5)):  # phase, result, reason
+        d = bytearray(data)
+        d[k + at] = bad
+        refused("bad_input", Game.load, bytes(d))
+    d = bytearray(data)
+    d[k + 4] = PHASE_OVER
+    assert Game.load(bytes(d)).phase == PHASE_OVER
+
+
+def test_a_turn_of_every_piece_at_most():
+    g = _midgame()
+    data = g.save()
+    head = data[:_log_end(g, data)]
+    back = Game.load(head + bytes([g.n_pieces]) + bytes(3 * g.n_pieces))
+    assert back.n_turn == g.n_pieces
+    refused("bad_input", Game.load, head + bytes([g.n_pieces + 1]) + bytes(3 * (g.n_pieces + 1)))
