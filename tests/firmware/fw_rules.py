@@ -5,8 +5,9 @@ file has the limits next to them: a setup's counts, a saved game read back, ... 
 one changed state each."""
 import sys
 
+import os
+
 if sys.implementation.name != "micropython":
-    import os
     _ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
     for p in (os.path.join(_ROOT, "firmware"), os.path.join(_ROOT, "tests")):
         if p not in sys.path:
@@ -85,6 +86,8 @@ def test_no_two_pieces_and_not_mister_x_share_a_start():
     assert Game([13, 26, 29, 34, 50], [], 0).mrx == 0  # no station: a secret game
     refused("bad_input", Game, [13, 26, 29, 34, 200], [], 45)
     refused("bad_input", Game, [13, 26], [29, 0], 45)
+    refused("bad_input", Game, [13, 26, 29, 34, True], [], 45)  # True is no station 1, on the host either
+    refused("bad_input", Game, [13, 26, 29, 34, 50], [], True)
 
 
 # --- a saved game read back (sy/rules/savedgame.py) ---------------------------------------------------
@@ -206,3 +209,69 @@ def test_a_turn_of_every_piece_at_most():
     back = Game.load(head + bytes([g.n_pieces]) + bytes(3 * g.n_pieces))
     assert back.n_turn == g.n_pieces
     refused("bad_input", Game.load, head + bytes([g.n_pieces + 1]) + bytes(3 * (g.n_pieces + 1)))
+
+
+# --- the map (sy/rules/mapgraph.py), against its source data/london/ ----------------------------------
+def _data_path(name):
+    if sys.implementation.name == "micropython":
+        return "data/london/" + name  # tests/mpy.py runs this file from the project's root
+    return os.path.join(_ROOT, "data", "london", name)
+
+
+def _csv_rows(name):
+    """The rows of a CSV file below data/london/ as lists of strings, one at a time (the heap)."""
+    f = open(_data_path(name))
+    try:
+        f.readline()  # the header
+        for line in f:
+            if line.strip():
+                yield line.strip().split(",")
+    finally:
+        f.close()
+
+
+def test_the_map_has_every_line_of_its_source_data_and_no_other():
+    from sy.rules import mapgraph
+    g = mapgraph.load("london")
+    names = mapgraph.TRANSPORT_NAMES
+    lines = 0
+    for a, b, transport in _csv_rows("edges.csv"):
+        a, b, t = int(a), int(b), names.index(transport)
+        assert g.connected(a, b, t) and g.connected(b, a, t), (a, b, transport)
+        assert b in g.neighbours(a, t) and a in g.all_neighbours(b), (a, b, transport)
+        lines += 1
+    # and nothing more: the map holds each line twice (both ways), once per transport
+    assert sum(len(g.neighbours(s, t)) for s in range(1, 200) for t in range(4)) == 2 * lines
+    assert sum(len(g.all_neighbours(s)) for s in range(1, 200)) == 2 * lines == len(g.adj)
+    stations = [int(r[0]) for r in _csv_rows("stations.csv")]
+    assert g.stations == max(stations) == len(stations) == 199
+    for s in (1, 13, 46, 108, 199):
+        for t in range(4):
+            lo, hi = g.span(s, t)
+            assert list(g.adj[lo:hi]) == list(g.neighbours(s, t))
+            for d in range(1, 200):
+                assert g.connected(s, d, t) == (d in g.neighbours(s, t))
+
+
+def test_stations_are_the_whole_numbers_1_to_199():
+    from sy.rules import mapgraph
+    g = mapgraph.load()
+    assert [s for s in (0, 1, 199, 200, -1) if g.is_station(s)] == [1, 199]
+    assert not g.is_station(True) and not g.is_station(5.0) and not g.is_station("5")
+    starts = list(_csv_rows("start_cards.csv"))
+    assert sorted(g.d_cards) == sorted(int(s) for s, side in starts if side == "D")
+    assert sorted(g.x_cards) == sorted(int(s) for s, side in starts if side == "X")
+
+
+def test_a_map_is_loaded_once_by_its_name_and_only_a_map():
+    from sy.rules import mapgraph
+    assert mapgraph.load() is mapgraph.load("london") and mapgraph.load().name == "london"
+    g83 = mapgraph.load("london1983")
+    assert g83.name == "london1983" and g83 is mapgraph.load("london1983")
+    for bad in ("", "nowhere", "1london", "lon-don", "lon don", "../london", "london.py", "_loaded", None, 5):
+        try:
+            mapgraph.load(bad)
+        except ValueError as e:
+            assert "map" in str(e), e
+            continue
+        raise AssertionError("%r loaded as a map" % (bad,))
