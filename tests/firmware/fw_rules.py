@@ -13,7 +13,7 @@ if sys.implementation.name != "micropython":
         if p not in sys.path:
             sys.path.insert(0, p)
 
-from sy.rules.game import Game, RuleError, TAXI, PHASE_OVER
+from sy.rules.game import Game, RuleError, TAXI, BUS, UNDERGROUND, BLACK, PHASE_MRX, PHASE_DETECTIVES, PHASE_OVER
 
 
 def refused(code, fn, *args):
@@ -275,3 +275,105 @@ def test_a_map_is_loaded_once_by_its_name_and_only_a_map():
             assert "map" in str(e), e
             continue
         raise AssertionError("%r loaded as a map" % (bad,))
+
+
+# --- Mister X where his station is known (sy/rules/mrxknown.py) -------------------------------------
+def _his_moves_from_the_map(g, here):
+    """His legal single moves by the rules, from the map: a ticket of the supply along its own
+    transport, a black ticket along any line (the ferry too), never onto a piece."""
+    from sy.rules import mapgraph
+    graph = mapgraph.load()
+    held = list(g.pos)
+    out = []
+    for t in range(4):
+        for s in graph.neighbours(here, t):
+            if s in held:
+                continue
+            if t < 3 and g.supply[t]:
+                out.append((s, t))
+            if g.black and (s, BLACK) not in out:
+                out.append((s, BLACK))
+    return sorted(out)
+
+
+def test_his_legal_moves_are_the_maps_lines_he_has_tickets_for():
+    for mrx, at in ((45, [13, 26, 29, 34, 50]), (115, [13, 26, 29, 34, 50]), (46, [13, 26, 29, 34, 47])):
+        g = Game(at, [], mrx)
+        assert g.legal_mrx() == _his_moves_from_the_map(g, mrx), mrx
+    g = Game([13, 26, 29, 34, 50], [], 46)
+    g.supply[BUS] = 0
+    g.black = 0
+    moves = g.legal_mrx()
+    assert moves == _his_moves_from_the_map(g, 46) and all(t in (TAXI, UNDERGROUND) for _s, t in moves), moves
+    refused("bad_input", Game([13, 26, 29, 34, 50], [], 0).legal_mrx)  # secret: nobody knows where he is
+
+
+def test_his_move_must_follow_a_line_of_its_ticket():
+    g = Game([13, 26, 29, 34, 50], [], 115)
+    refused("ferry", g.mrx_move, TAXI, 108)  # 115-108 is the ferry
+    refused("not_connected", g.mrx_move, BUS, 126)  # 115-126 is a taxi line
+    refused("not_connected", g.mrx_move, BLACK, 1)  # no line at all
+    assert (g.moves, g.mrx, g.black) == (0, 115, 5)
+    g.mrx_move(BLACK, 157)  # the ferry, with a black ticket
+    assert (g.mrx, g.black) == (157, 4)
+    g = Game([13, 26, 29, 34, 50], [], 46)
+    g.mrx_move(BLACK, 1)  # a black ticket on a bus line
+    assert g.mrx == 1
+
+
+def test_a_capture_needs_a_piece_of_the_game_on_his_station():
+    g = Game([13, 26, 29, 34, 50], [], 45)
+    g.mrx_move(TAXI, 46)
+    for piece in (-1, 5, True, "D1", None, 1.0):
+        refused("bad_input", g.capture, piece)
+    refused("bad_input", g.capture, 0)  # D1 on 13: he is on 46
+    assert g.result is None and g.phase == PHASE_DETECTIVES
+    g.move(3, BUS, 46)  # 34-46: the move itself ends the game
+    refused("game_over", g.capture, 3)
+    g = Game([13, 26], [29, 34], 45)
+    g.mrx_move(TAXI, 46)
+    refused("bad_input", g.capture, 3)  # the last piece (a bobby), on 34
+
+
+def _last_round_onto(station_wanted):
+    """A secret game of one round, its last move onto one of his possible stations (or not)."""
+    g = Game([13, 26, 29, 34, 50], [], 0, rounds=1, reveals=())
+    g.mrx_move(TAXI)
+    last = None
+    while g.phase != PHASE_OVER:
+        i = 0
+        while not g.to_move() & (1 << i):
+            i += 1
+        moves = g.legal(i)
+        if g.to_move() == 1 << i:  # the round's last move
+            moves = [m for m in moves if g.is_candidate(m[0]) == station_wanted] or moves
+        s, t = moves[0]
+        g.move(i, t, s)
+        last = i
+    return g, last
+
+
+def test_a_capture_after_the_last_round_counts_for_the_last_move_only():
+    # the board commits the round's last move before the host says it was onto him
+    g, last = _last_round_onto(True)
+    assert g.reason == "rounds_done"
+    for p in range(5):
+        if p != last:
+            refused("game_over", g.capture, p)  # an earlier move: the game was over before the host spoke
+    g.capture(last)
+    assert (g.result, g.reason, g.mrx) == ("detectives", "capture", g.pos[last])
+    g, last = _last_round_onto(False)
+    refused("bad_input", g.capture, last)  # not one of his possible stations
+    assert (g.result, g.reason) == ("mrx", "rounds_done")
+
+
+def test_cornered_is_his_turn_and_only_when_he_cannot_move():
+    g = Game([13, 26, 29, 34, 50], [], 45)
+    refused("bad_input", g.mrx_cornered)  # he can move
+    assert g.phase == PHASE_MRX and g.result is None
+    g.mrx_move(TAXI, 46)
+    refused("wrong_turn", g.mrx_cornered)
+    g = Game([13, 26, 29, 34, 50], [], 0)
+    g.mrx_cornered()  # secret: the host knows
+    assert (g.phase, g.result, g.reason) == (PHASE_OVER, "detectives", "mrx_stuck")
+    refused("game_over", g.mrx_cornered)
