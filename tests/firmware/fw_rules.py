@@ -377,3 +377,80 @@ def test_cornered_is_his_turn_and_only_when_he_cannot_move():
     g.mrx_cornered()  # secret: the host knows
     assert (g.phase, g.result, g.reason) == (PHASE_OVER, "detectives", "mrx_stuck")
     refused("game_over", g.mrx_cornered)
+
+
+# --- a detective's move taken back (sy/rules/takeback.py) -----------------------------------------
+def _turn_moves(g, n):
+    """The next n moves of the detectives' turn (each piece's first legal move); the snapshot
+    before each."""
+    before = []
+    for _ in range(n):
+        i = 0
+        while not g.to_move() & (1 << i):
+            i += 1
+        s, t = g.legal(i)[0]
+        before.append((g.save(), i, None if g.is_bobby(i) else t, g.pos[i], s))
+        g.move(i, None if g.is_bobby(i) else t, s)
+    return before
+
+
+def test_each_move_of_the_turn_taken_back_leaves_the_game_as_before_it():
+    for g in (Game([13, 26, 29, 34, 50], [], 45), Game([13, 26], [29, 34], 45), Game([13, 26, 29, 34, 50], [], 0)):
+        g.mrx_move(TAXI, 46 if g.mrx else 0)
+        n = g.n_pieces
+        before = _turn_moves(g, n)  # the whole turn: the last move handed the game to Mister X
+        assert g.phase == PHASE_MRX
+        for saved, piece, ticket, was, to in reversed(before):
+            assert g.take_back() == (piece, ticket, was, to)
+            assert g.save() == saved
+            assert g.phase == PHASE_DETECTIVES and g.to_move() & (1 << piece)
+        refused("wrong_turn", g.take_back)  # nothing left of this turn
+        assert g.save() == before[0][0]
+
+
+def test_a_move_onto_one_of_his_possible_stations_taken_back_makes_it_possible_again():
+    g = Game([13, 26, 29, 34, 50], [], 0)
+    g.mrx_move(TAXI)
+    i, (s, t) = 0, (0, 0)
+    for i in range(5):
+        hits = [m for m in g.legal(i) if g.is_candidate(m[0])]
+        if hits:
+            s, t = hits[0]
+            break
+    assert s, "no detective can reach one of his possible stations"
+    g.move(i, t, s)
+    assert not g.is_candidate(s)
+    g.take_back()
+    assert g.is_candidate(s) and g.pos[i] != s
+
+
+def test_the_landing_before_a_take_back_is_the_one_a_capture_counts():
+    g = Game([13, 26, 29, 34, 50], [], 0)
+    g.mrx_move(TAXI)
+    first = None
+    for i in range(5):
+        hits = [m for m in g.legal(i) if g.is_candidate(m[0])]
+        if hits:
+            first = i
+            g.move(i, hits[0][1], hits[0][0])
+            break
+    assert first is not None
+    other = [p for p in range(5) if p != first and g.legal(p)][0]
+    s, t = [m for m in g.legal(other) if not g.is_candidate(m[0])][0]
+    g.move(other, t, s)
+    g.take_back()
+    g.capture(first)  # his landing counts again: it was onto one of the possible stations
+    assert (g.result, g.reason, g.mrx) == ("detectives", "capture", g.pos[first])
+
+
+def test_no_take_back_once_the_game_is_over_or_mister_x_moved():
+    g = Game([13, 26, 29, 34, 50], [], 45)
+    g.mrx_move(TAXI, 46)
+    _turn_moves(g, 5)
+    g.mrx_move(TAXI, 45)  # his move clears the turn
+    refused("wrong_turn", g.take_back)
+    g = Game([13, 26, 29, 34, 50], [], 45)
+    g.mrx_move(TAXI, 46)
+    g.move(3, BUS, 46)  # onto him: the move ended the game
+    refused("game_over", g.take_back)
+    assert g.pos[3] == 46
