@@ -454,3 +454,44 @@ def test_no_take_back_once_the_game_is_over_or_mister_x_moved():
     g.move(3, BUS, 46)  # onto him: the move ended the game
     refused("game_over", g.take_back)
     assert g.pos[3] == 46
+
+
+# --- what the family shares (sy/rules/base.py) ----------------------------------------------------
+def _sentence_with_a_number():
+    """The index of a refusal sentence that takes a %d (found by reading them, not by number)."""
+    from sy.rules.messages import text
+    for k in range(100):
+        if "%d" in text(k):
+            return k, text(k)
+    raise AssertionError("no sentence with %d")
+
+
+def test_a_refusal_reads_its_sentence_and_fills_it_in():
+    k, sentence = _sentence_with_a_number()
+    e = RuleError("bad_input", k, *([7] * sentence.count("%")))
+    assert e.code == "bad_input" and e.message == sentence % tuple([7] * sentence.count("%"))
+    assert str(e) == e.message and "7" in e.message
+    assert RuleError("bad_input", k).message == sentence  # without arguments: the sentence as it is
+    e = RuleError("wrong_turn", "a sentence of its own: 100 %")
+    assert e.message == str(e) == "a sentence of its own: 100 %"
+    assert e.args == ("wrong_turn",)
+
+
+def test_a_refusal_without_its_sentences_still_has_its_code():
+    from sy.rules import messages
+    k, _sentence = _sentence_with_a_number()
+    was = messages.text
+    for failure in (MemoryError, OSError):
+        def failing(n, failure=failure):
+            raise failure()
+        messages.text = failing
+        try:
+            e = RuleError("no_ticket", k, 3)
+            assert e.message == "no_ticket" and str(e) == "no_ticket"
+        finally:
+            messages.text = was
+
+
+def test_a_whole_number_is_an_int_but_not_a_bool():
+    from sy.rules.base import is_int
+    assert [x for x in (0, 1, -5, 199, True, False, 1.0, "1", None, [1]) if is_int(x)] == [0, 1, -5, 199]
