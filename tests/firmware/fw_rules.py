@@ -495,3 +495,70 @@ def test_a_refusal_without_its_sentences_still_has_its_code():
 def test_a_whole_number_is_an_int_but_not_a_bool():
     from sy.rules.base import is_int
     assert [x for x in (0, 1, -5, 199, True, False, 1.0, "1", None, [1]) if is_int(x)] == [0, 1, -5, 199]
+
+
+# --- Mister X's moves (sy/rules/mrxmoves.py) --------------------------------------------------------
+def test_his_ticket_is_one_of_the_four_kinds():
+    g = Game([13, 26, 29, 34, 50], [], 45)
+    for ticket in (-1, 4, True, 1.0, "taxi", None):
+        refused("bad_input", g.mrx_move, ticket, 46)
+    assert g.moves == 0 and g.mrx == 45
+
+
+def test_a_station_that_is_not_on_the_map_is_refused_before_its_line():
+    g = Game([13, 26, 29, 34, 50], [], 45)
+    for to in (-1, 200, 256):
+        refused("bad_input", g.mrx_move, TAXI, to)  # not "not connected": there is no such station
+    assert g.moves == 0
+
+
+def test_his_travel_log_holds_255_moves():
+    g = Game([13, 26, 29, 34, 50], [], 45)
+    data = bytearray(g.save())
+    k = _offset_of_counters(g)
+    for moves, ok in ((254, True), (255, False)):
+        data[k + 3] = moves  # a game read back with that many moves made
+        back = Game.load(bytes(data))
+        if ok:
+            back.mrx_move(TAXI, 46)
+            assert back.moves == 255
+        else:
+            refused("bad_input", back.mrx_move, TAXI, 46)
+            assert back.moves == 255 and back.mrx == 45
+
+
+def _number_in(message):
+    return [w for w in message.replace(":", " ").replace(",", " ").split() if w.isdigit()]
+
+
+def test_a_surfacing_move_without_its_station_names_the_move():
+    for reveal in (1, 2, 3, 8):
+        g = Game([13, 26, 29, 34, 50], [], 0, reveals=(reveal,))
+        while g.moves + 1 < reveal:
+            g.mrx_move(TAXI)
+            while g.phase == PHASE_DETECTIVES:
+                i = 0
+                while not g.to_move() & (1 << i):
+                    i += 1
+                s, t = g.legal(i)[0]
+                g.move(i, t, s)
+        e = refused("bad_input", g.mrx_move, TAXI)
+        assert _number_in(e.message) == [str(reveal)], (reveal, e.message)
+
+
+def test_no_piece_is_where_he_may_be_after_his_move():
+    from sy.rules import mapgraph
+    graph = mapgraph.load()
+    # detectives on a taxi neighbour of five of his start cards: his move could reach them
+    at = []
+    for x in graph.x_cards:
+        for s in graph.neighbours(x, TAXI):
+            if s not in at and s not in graph.x_cards:
+                at.append(s)
+                break
+        if len(at) == 5:
+            break
+    g = Game(at, [], 0)
+    g.mrx_move(TAXI)
+    assert [p for p in g.pos if g.is_candidate(p)] == []
+    assert g.candidates() and all(s not in at for s in g.candidates())
