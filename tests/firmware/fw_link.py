@@ -457,6 +457,13 @@ def test_a_link_assembles_lines_from_bytes():
     assert link.poll() == 0 and not link.partial
 
 
+def test_empty_lines_are_skipped_within_one_poll_and_control_bytes_kept():
+    port = _Port("blank")
+    link = _link(port)
+    port.feed(b"\r\n\r\n\n\rab\tc\x01\x0b\x0cd\x00\n")
+    assert link.poll() == 1 and link.take() == b"ab\tc\x01\x0b\x0cd\x00"  # only \n and \r end a line
+
+
 def test_a_link_reads_at_most_64_bytes_a_poll():
     port = _Port("budget")
     link = _link(port)
