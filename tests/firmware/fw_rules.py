@@ -70,6 +70,9 @@ def test_two_to_five_detectives_and_their_bobbies():
         refused("bad_input", Game, det, bob, 45)
     refused("bad_input", Game, [13, 26, 29], [34], 45, True)  # two players: exactly two detectives
     refused("bad_input", Game, [13, 26, 29, 34, 50], [], 45, True)
+    # one detective for two players is refused for the same reason as three (not as 1 of 2..5 detectives)
+    assert refused("bad_input", Game, [13], [26, 29], 45, True).message == \
+        refused("bad_input", Game, [13, 26, 29], [34], 45, True).message
 
 
 def test_no_two_pieces_and_not_mister_x_share_a_start():
