@@ -330,6 +330,7 @@ def test_a_capture_needs_a_piece_of_the_game_on_his_station():
     for piece in (-1, 5, True, "D1", None, 1.0):
         refused("bad_input", g.capture, piece)
     refused("bad_input", g.capture, 0)  # D1 on 13: he is on 46
+    refused("bad_input", g.capture, 4)  # D5 on 50: above his station, not on it either
     assert g.result is None and g.phase == PHASE_DETECTIVES
     g.move(3, BUS, 46)  # 34-46: the move itself ends the game
     refused("game_over", g.capture, 3)
@@ -338,15 +339,16 @@ def test_a_capture_needs_a_piece_of_the_game_on_his_station():
     refused("bad_input", g.capture, 3)  # the last piece (a bobby), on 34
 
 
-def _last_round_onto(station_wanted):
-    """A secret game of one round, its last move onto one of his possible stations (or not)."""
+def _last_round_onto(station_wanted, last_first=False):
+    """A secret game of one round, its last move onto one of his possible stations (or not); the
+    detectives move D1 first (or D5 first)."""
     g = Game([13, 26, 29, 34, 50], [], 0, rounds=1, reveals=())
     g.mrx_move(TAXI)
     last = None
     while g.phase != PHASE_OVER:
-        i = 0
+        i = 4 if last_first else 0
         while not g.to_move() & (1 << i):
-            i += 1
+            i += -1 if last_first else 1
         moves = g.legal(i)
         if g.to_move() == 1 << i:  # the round's last move
             moves = [m for m in moves if g.is_candidate(m[0]) == station_wanted] or moves
@@ -368,6 +370,12 @@ def test_a_capture_after_the_last_round_counts_for_the_last_move_only():
     g, last = _last_round_onto(False)
     refused("bad_input", g.capture, last)  # not one of his possible stations
     assert (g.result, g.reason) == ("mrx", "rounds_done")
+    g, last = _last_round_onto(True, last_first=True)  # D1 moved last: the others' moves came before
+    assert last == 0
+    for p in range(1, 5):
+        refused("game_over", g.capture, p)
+    g.capture(0)
+    assert (g.result, g.reason) == ("detectives", "capture")
 
 
 def test_cornered_is_his_turn_and_only_when_he_cannot_move():
