@@ -127,12 +127,37 @@ def test_the_journal_is_cut_back_to_the_snapshot_byte_for_byte():
         assert [t for _s, t in st2.lines(n_saved + 1)] == ['{"next": 1}']
 
 
+def test_a_journal_cut_at_one_byte_past_a_chunk():
+    # the copy goes 256 bytes at a time: a journal of 257 or 513 bytes has one byte in its last one
+    for size in (257, 513):
+        st = _fresh()
+        st.append('{"pad": "%s"}' % ("x" * (size - 12)))
+        assert st.jlen == size
+        st.save({"stage": 2}, b"\x01")
+        st.append('{"after": 1}')
+        st2 = Store(TMP)
+        resume.load(st2)
+        assert len(_read(TMP + "/game.jsonl")) == size and st2.jlen == size
+        assert [s for s, _t in st2.lines()] == [1]
+
+
+def test_a_journal_shorter_than_the_snapshot_counts_is_left_as_it_is():
+    st, kept = _journal_then_cut(8, 0)  # more than 256 bytes
+    f = open(TMP + "/game.jsonl", "wb")
+    f.write(kept[:-10])  # its tail lost
+    f.close()
+    before = os.stat(TMP + "/game.jsonl")[1]
+    resume.load(Store(TMP))
+    assert _read(TMP + "/game.jsonl") == kept[:-10] and os.stat(TMP + "/game.jsonl")[1] == before
+
+
 def test_a_journal_of_exactly_the_snapshots_length_is_kept():
-    st, kept = _journal_then_cut(4, 0)
+    st, kept = _journal_then_cut(8, 0)  # more than 256 bytes: past CPython's cached small ints
+    assert len(kept) > 256
     before = os.stat(TMP + "/game.jsonl")[1]  # its inode: a trimmed journal would be a new file
     st2 = Store(TMP)
     resume.load(st2)
-    assert _read(TMP + "/game.jsonl") == kept and st2.seq == 4
+    assert _read(TMP + "/game.jsonl") == kept and st2.seq == 8
     assert not exists(TMP + "/game.old") and not exists(TMP + "/game.trim")
     assert os.stat(TMP + "/game.jsonl")[1] == before  # not copied at every boot
 
