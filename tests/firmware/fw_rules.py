@@ -170,6 +170,21 @@ def test_a_saved_game_takes_back_the_moves_of_its_turn():
     refused("wrong_turn", old.take_back)
 
 
+def test_a_game_read_back_takes_back_its_turn_ticket_by_ticket():
+    g = Game([13, 26, 29, 34, 50], [], 45)
+    g.mrx_move(TAXI, 46)
+    g.move(1, TAXI, 27)
+    saves = [g.save()]
+    g.move(0, BUS, 14)  # 13-14 bus: a ticket that is not 0
+    saves.append(g.save())
+    s, t = g.legal(2)[0]
+    g.move(2, t, s)
+    back = Game.load(g.save())  # three moves of the turn in the snapshot
+    assert back.take_back() == (2, t, 29, s) and back.save() == saves[1]
+    assert back.take_back() == (0, BUS, 13, 14) and back.save() == saves[0]
+    assert back.take_back() == (1, TAXI, 26, 27)
+
+
 def test_a_snapshot_cut_short_anywhere_is_damaged():
     for g in (_midgame(), _over()):
         data = g.save()
@@ -376,6 +391,19 @@ def test_a_capture_after_the_last_round_counts_for_the_last_move_only():
         refused("game_over", g.capture, p)
     g.capture(0)
     assert (g.result, g.reason) == ("detectives", "capture")
+
+
+def test_no_capture_after_a_game_he_lost_cornered():
+    # a secret game: he surfaced on 36, and the round's last move closed his last way out
+    g = Game([22, 23, 50, 141], [], 0, reveals=(1, 3))
+    g.mrx_move(TAXI, 36)
+    g.move(0, TAXI, 35)
+    g.move(1, TAXI, 37)
+    g.move(3, g.legal(3)[0][1], g.legal(3)[0][0])
+    g.move(2, TAXI, 49)
+    assert (g.phase, g.reason) == (PHASE_OVER, "mrx_stuck")
+    refused("game_over", g.capture, 2)  # the last move, but the game did not end by the rounds
+    assert g.reason == "mrx_stuck"
 
 
 def test_cornered_is_his_turn_and_only_when_he_cannot_move():
