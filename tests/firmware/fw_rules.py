@@ -177,12 +177,24 @@ def test_a_game_read_back_takes_back_its_turn_ticket_by_ticket():
     saves = [g.save()]
     g.move(0, BUS, 14)  # 13-14 bus: a ticket that is not 0
     saves.append(g.save())
-    s, t = g.legal(2)[0]
-    g.move(2, t, s)
+    g.move(2, BUS, 41)  # 29-41 bus: the snapshot's last byte is not 0 either
     back = Game.load(g.save())  # three moves of the turn in the snapshot
-    assert back.take_back() == (2, t, 29, s) and back.save() == saves[1]
+    assert back.take_back() == (2, BUS, 29, 41) and back.save() == saves[1]
     assert back.take_back() == (0, BUS, 13, 14) and back.save() == saves[0]
     assert back.take_back() == (1, TAXI, 26, 27)
+
+
+def test_a_long_travel_log_reads_back():
+    # a snapshot longer than 256 bytes (CPython's cached small ints end there)
+    g = _midgame()
+    data = g.save()
+    k = _offset_of_counters(g) + 12 + 32  # the log's length
+    n_log = data[k]
+    log = bytes([TAXI, 0, BUS, 0, BLACK, 0, UNDERGROUND, 0]) * 30
+    long = data[:k] + bytes([n_log + 120]) + data[k + 1:k + 1 + 2 * n_log] + log + data[k + 1 + 2 * n_log:]
+    assert len(long) > 256
+    back = Game.load(long)
+    assert len(back.log) == n_log + 120 and back.log[-1] == (UNDERGROUND, 0) and back.save() == long
 
 
 def test_a_snapshot_cut_short_anywhere_is_damaged():
