@@ -354,7 +354,7 @@ def test_his_move_must_follow_a_line_of_its_ticket():
 def test_a_capture_needs_a_piece_of_the_game_on_his_station():
     g = Game([13, 26, 29, 34, 50], [], 45)
     g.mrx_move(TAXI, 46)
-    for piece in (-1, 5, True, "D1", None, 1.0):
+    for piece in (-1, 5, 6, True, "D1", None, 1.0):
         refused("bad_input", g.capture, piece)
     refused("bad_input", g.capture, 0)  # D1 on 13: he is on 46
     refused("bad_input", g.capture, 4)  # D5 on 50: above his station, not on it either
@@ -377,8 +377,9 @@ def _last_round_onto(station_wanted, last_first=False):
         while not g.to_move() & (1 << i):
             i += -1 if last_first else 1
         moves = g.legal(i)
-        if g.to_move() == 1 << i:  # the round's last move
+        if g.to_move() == 1 << i:  # the round's last move (onto an odd station, if it can)
             moves = [m for m in moves if g.is_candidate(m[0]) == station_wanted] or moves
+            moves = [m for m in moves if m[0] & 1] or moves
         s, t = moves[0]
         g.move(i, t, s)
         last = i
@@ -394,7 +395,10 @@ def test_a_capture_after_the_last_round_counts_for_the_last_move_only():
             refused("game_over", g.capture, p)  # an earlier move: the game was over before the host spoke
     g.capture(last)
     assert (g.result, g.reason, g.mrx) == ("detectives", "capture", g.pos[last])
+    for piece in (-1, 5):
+        refused("bad_input", g.capture, piece)  # no such piece, over or not
     g, last = _last_round_onto(False)
+    assert g.pos[last] & 1
     refused("bad_input", g.capture, last)  # not one of his possible stations
     assert (g.result, g.reason) == ("mrx", "rounds_done")
     g, last = _last_round_onto(True, last_first=True)  # D1 moved last: the others' moves came before
