@@ -75,6 +75,7 @@ def test_matches_only_the_committed_station_and_salt():
     assert commit.matches(46, salt, c) is False
     assert commit.matches(45, salt[:-1] + "w", c) is False
     assert commit.matches(45, salt, c.upper()) is False
+    assert commit.matches(45, salt, "f" * 64) is False and commit.matches(45, salt, "0" * 64) is False
     assert commit.matches(45, "short", commit.commitment(45, salt)) is False  # a bad salt: no, never an error
     for bad in (None, 5, c.encode(), [c]):
         assert commit.matches(45, salt, bad) is False, bad
