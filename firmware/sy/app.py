@@ -41,6 +41,7 @@ class App:
         self.bit_station = hwcfg["bit_station"]  # chain bit -> station, 0 = no station
         self.period = max(1, 1000 // hwcfg["scan_hz"])
         self.proto = Protocol(link, name, self)
+        self.store = store  # the board's journal and snapshot (service mode's board has none)
         self.board = Board(leds, store, self.proto, graph)
         self.proto.board = self.board
         self.cycles = 0
@@ -84,7 +85,7 @@ class App:
         deb = self.debouncer
         deb.update(bitmap, now)
         self.cycle_kind = SCAN
-        writes = self.board.store.writes
+        writes = self.store.writes
         # one thing a cycle: a change, or a host's line, or a frame, or a note (on a Pico
         # each takes several ms); changes settled together (the loop was held up by a flash
         # write) are taken one a cycle, in order. Service mode renders every scan (its latches
@@ -140,7 +141,7 @@ class App:
         # line (parsed, answered) is collected in its own cycle; the little garbage of the other
         # events (a lift, its note) waits for the next of those, or for MicroPython's own
         # collection every GC_EVERY bytes allocated (run()). The idle cycles allocate nothing.
-        if self.board.store.writes != writes:
+        if self.store.writes != writes:
             self.cycle_kind = COLLECT
             self._collect()
 
@@ -158,7 +159,7 @@ class App:
         now = ticks_ms()
         self.start(now)
         period = self.period
-        store = self.board.store
+        store = self.store
         if _MEM:
             # a command that makes much garbage (a reveal, the record) is collected as it goes,
             # so its peak stays this far above the live heap (the scan loop allocates nothing)

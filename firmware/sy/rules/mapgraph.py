@@ -22,7 +22,8 @@ class MapGraph:
         self.x_cards = data.X_CARDS
 
     def is_station(self, s):
-        return isinstance(s, int) and 1 <= s <= self.stations
+        # not a bool: True is the int 1 to CPython (the host) but not to MicroPython (the board)
+        return isinstance(s, int) and not isinstance(s, bool) and 1 <= s <= self.stations
 
     def span(self, s, transport):
         """(lo, hi): the neighbours of s by transport are adj[lo:hi]. Allocates only the tuple."""
