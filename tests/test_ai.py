@@ -7,6 +7,7 @@ import pytest
 from sy.rules import game as rules
 from host.ai import make_mrx_agent, make_detective_agent, public_view, play_game
 from host.ai import bench
+from host.ai.model import bits
 
 DETS = [13, 26, 29, 34, 50]
 
@@ -237,3 +238,42 @@ def test_hiding_plan_without_appeal_for_next_to_a_piece():
                 p, t, to = det.choose(public_view(g))
                 g.move(p, None if g.is_bobby(p) else t, to)
     assert covered, "no state with a ticket whose destinations are all next to a piece: the test checks nothing"
+
+
+def test_landing_risk_names_where_the_heuristic_detectives_step():
+    """policy.landing_risk, from public facts only, foresees the possible stations the heuristic
+    detectives step on after each of Mister X's hidden moves: it reads nothing of his station
+    (the same risk from any station he may be on) and misses few of their real steps."""
+    from host.ai import hiding, policy
+    from host.ai.model import Sim
+    steps = foreseen = 0
+    for k in range(8):
+        dets, bobbies, x = bench.game_setup(5, k, 5)
+        g = rules.Game(dets, bobbies, x)
+        mrx = make_mrx_agent("easy", seed=k)
+        det = make_detective_agent("easy", seed=k + 100)
+        risk = None
+        while g.result is None:
+            if g.phase == rules.PHASE_MRX:
+                hidden = not hiding.surfaces_next(g)
+                a = mrx.choose(g)
+                sim = Sim.from_game(g, g.mrx)
+                tickets = (a[1],) if a[0] == "move" else (a[1], a[3])
+                risk = policy.landing_risk(sim, tickets) if hidden and a[0] == "move" else None
+                if risk is not None:
+                    elsewhere = Sim.from_game(g, next(s for s in bits(sim.cand) if s != g.mrx)) \
+                        if sim.cand.bit_count() > 1 else sim
+                    assert policy.landing_risk(elsewhere, tickets) == risk
+                if a[0] == "move":
+                    g.mrx_move(a[1], a[2])
+                else:
+                    g.mrx_double(*a[1:])
+            else:
+                view = public_view(g)
+                p, t, to = det.choose(view)
+                if risk is not None and view.is_candidate(to):
+                    steps += 1
+                    foreseen += to in risk
+                g.move(p, None if g.is_bobby(p) else t, to)
+    assert steps > 40, steps
+    assert foreseen >= 0.95 * steps, (foreseen, steps)

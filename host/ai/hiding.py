@@ -36,6 +36,9 @@ TILT = 2.0  # how far MCTS values bend his row (host/ai/agents.py MctsMrX)
 # the plan keeps (bench ai: 0.1 leaks ~0.5 bits a move, 0.2 ~0.4; larger: less strength)
 NEXT_TO_A_PIECE = 0.2
 CROWD = 0.0  # see plan(): leak grows fast with it (crowd 3: ~1.5 bits a move)
+SIG_LEAK = 0.0  # _tilt_tickets: how strongly tickets with even shares are preferred
+RISK = "adjacent"  # which destinations get the NEXT_TO_A_PIECE share: "adjacent" (next to a piece) or
+# "landing" (in proportion to how often greedy detectives would step there, policy.landing_risk)
 
 
 def surfaces_next(sim):
@@ -78,7 +81,7 @@ def _row(sim, s, beta, doubles):
     return row
 
 
-def plan(sim, beta=1.2, iterations=ITERATIONS, doubles=True, crowd=None, prior=None, near=None):
+def plan(sim, beta=1.2, iterations=ITERATIONS, doubles=True, crowd=None, prior=None, near=None, risk=None):
     """The balanced plan for the public state of sim (sim.mrx is not read): {s: {(sig, to): p}}
     for every publicly possible station s from which he can move, each row summing to 1.
 
@@ -112,21 +115,29 @@ def plan(sim, beta=1.2, iterations=ITERATIONS, doubles=True, crowd=None, prior=N
         for k, p in r.items():
             cols[k] = 0.0
             sig_mass[k[0]] = sig_mass.get(k[0], 0.0) + p
+    risk = risk or RISK
+    landings = {}
     appeal = {}
     sig_appeal = {}
     for (sig, to) in cols:
-        a = appeal.get(to)
-        if a is None:
-            a = appeal[to] = near if policy.dmin(sim.tb, sim.pos, to) <= 1 else 1.0
-            if crowd:
-                a *= math.exp(crowd * policy.mrx_score(sim.tb, sim.pos, to) / 100.0)
+        if risk == "landing":
+            if sig not in landings:
+                landings[sig] = policy.landing_risk(sim, sig[1:])
+            a = 1.0 - (1.0 - near) * landings[sig].get(to, 0.0)
+        else:
+            a = near if policy.dmin(sim.tb, sim.pos, to) <= 1 else 1.0
+        if crowd:
+            a *= math.exp(crowd * policy.mrx_score(sim.tb, sim.pos, to) / 100.0)
+        appeal[(sig, to)] = a
         sig_appeal[sig] = sig_appeal.get(sig, 0.0) + a
     sig_count = {}
     for (sig, _to) in cols:
         sig_count[sig] = sig_count.get(sig, 0) + 1
+    if SIG_LEAK:
+        _tilt_tickets(sig_mass, appeal, sig_appeal, SIG_LEAK)
     # a ticket whose every destination has no appeal (near=0, all next to a piece): its mass is
     # shared evenly, as the rows must still go somewhere
-    target = {k: sig_mass[k[0]] * (appeal[k[1]] / sig_appeal[k[0]] if sig_appeal[k[0]] > 0
+    target = {k: sig_mass[k[0]] * (appeal[k] / sig_appeal[k[0]] if sig_appeal[k[0]] > 0
                                    else 1.0 / sig_count[k[0]]) for k in cols}
     for _ in range(iterations):
         colsum = dict.fromkeys(cols, 0.0)
@@ -143,6 +154,29 @@ def plan(sim, beta=1.2, iterations=ITERATIONS, doubles=True, crowd=None, prior=N
             joint[st] = {k: p * f for k, p in nr.items()}
     return {st: {k: p / mass[st] for k, p in r.items()} for st, r in joint.items()}, \
         _posteriors(joint)
+
+
+def _tilt_tickets(sig_mass, appeal, sig_appeal, strength):
+    """Moves mass between tickets (signatures) toward those whose shares are closest to even:
+    a ticket's destinations share its mass by appeal, which tells a detective who knows the plan
+    KL(shares || even) bits; each ticket's mass is multiplied by 2 ** (-strength * those bits).
+    Public facts only, and which ticket he plays tells nothing more about where he is."""
+    count = {}
+    for (sig, _to) in appeal:
+        count[sig] = count.get(sig, 0) + 1
+    total = sum(sig_mass.values())
+    for sig in sig_mass:
+        if sig_appeal[sig] <= 0:
+            continue
+        h = 0.0
+        for (sg, _to), a in appeal.items():
+            if sg == sig and a > 0:
+                q = a / sig_appeal[sig]
+                h -= q * math.log2(q)
+        sig_mass[sig] *= 2.0 ** (-strength * (math.log2(count[sig]) - h))
+    now = sum(sig_mass.values())
+    for sig in sig_mass:
+        sig_mass[sig] *= total / now
 
 
 def _posteriors(joint):

@@ -4,6 +4,9 @@ Mister X's functions may read `sim.mrx` (he knows where he is). The detectives' 
 only public fields (positions, tickets, `sim.cand`): in a playout they run inside a
 determinization, and they never look at `sim.mrx`.
 """
+import random as _random
+
+from sy.rules.game import PHASE_DETECTIVES
 from host.ai.model import BLACK, random_station
 
 INF = 99
@@ -141,6 +144,30 @@ def heuristic_detective(sim, rnd, cands=None):
         if best is None or sc < best[0]:
             best = (sc, t, to)
     return (p, best[1], best[2])
+
+
+def landing_risk(sim, tickets, draws=4):
+    """{station: the share of `draws` replies in which a greedy detective steps on it} after
+    Mister X plays `tickets` (one, or a double move's two) from the public state of sim: the
+    heuristic detectives (heuristic_detective, each draw with its own fixed tie-breaking) reply to
+    the public possible set the tickets leave. Public facts only (sim.mrx is not read), so the
+    same for every station he may be on; stations no reply steps on are left out."""
+    hits = {}
+    for k in range(draws):
+        probe = sim.copy()
+        probe.mrx = 0  # nobody is caught: the replies go on as if he stood nowhere
+        for t in tickets:
+            probe.mrx_step(t, 0)
+        if len(tickets) == 2:
+            probe.double -= 1
+        probe._start_detectives()
+        rnd = _random.Random(k)
+        while probe.phase == PHASE_DETECTIVES and probe.result is None and probe.to_move():
+            p, t, to = heuristic_detective(probe, rnd)
+            if (probe.cand >> to) & 1:
+                hits[to] = hits.get(to, 0) + 1
+            probe.move(p, t, to)
+    return {s: n / draws for s, n in hits.items()}
 
 
 def _bits(mask):
