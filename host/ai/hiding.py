@@ -36,6 +36,8 @@ TILT = 2.0  # how far MCTS values bend his row (host/ai/agents.py MctsMrX)
 # the plan keeps (bench ai: 0.1 leaks ~0.5 bits a move, 0.2 ~0.4; larger: less strength)
 NEXT_TO_A_PIECE = 0.2
 CROWD = 0.0  # see plan(): leak grows fast with it (crowd 3: ~1.5 bits a move)
+CORNERED = False  # RISK "landing": also where the replies would leave him no move
+ESCAPE_AT = 0.0  # Hider.escapes: his row's landing risk from which he takes a surfacing double (0: never)
 SIG_LEAK = 0.0  # _tilt_tickets: how strongly tickets with even shares are preferred
 RISK = "adjacent"  # which destinations get the NEXT_TO_A_PIECE share: "adjacent" (next to a piece) or
 # "landing" (in proportion to how often greedy detectives would step there, policy.landing_risk)
@@ -120,9 +122,11 @@ def plan(sim, beta=1.2, iterations=ITERATIONS, doubles=True, crowd=None, prior=N
     appeal = {}
     sig_appeal = {}
     for (sig, to) in cols:
-        if risk == "landing":
+        if near == 1.0:
+            a = 1.0
+        elif risk == "landing":
             if sig not in landings:
-                landings[sig] = policy.landing_risk(sim, sig[1:])
+                landings[sig] = policy.landing_risk(sim, sig[1:], cornered=CORNERED)
             a = 1.0 - (1.0 - near) * landings[sig].get(to, 0.0)
         else:
             a = near if policy.dmin(sim.tb, sim.pos, to) <= 1 else 1.0
@@ -197,10 +201,11 @@ class Hider:
     Mister X's moves (public: computed from public facts only), so that the next plan starts from
     it and the detective's belief stays the planned one instead of drifting."""
 
-    def __init__(self, beta, doubles=True, near=None):
+    def __init__(self, beta, doubles=True, near=None, escape_at=None):
         self.beta = beta
         self.doubles = doubles
         self.near = near
+        self.escape_at = escape_at
         self.belief = None
         self.at_moves = -1
 
@@ -223,12 +228,39 @@ class Hider:
             row = {k: p / total for k, p in row.items()}
         return row, post
 
+    def escapes(self, game, row=None):
+        """Whether he leaves the plan for a double move whose second half surfaces
+        (policy.surfacing_escape): only when the plan sends him, from his station, to where the
+        detectives would step (his row's landing risk at least ESCAPE_AT) and such a double ends
+        on a station no piece reaches in one move. The station is shown then anyway; the detectives
+        learn from the double move that he was cornered, nothing about where he goes next.
+        A function of his station and public facts (no randomness), so the attacker's copy of
+        this code knows exactly when he does it."""
+        escape_at = ESCAPE_AT if self.escape_at is None else self.escape_at
+        if not escape_at or not game.double or (game.moves + 2) not in game.reveals:
+            return False
+        if row is None:
+            row = self.row(game)[0]
+        if not row:
+            return False
+        sim = Sim.from_game(game, game.mrx)
+        risks = {}
+        danger = 0.0
+        for (sig, to), p in row.items():
+            if sig not in risks:
+                risks[sig] = policy.landing_risk(sim, sig[1:])
+            danger += p * risks[sig].get(to, 0.0)
+        return danger >= escape_at and policy.surfacing_escape(sim) is not None
+
     def choose(self, game, rnd, tilt=None):
         sim = Sim.from_game(game, game.mrx)
         row, post = self.row(game, tilt)
         if not row:  # (he can always move here: the game would have ended otherwise)
             self.belief = None
             return policy.heuristic_mrx(sim, rnd)
+        if self.escapes(game, row):
+            self.belief = None
+            return policy.surfacing_escape(sim, rnd)
         sig, to = draw(row, rnd)
         self.belief = post.get(sig)
         self.at_moves = game.moves + (1 if sig[0] == "move" else 2)
