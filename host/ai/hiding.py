@@ -139,8 +139,14 @@ def plan(sim, beta=1.2, iterations=ITERATIONS, doubles=True, crowd=None, prior=N
         sig_count[sig] = sig_count.get(sig, 0) + 1
     if SIG_LEAK:
         _tilt_tickets(sig_mass, appeal, sig_appeal, SIG_LEAK)
-    # a ticket whose every destination has no appeal (near=0, all next to a piece): its mass is
-    # shared evenly, as the rows must still go somewhere
+    # a ticket whose every destination has no appeal (near=0, all where the detectives step): its
+    # mass goes to the other tickets; if no ticket has any, each shares its mass evenly, as the
+    # rows must still go somewhere
+    dead = sum(m for sig, m in sig_mass.items() if sig_appeal[sig] <= 0)
+    alive = sum(sig_mass.values()) - dead
+    if dead and alive > 0:
+        for sig in sig_mass:
+            sig_mass[sig] = 0.0 if sig_appeal[sig] <= 0 else sig_mass[sig] * (alive + dead) / alive
     target = {k: sig_mass[k[0]] * (appeal[k] / sig_appeal[k[0]] if sig_appeal[k[0]] > 0
                                    else 1.0 / sig_count[k[0]]) for k in cols}
     for _ in range(iterations):
@@ -190,9 +196,12 @@ def _posteriors(joint):
         for (sig, to), p in r.items():
             d = out.setdefault(sig, {})
             d[to] = d.get(to, 0.0) + p
-    for sig, d in out.items():
+    for sig, d in list(out.items()):
         total = sum(d.values())
-        out[sig] = {to: p / total for to, p in d.items()}
+        if total > 0:
+            out[sig] = {to: p / total for to, p in d.items()}
+        else:  # a ticket the plan never plays
+            del out[sig]
     return out
 
 
@@ -201,11 +210,12 @@ class Hider:
     Mister X's moves (public: computed from public facts only), so that the next plan starts from
     it and the detective's belief stays the planned one instead of drifting."""
 
-    def __init__(self, beta, doubles=True, near=None, escape_at=None):
+    def __init__(self, beta, doubles=True, near=None, escape_at=None, risk=None):
         self.beta = beta
         self.doubles = doubles
         self.near = near
         self.escape_at = escape_at
+        self.risk = risk
         self.belief = None
         self.at_moves = -1
 
@@ -219,7 +229,8 @@ class Hider:
         """(his row: {(sig, to): probability}, the plan's posteriors {sig: {to: p}}) for the game
         (Mister X to move on game.mrx, not surfacing); changes nothing."""
         sim = Sim.from_game(game, game.mrx)
-        got = plan(sim, self.beta, doubles=self.doubles, prior=self.prior(game), near=self.near)
+        got = plan(sim, self.beta, doubles=self.doubles, prior=self.prior(game), near=self.near,
+                   risk=self.risk)
         rows, post = got if got else ({}, {})
         row = rows.get(game.mrx)
         if row and tilt:
