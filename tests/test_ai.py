@@ -332,7 +332,7 @@ def test_a_cornered_mister_x_escapes_into_a_surfacing_double():
     from host.ai import hiding, policy
     from host.ai.model import Sim
     escapes = kept = 0
-    for g, agent in _hidden_turns(2, 30):
+    for g, agent in _hidden_turns(2, 60):
         if not agent.hider.escapes(g):
             kept += 1
             continue

@@ -110,7 +110,7 @@ class MctsMrX(_Agent):
         super().__init__(level, seed)
         self.seconds = seconds
         self.budget = mcts.Budget(seconds * self.SEARCH_SHARE if seconds else None, iterations)
-        self.hider = hiding.Hider(hiding.BETA.get(level, hiding.BETA["easy"]))
+        self.hider = hiding.Hider(hiding.BETA.get(level, hiding.BETA["easy"]), **hiding.MCTS_PLAN)
         self.tilt = hiding.TILT
 
     def choose(self, game):

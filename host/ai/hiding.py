@@ -21,6 +21,14 @@ stations where a piece is next to him. The balancing keeps the proportions withi
 probability toward stations no row wants, so it costs some strength; `iterations` and `beta` set
 the trade (the bench reports both the leak and the win rates). Surfacing moves are not planned:
 the station is shown anyway, so there he plays his best.
+
+The one preference in the destinations' shares (what the attacker sees after the ticket): a
+destination where greedy detectives would step next (policy.landing_risk, computed from public
+facts for each ticket; or where their replies leave him no move) keeps only RISKY_SHARE of an
+even share. Each such share costs bits (a detective who knows the plan knows where he is not),
+so a ticket whose shares are closer to even gets more of the mass (SIG_LEAK: which ticket he
+plays tells nothing about where he is). A cornered Mister X (the plan would put him on their
+steps) whose next move but one surfaces takes a double move there instead (Hider.escapes).
 """
 import math
 
@@ -32,15 +40,19 @@ BLACK_WASTE = 0.05  # the weight of a black ticket where black_ok does not call 
 DOUBLE_WEIGHT = 5.0  # the weight of a double move (from a station with a piece next to him)
 ITERATIONS = 40
 TILT = 2.0  # how far MCTS values bend his row (host/ai/agents.py MctsMrX)
-# the share of a destination next to a piece, against 1 for any other: the one public preference
-# the plan keeps (bench ai: 0.1 leaks ~0.5 bits a move, 0.2 ~0.4; larger: less strength)
-NEXT_TO_A_PIECE = 0.2
+# the share of a destination the detectives would step on (RISK), against 1 for any other: the one
+# public preference in the destinations' shares (bench ai, docs/host.md: 0.05 leaks 0.47 bits a
+# move, 0.1 0.43, 0 0.6; larger: less strength)
+RISKY_SHARE = 0.05
 CROWD = 0.0  # see plan(): leak grows fast with it (crowd 3: ~1.5 bits a move)
-CORNERED = False  # RISK "landing": also where the replies would leave him no move
-ESCAPE_AT = 0.0  # Hider.escapes: his row's landing risk from which he takes a surfacing double (0: never)
-SIG_LEAK = 0.0  # _tilt_tickets: how strongly tickets with even shares are preferred
-RISK = "adjacent"  # which destinations get the NEXT_TO_A_PIECE share: "adjacent" (next to a piece) or
-# "landing" (in proportion to how often greedy detectives would step there, policy.landing_risk)
+CORNERED = True  # RISK "landing": also where the replies would leave him no move
+# the MCTS levels (normal, hard) keep the plan their leak was measured with (README: 0.48 and 0.46
+# bits a move, with TILT on top); the landing plan under their tilt is not measured yet
+MCTS_PLAN = {"near": 0.2, "risk": "adjacent", "escape_at": 0.0, "cornered": False, "sig_leak": 0.0}
+ESCAPE_AT = 0.99  # Hider.escapes: his row's landing risk from which he takes a surfacing double (0: never)
+SIG_LEAK = 1.0  # _tilt_tickets: how strongly tickets with even shares are preferred
+RISK = "landing"  # which destinations get the RISKY_SHARE share: "landing" (in proportion to how
+# often greedy detectives would step there, policy.landing_risk) or "adjacent" (next to a piece)
 
 
 def surfaces_next(sim):
@@ -83,7 +95,8 @@ def _row(sim, s, beta, doubles):
     return row
 
 
-def plan(sim, beta=1.2, iterations=ITERATIONS, doubles=True, crowd=None, prior=None, near=None, risk=None):
+def plan(sim, beta=1.2, iterations=ITERATIONS, doubles=True, crowd=None, prior=None, near=None, risk=None,
+         cornered=None, sig_leak=None):
     """The balanced plan for the public state of sim (sim.mrx is not read): {s: {(sig, to): p}}
     for every publicly possible station s from which he can move, each row summing to 1.
 
@@ -93,7 +106,7 @@ def plan(sim, beta=1.2, iterations=ITERATIONS, doubles=True, crowd=None, prior=N
     share, so the detective learns nothing; larger: safer destinations get more, which the
     detective can compute too: KL(shares || uniform) bits)."""
     crowd = CROWD if crowd is None else crowd
-    near = NEXT_TO_A_PIECE if near is None else near
+    near = RISKY_SHARE if near is None else near
     stations = bits(sim.cand)
     mass = {}
     for st in stations:
@@ -118,6 +131,8 @@ def plan(sim, beta=1.2, iterations=ITERATIONS, doubles=True, crowd=None, prior=N
             cols[k] = 0.0
             sig_mass[k[0]] = sig_mass.get(k[0], 0.0) + p
     risk = risk or RISK
+    cornered = CORNERED if cornered is None else cornered
+    sig_leak = SIG_LEAK if sig_leak is None else sig_leak
     landings = {}
     appeal = {}
     sig_appeal = {}
@@ -126,7 +141,7 @@ def plan(sim, beta=1.2, iterations=ITERATIONS, doubles=True, crowd=None, prior=N
             a = 1.0
         elif risk == "landing":
             if sig not in landings:
-                landings[sig] = policy.landing_risk(sim, sig[1:], cornered=CORNERED)
+                landings[sig] = policy.landing_risk(sim, sig[1:], cornered=cornered)
             a = 1.0 - (1.0 - near) * landings[sig].get(to, 0.0)
         else:
             a = near if policy.dmin(sim.tb, sim.pos, to) <= 1 else 1.0
@@ -137,8 +152,8 @@ def plan(sim, beta=1.2, iterations=ITERATIONS, doubles=True, crowd=None, prior=N
     sig_count = {}
     for (sig, _to) in cols:
         sig_count[sig] = sig_count.get(sig, 0) + 1
-    if SIG_LEAK:
-        _tilt_tickets(sig_mass, appeal, sig_appeal, SIG_LEAK)
+    if sig_leak:
+        _tilt_tickets(sig_mass, appeal, sig_appeal, sig_leak)
     # a ticket whose every destination has no appeal (near=0, all where the detectives step): its
     # mass goes to the other tickets; if no ticket has any, each shares its mass evenly, as the
     # rows must still go somewhere
@@ -210,12 +225,14 @@ class Hider:
     Mister X's moves (public: computed from public facts only), so that the next plan starts from
     it and the detective's belief stays the planned one instead of drifting."""
 
-    def __init__(self, beta, doubles=True, near=None, escape_at=None, risk=None):
+    def __init__(self, beta, doubles=True, near=None, escape_at=None, risk=None, cornered=None, sig_leak=None):
         self.beta = beta
         self.doubles = doubles
         self.near = near
         self.escape_at = escape_at
         self.risk = risk
+        self.cornered = cornered
+        self.sig_leak = sig_leak
         self.belief = None
         self.at_moves = -1
 
@@ -230,7 +247,7 @@ class Hider:
         (Mister X to move on game.mrx, not surfacing); changes nothing."""
         sim = Sim.from_game(game, game.mrx)
         got = plan(sim, self.beta, doubles=self.doubles, prior=self.prior(game), near=self.near,
-                   risk=self.risk)
+                   risk=self.risk, cornered=self.cornered, sig_leak=self.sig_leak)
         rows, post = got if got else ({}, {})
         row = rows.get(game.mrx)
         if row and tilt:
@@ -342,4 +359,4 @@ def _double(sim, sig, to2, rnd):
     return ("double", t1, to1, t2, to2)
 
 
-__all__ = ["plan", "Hider", "draw", "surfaces_next", "mcts_tilt", "BETA", "TILT"]
+__all__ = ["plan", "Hider", "draw", "surfaces_next", "mcts_tilt", "BETA", "TILT", "MCTS_PLAN"]
