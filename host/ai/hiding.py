@@ -45,6 +45,7 @@ TILT = 2.0  # how far MCTS values bend his row (host/ai/agents.py MctsMrX)
 # move, 0.1 0.43, 0 0.6; larger: less strength)
 RISKY_SHARE = 0.05
 CROWD = 0.0  # see plan(): leak grows fast with it (crowd 3: ~1.5 bits a move)
+ADJACENT_SHARE = 1.0  # RISK "landing": a station next to a piece keeps this much more (other detectives)
 CORNERED = True  # RISK "landing": also where the replies would leave him no move
 # the MCTS levels (normal, hard) keep the plan their leak was measured with (README: 0.48 and 0.46
 # bits a move, with TILT on top); the landing plan under their tilt is not measured yet
@@ -143,6 +144,8 @@ def plan(sim, beta=1.2, iterations=ITERATIONS, doubles=True, crowd=None, prior=N
             if sig not in landings:
                 landings[sig] = policy.landing_risk(sim, sig[1:], cornered=cornered)
             a = 1.0 - (1.0 - near) * landings[sig].get(to, 0.0)
+            if ADJACENT_SHARE != 1.0 and policy.dmin(sim.tb, sim.pos, to) <= 1:
+                a *= ADJACENT_SHARE
         else:
             a = near if policy.dmin(sim.tb, sim.pos, to) <= 1 else 1.0
         if crowd:
