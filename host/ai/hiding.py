@@ -40,12 +40,12 @@ BLACK_WASTE = 0.05  # the weight of a black ticket where black_ok does not call 
 DOUBLE_WEIGHT = 5.0  # the weight of a double move (from a station with a piece next to him)
 ITERATIONS = 40
 TILT = 2.0  # how far MCTS values bend his row (host/ai/agents.py MctsMrX)
-# the share of a destination the detectives would step on (RISK), against 1 for any other: the one
-# public preference in the destinations' shares (bench ai, docs/host.md: 0.05 leaks 0.47 bits a
-# move, 0.1 0.43, 0 0.6; larger: less strength)
-RISKY_SHARE = 0.05
+# the share of a destination the detectives would step on (RISK), against 1 for any other: the
+# public preference in the destinations' shares (bench ai, docs/host.md: with ADJACENT_SHARE 0.5,
+# 0.2 leaks 0.44 bits a move; 0.1 with 0.4: 0.50; larger: less strength)
+RISKY_SHARE = 0.2
 CROWD = 0.0  # see plan(): leak grows fast with it (crowd 3: ~1.5 bits a move)
-ADJACENT_SHARE = 1.0  # RISK "landing": a station next to a piece keeps this much more (other detectives)
+ADJACENT_SHARE = 0.5  # RISK "landing": a station next to a piece keeps this much more (other detectives)
 CORNERED = True  # RISK "landing": also where the replies would leave him no move
 # the MCTS levels (normal, hard) keep the plan their leak was measured with (README: 0.48 and 0.46
 # bits a move, with TILT on top); the landing plan under their tilt is not measured yet
