@@ -25,7 +25,7 @@ the station is shown anyway, so there he plays his best.
 The one preference in the destinations' shares (what the attacker sees after the ticket): a
 destination where greedy detectives would step next (policy.landing_risk, computed from public
 facts for each ticket; or where their replies leave him no move) keeps only RISKY_SHARE of an
-even share. Each such share costs bits (a detective who knows the plan knows where he is not),
+even share, any other station next to a piece ADJACENT_SHARE. Each such share costs bits (a detective who knows the plan knows where he is not),
 so a ticket whose shares are closer to even gets more of the mass (SIG_LEAK: which ticket he
 plays tells nothing about where he is). A cornered Mister X (the plan would put him on their
 steps) whose next move but one surfaces takes a double move there instead (Hider.escapes).
