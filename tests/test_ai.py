@@ -7,6 +7,7 @@ import pytest
 from sy.rules import game as rules
 from host.ai import make_mrx_agent, make_detective_agent, public_view, play_game
 from host.ai import bench
+from host.ai.model import bits
 
 DETS = [13, 26, 29, 34, 50]
 
@@ -237,3 +238,111 @@ def test_hiding_plan_without_appeal_for_next_to_a_piece():
                 p, t, to = det.choose(public_view(g))
                 g.move(p, None if g.is_bobby(p) else t, to)
     assert covered, "no state with a ticket whose destinations are all next to a piece: the test checks nothing"
+
+
+def test_landing_risk_names_where_the_heuristic_detectives_step():
+    """policy.landing_risk, from public facts only, foresees the possible stations the heuristic
+    detectives step on after each of Mister X's hidden moves: it reads nothing of his station
+    (the same risk from any station he may be on) and misses few of their real steps."""
+    from host.ai import hiding, policy
+    from host.ai.model import Sim
+    steps = foreseen = 0
+    for k in range(8):
+        dets, bobbies, x = bench.game_setup(5, k, 5)
+        g = rules.Game(dets, bobbies, x)
+        mrx = make_mrx_agent("easy", seed=k)
+        det = make_detective_agent("easy", seed=k + 100)
+        risk = None
+        while g.result is None:
+            if g.phase == rules.PHASE_MRX:
+                hidden = not hiding.surfaces_next(g)
+                a = mrx.choose(g)
+                sim = Sim.from_game(g, g.mrx)
+                tickets = (a[1],) if a[0] == "move" else (a[1], a[3])
+                risk = policy.landing_risk(sim, tickets) if hidden and a[0] == "move" else None
+                if risk is not None:
+                    elsewhere = Sim.from_game(g, next(s for s in bits(sim.cand) if s != g.mrx)) \
+                        if sim.cand.bit_count() > 1 else sim
+                    assert policy.landing_risk(elsewhere, tickets) == risk
+                if a[0] == "move":
+                    g.mrx_move(a[1], a[2])
+                else:
+                    g.mrx_double(*a[1:])
+            else:
+                view = public_view(g)
+                p, t, to = det.choose(view)
+                if risk is not None and view.is_candidate(to):
+                    steps += 1
+                    foreseen += to in risk
+                g.move(p, None if g.is_bobby(p) else t, to)
+    assert steps > 40, steps
+    assert foreseen >= 0.95 * steps, (foreseen, steps)
+
+
+def _hidden_turns(seed, games, mrx_level="easy"):
+    """(game, agent) at each of Mister X's hidden turns (not surfacing) of seeded easy-detective games;
+    the game is his real one, the agent his own (its plan's belief kept), before he moves."""
+    from host.ai import hiding
+    for k in range(games):
+        dets, bobbies, x = bench.game_setup(seed, k, 5)
+        g = rules.Game(dets, bobbies, x)
+        mrx = make_mrx_agent(mrx_level, seed=k)
+        det = make_detective_agent("easy", seed=k + 100)
+        while g.result is None:
+            if g.phase == rules.PHASE_MRX:
+                if not hiding.surfaces_next(g):
+                    yield g, mrx
+                a = mrx.choose(g)
+                if a[0] == "move":
+                    g.mrx_move(a[1], a[2])
+                else:
+                    g.mrx_double(*a[1:])
+            else:
+                p, t, to = det.choose(public_view(g))
+                g.move(p, None if g.is_bobby(p) else t, to)
+
+
+def test_landing_plan_steers_every_station_off_the_detectives_steps():
+    """hiding.plan with risk "landing" and no share for a landing (near=0): from every possible
+    station with a move to a station the detectives would not step on, the plan never sends him
+    where they would; the posteriors stay even over the rest."""
+    from host.ai import hiding, policy
+    from host.ai.model import Sim
+    checked = 0
+    for g, _agent in _hidden_turns(7, 4):
+        sim = Sim.from_game(g, g.mrx)
+        rows, post = hiding.plan(sim, 3.0, near=0.0, risk="landing")
+        risk = {}
+        for st, row in rows.items():
+            assert abs(sum(row.values()) - 1.0) < 1e-9
+            for sig, _to in row:
+                if sig not in risk:
+                    risk[sig] = policy.landing_risk(sim, sig[1:])
+            safe = [k for k in row if risk[k[0]].get(k[1], 0.0) < 1.0]
+            if safe:
+                checked += 1
+                assert sum(p for k, p in row.items() if k not in safe) < 1e-9, (st, row)
+    assert checked > 100, checked
+
+
+def test_a_cornered_mister_x_escapes_into_a_surfacing_double():
+    """Hider.escapes: where the plan would send him onto the detectives' steps and his next move
+    but one surfaces, he plays a double whose end is no piece's neighbour; the attacker's copy of
+    his code (hidden_distribution) gives that station no hidden move. Elsewhere he keeps the plan."""
+    from host.ai import hiding, policy
+    from host.ai.model import Sim
+    escapes = kept = 0
+    for g, agent in _hidden_turns(2, 60):
+        if not agent.hider.escapes(g):
+            kept += 1
+            continue
+        escapes += 1
+        assert (g.moves + 2) in g.reveals and g.double
+        assert agent.hidden_distribution(g) == {}
+        a = agent.hider.choose(rules.Game.load(g.save(), g.graph), agent.rnd)
+        assert a[0] == "double"
+        sim = Sim.from_game(g, g.mrx)
+        assert policy.dmin(sim.tb, sim.pos, a[4]) > 1
+        g2 = rules.Game.load(g.save(), g.graph)
+        g2.mrx_double(*a[1:])  # legal (the rules core raises otherwise)
+    assert escapes >= 1 and kept > 100, (escapes, kept)  # (seeded: 1 escape in these 60 games)

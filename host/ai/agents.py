@@ -55,7 +55,7 @@ class RandomMrX(_Agent):
 
     def __init__(self, level, seed):
         super().__init__(level, seed)
-        self.hider = hiding.Hider(hiding.BETA["random"], doubles=False, near=1.0)
+        self.hider = hiding.Hider(hiding.BETA["random"], doubles=False, near=1.0, escape_at=0)
 
     def choose(self, game):
         _check_mrx(game)
@@ -86,8 +86,12 @@ class HeuristicMrX(_Agent):
         return self.hider.choose(game, self.rnd)
 
     def hidden_distribution(self, game):
-        """{(signature, to): probability} of his choice on a hidden move (host/ai/leak.py)."""
-        return self.hider.row(game)[0] or {}
+        """{(signature, to): probability} of his choice on a hidden move (host/ai/leak.py); none
+        where he escapes into a surfacing instead (hiding.Hider.escapes)."""
+        row = self.hider.row(game)[0]
+        if not row or self.hider.escapes(game, row):
+            return {}
+        return row
 
 
 class MctsMrX(_Agent):
@@ -106,7 +110,7 @@ class MctsMrX(_Agent):
         super().__init__(level, seed)
         self.seconds = seconds
         self.budget = mcts.Budget(seconds * self.SEARCH_SHARE if seconds else None, iterations)
-        self.hider = hiding.Hider(hiding.BETA.get(level, hiding.BETA["easy"]))
+        self.hider = hiding.Hider(hiding.BETA.get(level, hiding.BETA["easy"]), **hiding.MCTS_PLAN)
         self.tilt = hiding.TILT
 
     def choose(self, game):
@@ -126,7 +130,10 @@ class MctsMrX(_Agent):
         """{(signature, to): probability} of his choice on a hidden move, for one draw of the
         search's randomness (host/ai/leak.py averages several)."""
         _action, stats = mcts.search_mrx(game, self.budget, fast_rng(self.rnd))
-        return self.hider.row(game, tilt=hiding.mcts_tilt(stats.get("root"), self.tilt))[0] or {}
+        row = self.hider.row(game, tilt=hiding.mcts_tilt(stats.get("root"), self.tilt))[0]
+        if not row or self.hider.escapes(game, row):
+            return {}
+        return row
 
 
 # --- detectives -----------------------------------------------------------------------------

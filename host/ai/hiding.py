@@ -21,6 +21,14 @@ stations where a piece is next to him. The balancing keeps the proportions withi
 probability toward stations no row wants, so it costs some strength; `iterations` and `beta` set
 the trade (the bench reports both the leak and the win rates). Surfacing moves are not planned:
 the station is shown anyway, so there he plays his best.
+
+The one preference in the destinations' shares (what the attacker sees after the ticket): a
+destination where greedy detectives would step next (policy.landing_risk, computed from public
+facts for each ticket; or where their replies leave him no move) keeps only RISKY_SHARE of an
+even share, any other station next to a piece ADJACENT_SHARE. Each such share costs bits (a detective who knows the plan knows where he is not),
+so a ticket whose shares are closer to even gets more of the mass (SIG_LEAK: which ticket he
+plays tells nothing about where he is). A cornered Mister X (the plan would put him on their
+steps) whose next move but one surfaces takes a double move there instead (Hider.escapes).
 """
 import math
 
@@ -32,10 +40,20 @@ BLACK_WASTE = 0.05  # the weight of a black ticket where black_ok does not call 
 DOUBLE_WEIGHT = 5.0  # the weight of a double move (from a station with a piece next to him)
 ITERATIONS = 40
 TILT = 2.0  # how far MCTS values bend his row (host/ai/agents.py MctsMrX)
-# the share of a destination next to a piece, against 1 for any other: the one public preference
-# the plan keeps (bench ai: 0.1 leaks ~0.5 bits a move, 0.2 ~0.4; larger: less strength)
-NEXT_TO_A_PIECE = 0.2
+# the share of a destination the detectives would step on (RISK), against 1 for any other: the
+# public preference in the destinations' shares (bench ai, docs/host.md: with ADJACENT_SHARE 0.5,
+# 0.2 leaks 0.44 bits a move; 0.1 with 0.4: 0.50; larger: less strength)
+RISKY_SHARE = 0.2
 CROWD = 0.0  # see plan(): leak grows fast with it (crowd 3: ~1.5 bits a move)
+ADJACENT_SHARE = 0.5  # RISK "landing": a station next to a piece keeps this much more (other detectives)
+CORNERED = True  # RISK "landing": also where the replies would leave him no move
+# the MCTS levels (normal, hard) keep the plan their leak was measured with (README: 0.48 and 0.46
+# bits a move, with TILT on top); the landing plan under their tilt is not measured yet
+MCTS_PLAN = {"near": 0.2, "risk": "adjacent", "escape_at": 0.0, "cornered": False, "sig_leak": 0.0}
+ESCAPE_AT = 0.99  # Hider.escapes: his row's landing risk from which he takes a surfacing double (0: never)
+SIG_LEAK = 1.0  # _tilt_tickets: how strongly tickets with even shares are preferred
+RISK = "landing"  # which destinations get the RISKY_SHARE share: "landing" (in proportion to how
+# often greedy detectives would step there, policy.landing_risk) or "adjacent" (next to a piece)
 
 
 def surfaces_next(sim):
@@ -78,7 +96,8 @@ def _row(sim, s, beta, doubles):
     return row
 
 
-def plan(sim, beta=1.2, iterations=ITERATIONS, doubles=True, crowd=None, prior=None, near=None):
+def plan(sim, beta=1.2, iterations=ITERATIONS, doubles=True, crowd=None, prior=None, near=None, risk=None,
+         cornered=None, sig_leak=None):
     """The balanced plan for the public state of sim (sim.mrx is not read): {s: {(sig, to): p}}
     for every publicly possible station s from which he can move, each row summing to 1.
 
@@ -88,7 +107,7 @@ def plan(sim, beta=1.2, iterations=ITERATIONS, doubles=True, crowd=None, prior=N
     share, so the detective learns nothing; larger: safer destinations get more, which the
     detective can compute too: KL(shares || uniform) bits)."""
     crowd = CROWD if crowd is None else crowd
-    near = NEXT_TO_A_PIECE if near is None else near
+    near = RISKY_SHARE if near is None else near
     stations = bits(sim.cand)
     mass = {}
     for st in stations:
@@ -112,21 +131,41 @@ def plan(sim, beta=1.2, iterations=ITERATIONS, doubles=True, crowd=None, prior=N
         for k, p in r.items():
             cols[k] = 0.0
             sig_mass[k[0]] = sig_mass.get(k[0], 0.0) + p
+    risk = risk or RISK
+    cornered = CORNERED if cornered is None else cornered
+    sig_leak = SIG_LEAK if sig_leak is None else sig_leak
+    landings = {}
     appeal = {}
     sig_appeal = {}
     for (sig, to) in cols:
-        a = appeal.get(to)
-        if a is None:
-            a = appeal[to] = near if policy.dmin(sim.tb, sim.pos, to) <= 1 else 1.0
-            if crowd:
-                a *= math.exp(crowd * policy.mrx_score(sim.tb, sim.pos, to) / 100.0)
+        if near == 1.0:
+            a = 1.0
+        elif risk == "landing":
+            if sig not in landings:
+                landings[sig] = policy.landing_risk(sim, sig[1:], cornered=cornered)
+            a = 1.0 - (1.0 - near) * landings[sig].get(to, 0.0)
+            if ADJACENT_SHARE != 1.0 and policy.dmin(sim.tb, sim.pos, to) <= 1:
+                a *= ADJACENT_SHARE
+        else:
+            a = near if policy.dmin(sim.tb, sim.pos, to) <= 1 else 1.0
+        if crowd:
+            a *= math.exp(crowd * policy.mrx_score(sim.tb, sim.pos, to) / 100.0)
+        appeal[(sig, to)] = a
         sig_appeal[sig] = sig_appeal.get(sig, 0.0) + a
     sig_count = {}
     for (sig, _to) in cols:
         sig_count[sig] = sig_count.get(sig, 0) + 1
-    # a ticket whose every destination has no appeal (near=0, all next to a piece): its mass is
-    # shared evenly, as the rows must still go somewhere
-    target = {k: sig_mass[k[0]] * (appeal[k[1]] / sig_appeal[k[0]] if sig_appeal[k[0]] > 0
+    if sig_leak:
+        _tilt_tickets(sig_mass, appeal, sig_appeal, sig_leak)
+    # a ticket whose every destination has no appeal (near=0, all where the detectives step): its
+    # mass goes to the other tickets; if no ticket has any, each shares its mass evenly, as the
+    # rows must still go somewhere
+    dead = sum(m for sig, m in sig_mass.items() if sig_appeal[sig] <= 0)
+    alive = sum(sig_mass.values()) - dead
+    if dead and alive > 0:
+        for sig in sig_mass:
+            sig_mass[sig] = 0.0 if sig_appeal[sig] <= 0 else sig_mass[sig] * (alive + dead) / alive
+    target = {k: sig_mass[k[0]] * (appeal[k] / sig_appeal[k[0]] if sig_appeal[k[0]] > 0
                                    else 1.0 / sig_count[k[0]]) for k in cols}
     for _ in range(iterations):
         colsum = dict.fromkeys(cols, 0.0)
@@ -145,6 +184,29 @@ def plan(sim, beta=1.2, iterations=ITERATIONS, doubles=True, crowd=None, prior=N
         _posteriors(joint)
 
 
+def _tilt_tickets(sig_mass, appeal, sig_appeal, strength):
+    """Moves mass between tickets (signatures) toward those whose shares are closest to even:
+    a ticket's destinations share its mass by appeal, which tells a detective who knows the plan
+    KL(shares || even) bits; each ticket's mass is multiplied by 2 ** (-strength * those bits).
+    Public facts only, and which ticket he plays tells nothing more about where he is."""
+    count = {}
+    for (sig, _to) in appeal:
+        count[sig] = count.get(sig, 0) + 1
+    total = sum(sig_mass.values())
+    for sig in sig_mass:
+        if sig_appeal[sig] <= 0:
+            continue
+        h = 0.0
+        for (sg, _to), a in appeal.items():
+            if sg == sig and a > 0:
+                q = a / sig_appeal[sig]
+                h -= q * math.log2(q)
+        sig_mass[sig] *= 2.0 ** (-strength * (math.log2(count[sig]) - h))
+    now = sum(sig_mass.values())
+    for sig in sig_mass:
+        sig_mass[sig] *= total / now
+
+
 def _posteriors(joint):
     """{sig: {to: probability}}: what the detective believes after seeing sig (before landings)."""
     out = {}
@@ -152,9 +214,12 @@ def _posteriors(joint):
         for (sig, to), p in r.items():
             d = out.setdefault(sig, {})
             d[to] = d.get(to, 0.0) + p
-    for sig, d in out.items():
+    for sig, d in list(out.items()):
         total = sum(d.values())
-        out[sig] = {to: p / total for to, p in d.items()}
+        if total > 0:
+            out[sig] = {to: p / total for to, p in d.items()}
+        else:  # a ticket the plan never plays
+            del out[sig]
     return out
 
 
@@ -163,10 +228,14 @@ class Hider:
     Mister X's moves (public: computed from public facts only), so that the next plan starts from
     it and the detective's belief stays the planned one instead of drifting."""
 
-    def __init__(self, beta, doubles=True, near=None):
+    def __init__(self, beta, doubles=True, near=None, escape_at=None, risk=None, cornered=None, sig_leak=None):
         self.beta = beta
         self.doubles = doubles
         self.near = near
+        self.escape_at = escape_at
+        self.risk = risk
+        self.cornered = cornered
+        self.sig_leak = sig_leak
         self.belief = None
         self.at_moves = -1
 
@@ -180,7 +249,8 @@ class Hider:
         """(his row: {(sig, to): probability}, the plan's posteriors {sig: {to: p}}) for the game
         (Mister X to move on game.mrx, not surfacing); changes nothing."""
         sim = Sim.from_game(game, game.mrx)
-        got = plan(sim, self.beta, doubles=self.doubles, prior=self.prior(game), near=self.near)
+        got = plan(sim, self.beta, doubles=self.doubles, prior=self.prior(game), near=self.near,
+                   risk=self.risk, cornered=self.cornered, sig_leak=self.sig_leak)
         rows, post = got if got else ({}, {})
         row = rows.get(game.mrx)
         if row and tilt:
@@ -189,12 +259,39 @@ class Hider:
             row = {k: p / total for k, p in row.items()}
         return row, post
 
+    def escapes(self, game, row=None):
+        """Whether he leaves the plan for a double move whose second half surfaces
+        (policy.surfacing_escape): only when the plan sends him, from his station, to where the
+        detectives would step (his row's landing risk at least ESCAPE_AT) and such a double ends
+        on a station no piece reaches in one move. The station is shown then anyway; the detectives
+        learn from the double move that he was cornered, nothing about where he goes next.
+        A function of his station and public facts (no randomness), so the attacker's copy of
+        this code knows exactly when he does it."""
+        escape_at = ESCAPE_AT if self.escape_at is None else self.escape_at
+        if not escape_at or not game.double or (game.moves + 2) not in game.reveals:
+            return False
+        if row is None:
+            row = self.row(game)[0]
+        if not row:
+            return False
+        sim = Sim.from_game(game, game.mrx)
+        risks = {}
+        danger = 0.0
+        for (sig, to), p in row.items():
+            if sig not in risks:
+                risks[sig] = policy.landing_risk(sim, sig[1:])
+            danger += p * risks[sig].get(to, 0.0)
+        return danger >= escape_at and policy.surfacing_escape(sim) is not None
+
     def choose(self, game, rnd, tilt=None):
         sim = Sim.from_game(game, game.mrx)
         row, post = self.row(game, tilt)
         if not row:  # (he can always move here: the game would have ended otherwise)
             self.belief = None
             return policy.heuristic_mrx(sim, rnd)
+        if self.escapes(game, row):
+            self.belief = None
+            return policy.surfacing_escape(sim, rnd)
         sig, to = draw(row, rnd)
         self.belief = post.get(sig)
         self.at_moves = game.moves + (1 if sig[0] == "move" else 2)
@@ -265,4 +362,4 @@ def _double(sim, sig, to2, rnd):
     return ("double", t1, to1, t2, to2)
 
 
-__all__ = ["plan", "Hider", "draw", "surfaces_next", "mcts_tilt", "BETA", "TILT"]
+__all__ = ["plan", "Hider", "draw", "surfaces_next", "mcts_tilt", "BETA", "TILT", "MCTS_PLAN"]

@@ -4,6 +4,9 @@ Mister X's functions may read `sim.mrx` (he knows where he is). The detectives' 
 only public fields (positions, tickets, `sim.cand`): in a playout they run inside a
 determinization, and they never look at `sim.mrx`.
 """
+import random as _random
+
+from sy.rules.game import PHASE_DETECTIVES
 from host.ai.model import BLACK, random_station
 
 INF = 99
@@ -114,6 +117,26 @@ def heuristic_mrx(sim, rnd):
     return ("move", best[1], best[2])
 
 
+def surfacing_escape(sim, rnd=None):
+    """The double move that ends where the pieces are farthest (policy.mrx_score), among those
+    whose end is no piece's neighbour: ('double', t1, to1, t2, to2), or None when there is none.
+    For a double whose second half surfaces (hiding.Hider.escapes). Ties are broken by rnd (None:
+    the first found), so whether there is one does not depend on randomness."""
+    tb = sim.tb
+    pos = sim.pos
+    best = None
+    for to1, t1 in mrx_filtered_options(sim):
+        probe = sim.copy()
+        probe.mrx_step(t1, to1)
+        for to2, t2 in mrx_filtered_options(probe, to1):
+            if to2 == sim.mrx or dmin(tb, pos, to2) <= 1:
+                continue
+            sc = mrx_score(tb, pos, to2) + (rnd.random() if rnd else 0.0)
+            if best is None or sc > best[0]:
+                best = (sc, t1, to1, t2, to2)
+    return ("double",) + best[1:] if best else None
+
+
 # --- heuristic detectives -------------------------------------------------------------------
 TICKET_COST = (0.0, 0.05, 0.15)  # taxi, bus, underground: keep the rarer tickets when it is a tie
 
@@ -141,6 +164,35 @@ def heuristic_detective(sim, rnd, cands=None):
         if best is None or sc < best[0]:
             best = (sc, t, to)
     return (p, best[1], best[2])
+
+
+def landing_risk(sim, tickets, draws=4, cornered=False):
+    """{station: the share of `draws` replies in which a greedy detective steps on it} after
+    Mister X plays `tickets` (one, or a double move's two) from the public state of sim: the
+    heuristic detectives (heuristic_detective, each draw with its own fixed tie-breaking) reply to
+    the public possible set the tickets leave. Public facts only (sim.mrx is not read), so the
+    same for every station he may be on; stations no reply steps on are left out.
+    cornered: count too the possible stations the replies leave him no move from."""
+    hits = {}
+    for k in range(draws):
+        probe = sim.copy()
+        probe.mrx = 0  # nobody is caught: the replies go on as if he stood nowhere
+        for t in tickets:
+            probe.mrx_step(t, 0)
+        if len(tickets) == 2:
+            probe.double -= 1
+        probe._start_detectives()
+        rnd = _random.Random(k)
+        while probe.phase == PHASE_DETECTIVES and probe.result is None and probe.to_move():
+            p, t, to = heuristic_detective(probe, rnd)
+            if (probe.cand >> to) & 1:
+                hits[to] = hits.get(to, 0) + 1
+            probe.move(p, t, to)
+        if cornered:
+            for s in _bits(probe.cand):
+                if not probe.mrx_can_move(s):
+                    hits[s] = hits.get(s, 0) + 1
+    return {s: n / draws for s, n in hits.items()}
 
 
 def _bits(mask):
