@@ -8,6 +8,7 @@ from sy.hardware import boardconfig
 from sy.app import App
 from sy.hardware.leds import Leds
 from sy.storage.store import Store
+from sy.rules.base import PHASE_DETECTIVES
 
 
 class MemInputs:
@@ -107,6 +108,26 @@ def _rmtree(path):
     os.rmdir(path)
 
 
+def fresh_store(folder):
+    """A Store on an empty folder."""
+    _rmtree(folder)
+    return Store(folder)
+
+
+def read_file(path):
+    f = open(path, "rb")
+    try:
+        return f.read()
+    finally:
+        f.close()
+
+
+def write_file(path, data):
+    f = open(path, "wb")
+    f.write(data)
+    f.close()
+
+
 class TestBoard:
     def __init__(self, folder, cfg=None, fresh=True, debounce_ms=30, period_ms=5):
         if fresh:
@@ -189,6 +210,21 @@ class TestBoard:
     def lift(self, station):
         self.set(station, False)
         self.settle()
+
+    def detectives_round(self):
+        """The detectives' turn: each piece that may move takes its first legal move (its ticket
+        pressed where two lead there)."""
+        g = self.board.game
+        while g.phase == PHASE_DETECTIVES:
+            mask = g.to_move()
+            p = 0
+            while not mask & (1 << p):
+                p += 1
+            s, t = g.legal(p)[0]
+            self.lift(g.pos[p])
+            self.place(s)
+            if self.board.pend_to == s:
+                self.press(t)
 
     def press(self, k):
         self.button(k, True)

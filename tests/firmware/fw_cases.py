@@ -391,25 +391,13 @@ def test_piece_lifted_in_mrx_turn_placed_in_detectives_turn():
     assert g.moved == 0 and g.pos[0] == 13 and tb.board.n_extra == 1
 
 
-def _detectives_round(tb):
-    g = tb.board.game
-    while g.phase == 1:
-        mask = g.to_move()
-        p = 0
-        while not mask & (1 << p):
-            p += 1
-        s, t = g.legal(p)[0]
-        tb.lift(g.pos[p])
-        tb.place(s)
-        if tb.board.pend_to == s:
-            tb.press(t)
 
 
 def test_mrx_piece_on_surfacing_station():
     tb = _start()
     for _ in range(2):
         assert tb.command("mrx", ticket="taxi")["ok"]
-        _detectives_round(tb)
+        tb.detectives_round()
     g = tb.board.game
     reach = [n for c in g.candidates() for n in g.graph.neighbours(c, 0) if g.holder_of(n) < 0]
     to = min(reach)
@@ -423,7 +411,7 @@ def test_mrx_piece_on_surfacing_station():
     tb.place(to)  # Mister X's own piece where he surfaced: accepted, not an error
     assert tb.board.x_on and tb.board.n_extra == 0
     assert tb.colour(to) == WHITE
-    _detectives_round(tb)
+    tb.detectives_round()
     assert tb.command("mrx", ticket="taxi")["ok"]
     assert tb.board.n_extra == 1  # his piece must go now: it blinks as a stray magnet
     tb.lift(to)

@@ -67,18 +67,6 @@ def _move(tb, frm, to, ticket=None):
     assert tb.board.game.holder_of(to) >= 0, (frm, to)
 
 
-def _round(tb):
-    g = tb.board.game
-    while g.phase == 1:
-        mask = g.to_move()
-        p = 0
-        while not mask & (1 << p):
-            p += 1
-        s, t = g.legal(p)[0]
-        tb.lift(g.pos[p])
-        tb.place(s)
-        if tb.board.pend_to == s:
-            tb.press(t)
 
 
 # --- setup and reset (sy/play/newgame.py) --------------------------------------------------------------
@@ -206,12 +194,12 @@ def test_mrx_moves_are_journaled_and_announced():
     msgs = tb.messages()
     assert [m["ev"] for m in msgs if "ev" in m] == [{"type": "mrx", "ticket": "taxi", "commit": c1}]
     assert [m for m in msgs if "note" in m] == []  # the detectives' turn: no note
-    _round(tb)
+    tb.detectives_round()
     tb.messages()
     r = tb.command("mrx", ticket="black")
     assert r["ok"] and r["round"] == 2
     assert _events(tb) == [{"type": "mrx", "ticket": "black"}]
-    _round(tb)
+    tb.detectives_round()
     tb.messages()
     g = tb.board.game
     reach = [n for c in g.candidates() for n in g.graph.neighbours(c, 1) if g.holder_of(n) < 0]
@@ -245,7 +233,7 @@ def test_a_double_move_is_one_journal_line_with_both_halves():
     assert _events(tb) == [{"type": "mrx", "double": [{"ticket": "taxi", "commit": c1}, {"ticket": "bus", "commit": c2}]}]
     g = tb.board.game
     assert g.moves == 2 and g.double == 1 and g.phase == 1
-    _round(tb)
+    tb.detectives_round()
     tb.messages()
     # the second half of the next double move surfaces (move 4): a station two taxi rides away
     reach = sorted(set(n for c in g.candidates() for n in g.graph.neighbours(c, 0) if g.holder_of(n) < 0))
@@ -259,7 +247,7 @@ def test_a_double_move_after_a_single_one_surfaces_on_its_second_half():
     tb = _start(reveals=[3])
     g = tb.board.game
     assert tb.command("mrx", ticket="taxi")["ok"]  # move 1
-    _round(tb)
+    tb.detectives_round()
     tb.messages()
     reach = sorted(set(n for c in g.candidates() for n in g.graph.neighbours(c, 0) if g.holder_of(n) < 0))
     to = min(n for s in reach for n in g.graph.neighbours(s, 0) if g.holder_of(n) < 0)
@@ -285,7 +273,7 @@ def test_his_piece_must_go_when_he_moves_on():
     assert tb.command("mrx", ticket="taxi", to=to)["ok"]
     tb.place(to)
     assert tb.board.x_on
-    _round(tb)
+    tb.detectives_round()
     assert tb.command("mrx", ticket="taxi")["ok"]
     assert not tb.board.x_on and tb.command("status")["extra"] == [to]
 
@@ -293,7 +281,7 @@ def test_his_piece_must_go_when_he_moves_on():
 def test_a_game_of_one_round_ends_after_its_detectives_move():
     tb = _start(rounds=1)
     assert tb.command("mrx", ticket="taxi")["ok"]
-    _round(tb)
+    tb.detectives_round()
     assert tb.board.stage == 3 and tb.command("status")["result"] == "mrx"
     _refused(tb.command("mrx", ticket="taxi"), "game_over")
 
@@ -384,7 +372,7 @@ def test_capture_after_a_surfacing_move_without_commitments():
 def test_a_surfacing_move_sent_without_its_commitment_is_proved_by_its_station():
     tb = _start(commit=commitlib.commitment(45, SALT), reveals=[1])
     assert tb.command("mrx", ticket="taxi", to=46)["ok"]  # surfaced, no commitment: his station is public
-    _round(tb)
+    tb.detectives_round()
     _refused(tb.command("cornered", reveal=[SALT, 47]), "unproved")
     r = tb.command("cornered", reveal=["any salt", 46])
     assert not r["ok"] and r["error"] != "unproved", r  # proved: the rules say he still has a move
@@ -402,7 +390,7 @@ def test_cornered_needs_the_proof_and_a_mister_x_with_no_move():
     tb = _start()  # no commitments: only the public check, that it is his turn
     assert tb.command("mrx", ticket="taxi")["ok"]
     _refused(tb.command("cornered"), "wrong_turn")
-    _round(tb)
+    tb.detectives_round()
     tb.messages()
     assert tb.command("cornered")["ok"]
     assert _events(tb) == [{"type": "cornered"}]

@@ -217,9 +217,9 @@ def test_the_travel_log_view_after_a_short_press_of_the_confirm_button():
 def test_a_surfaced_mister_x_flashes_white_until_his_piece_stands_there():
     tb = _detectives_turn()
     g = tb.board.game
-    _round(tb)
+    tb.detectives_round()
     assert tb.command("mrx", ticket="taxi")["ok"]
-    _round(tb)
+    tb.detectives_round()
     reach = [n for c in g.candidates() for n in g.graph.neighbours(c, 0) if g.holder_of(n) < 0]
     to = min(reach)
     assert tb.command("mrx", ticket="taxi", to=to)["reveal"] == to
@@ -246,9 +246,9 @@ def test_mister_x_piece_on_his_station_survives_a_power_cut():
     """His piece put on the station he surfaced on is part of the saved game: after a power cut the
     board takes it up as his, not as a stray to be removed before play goes on."""
     tb = _detectives_turn()
-    _round(tb)
+    tb.detectives_round()
     assert tb.command("mrx", ticket="taxi")["ok"]
-    _round(tb)
+    tb.detectives_round()
     to = _mrx_taxi(tb)["reveal"]
     tb.place(to)
     assert tb.board.x_on
@@ -262,19 +262,6 @@ def test_mister_x_piece_on_his_station_survives_a_power_cut():
     assert _frame(tb, 0, (to,)) + _frame(tb, 500, (to,)) == [DARK, WHITE]  # flashing again
 
 
-def _round(tb):
-    """The detectives' turn: each piece that may move takes its first legal move."""
-    g = tb.board.game
-    while g.phase == 1:
-        mask = g.to_move()
-        p = 0
-        while not mask & (1 << p):
-            p += 1
-        s, t = g.legal(p)[0]
-        tb.lift(g.pos[p])
-        tb.place(s)
-        if tb.board.pend_to == s:
-            tb.press(t)
 
 
 def test_a_capture_strobes_the_pieces_and_flashes_mister_x_red_and_white():
@@ -446,7 +433,7 @@ def _to_46_then_1(tb):
     underground both go to station 1."""
     tb.lift(13)
     tb.place(46)
-    _round(tb)
+    tb.detectives_round()
     assert _mrx_taxi(tb)["ok"]
     tb.lift(46)
 
@@ -668,7 +655,7 @@ def test_every_event_saves_the_game_and_a_long_game_outgrows_the_buffer():
     snap = b.snap  # the board's snapshot buffer: made once, a save allocates none
     for _ in range(10):
         assert _mrx_taxi(tb)["ok"]
-        _round(tb)
+        tb.detectives_round()
         assert b.snap is snap or b.game.save_size() > 192
     assert b.save_max_us > 0
     assert b.game.save_size() > 192

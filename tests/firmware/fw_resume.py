@@ -17,28 +17,9 @@ from binascii import crc32
 from sy.storage.store import Store, MAGIC, exists
 from sy.storage import resume
 from sy.play.board import IDLE, SETUP, PLAY, OVER
-from testkit import TestBoard, scratch, _rmtree
+from testkit import TestBoard, scratch, fresh_store, read_file, write_file
 
 TMP = scratch("sy-fwtest-resume")
-
-
-def _fresh():
-    _rmtree(TMP)
-    return Store(TMP)
-
-
-def _read(path):
-    f = open(path, "rb")
-    try:
-        return f.read()
-    finally:
-        f.close()
-
-
-def _write(path, data):
-    f = open(path, "wb")
-    f.write(data)
-    f.close()
 
 
 def _snapshot(body):
@@ -63,11 +44,11 @@ def test_a_damaged_snapshot_falls_back_to_the_previous_copy():
                     _snapshot(b'{"stage": 2,\n\x08'),  # a header that is not JSON
                     _snapshot(b'{"stage": 2}'),  # no newline after the header: not JSON either
                     _snapshot(b"")):
-        st = _fresh()
-        _write(TMP + "/state.bin", damaged)
-        _write(TMP + "/state.bak", _snapshot(good))
+        st = fresh_store(TMP)
+        write_file(TMP + "/state.bin", damaged)
+        write_file(TMP + "/state.bak", _snapshot(good))
         assert resume.load(st) == ({"stage": 1, "jlen": 0, "seq": 0}, b"\x07"), damaged
-        _write(TMP + "/state.bak", damaged)
+        write_file(TMP + "/state.bak", damaged)
         assert resume.load(Store(TMP)) is None, damaged
 
 
@@ -76,24 +57,24 @@ def test_the_checksum_alone_judges_the_snapshot():
     # checksummed part is whole reads back (the checksum field itself is read as 8 digits)
     body = b'{"stage": 2}\n\x08'
     good = _snapshot(body)
-    st = _fresh()
-    _write(TMP + "/state.bin", good[:12] + b"x" + good[13:])
+    st = fresh_store(TMP)
+    write_file(TMP + "/state.bin", good[:12] + b"x" + good[13:])
     assert resume.load(st) == ({"stage": 2}, b"\x08")
 
 
 def test_the_newest_good_snapshot_wins():
-    st = _fresh()
-    _write(TMP + "/state.bin", _snapshot(b'{"stage": 2}\n\x08'))
-    _write(TMP + "/state.bak", _snapshot(b'{"stage": 1}\n\x07'))
+    st = fresh_store(TMP)
+    write_file(TMP + "/state.bin", _snapshot(b'{"stage": 2}\n\x08'))
+    write_file(TMP + "/state.bak", _snapshot(b'{"stage": 1}\n\x07'))
     assert resume.load(st) == ({"stage": 2}, b"\x08")
     assert (st.jlen, st.seq) == (0, 0)  # a header without the counts: an empty journal
 
 
 def test_a_snapshot_with_a_short_header_still_reads():
-    st = _fresh()
-    _write(TMP + "/state.bin", _snapshot(b'{}\n'))
+    st = fresh_store(TMP)
+    write_file(TMP + "/state.bin", _snapshot(b'{}\n'))
     assert resume.load(st) == ({}, b"")
-    _write(TMP + "/state.bin", _snapshot(b'7\n\x01'))
+    write_file(TMP + "/state.bin", _snapshot(b'7\n\x01'))
     got = resume._read(TMP + "/state.bin")
     assert got == (7, b"\x01")
 
@@ -102,12 +83,12 @@ def test_a_snapshot_with_a_short_header_still_reads():
 def _journal_then_cut(n_saved, n_after, width=40):
     """A journal of n_saved lines with a snapshot after them, then n_after lines more (a power cut
     before the next snapshot). Returns the store and the journal's bytes at the snapshot."""
-    st = _fresh()
+    st = fresh_store(TMP)
     lines = _lines(n_saved + n_after, width)
     for k in range(n_saved):
         st.append(lines[k])
     st.save({"stage": 2}, b"\x01")
-    kept = _read(st.journal) if n_saved else b""
+    kept = read_file(st.journal) if n_saved else b""
     for k in range(n_saved, n_saved + n_after):
         st.append(lines[k])
     return st, kept
@@ -119,7 +100,7 @@ def test_the_journal_is_cut_back_to_the_snapshot_byte_for_byte():
         st2 = Store(TMP)
         header, _data = resume.load(st2)
         assert (header["seq"], st2.seq, st2.jlen) == (n_saved, n_saved, len(kept))
-        assert _read(TMP + "/game.jsonl") == kept, (n_saved, n_after, width)
+        assert read_file(TMP + "/game.jsonl") == kept, (n_saved, n_after, width)
         assert [s for s, _t in st2.lines()] == list(range(1, n_saved + 1))
         assert sorted(os.listdir(TMP)) == ["game.jsonl", "state.bak", "state.bin"] or \
             sorted(os.listdir(TMP)) == ["game.jsonl", "state.bin"]
@@ -130,14 +111,14 @@ def test_the_journal_is_cut_back_to_the_snapshot_byte_for_byte():
 def test_a_journal_cut_at_one_byte_past_a_chunk():
     # the copy goes 256 bytes at a time: a journal of 257 or 513 bytes has one byte in its last one
     for size in (257, 513):
-        st = _fresh()
+        st = fresh_store(TMP)
         st.append('{"pad": "%s"}' % ("x" * (size - 12)))
         assert st.jlen == size
         st.save({"stage": 2}, b"\x01")
         st.append('{"after": 1}')
         st2 = Store(TMP)
         resume.load(st2)
-        assert len(_read(TMP + "/game.jsonl")) == size and st2.jlen == size
+        assert len(read_file(TMP + "/game.jsonl")) == size and st2.jlen == size
         assert [s for s, _t in st2.lines()] == [1]
 
 
@@ -148,7 +129,7 @@ def test_a_journal_shorter_than_the_snapshot_counts_is_left_as_it_is():
     f.close()
     before = os.stat(TMP + "/game.jsonl")[1]
     resume.load(Store(TMP))
-    assert _read(TMP + "/game.jsonl") == kept[:-10] and os.stat(TMP + "/game.jsonl")[1] == before
+    assert read_file(TMP + "/game.jsonl") == kept[:-10] and os.stat(TMP + "/game.jsonl")[1] == before
 
 
 def test_a_journal_of_exactly_the_snapshots_length_is_kept():
@@ -157,7 +138,7 @@ def test_a_journal_of_exactly_the_snapshots_length_is_kept():
     before = os.stat(TMP + "/game.jsonl")[1]  # its inode: a trimmed journal would be a new file
     st2 = Store(TMP)
     resume.load(st2)
-    assert _read(TMP + "/game.jsonl") == kept and st2.seq == 8
+    assert read_file(TMP + "/game.jsonl") == kept and st2.seq == 8
     assert not exists(TMP + "/game.old") and not exists(TMP + "/game.trim")
     assert os.stat(TMP + "/game.jsonl")[1] == before  # not copied at every boot
 
@@ -168,20 +149,20 @@ def test_a_cut_between_the_two_renames_is_taken_back():
     os.rename(TMP + "/game.jsonl", TMP + "/game.old")
     st2 = Store(TMP)
     resume.load(st2)
-    assert _read(TMP + "/game.jsonl") == kept and not exists(TMP + "/game.old")
+    assert read_file(TMP + "/game.jsonl") == kept and not exists(TMP + "/game.old")
     assert [s for s, _t in st2.lines()] == [1, 2, 3, 4, 5, 6]
 
 
 def test_a_cut_after_the_second_rename_drops_the_old_journal():
     st, kept = _journal_then_cut(6, 0)
-    _write(TMP + "/game.old", kept + b'{"late": 1}\n')
+    write_file(TMP + "/game.old", kept + b'{"late": 1}\n')
     st2 = Store(TMP)
     resume.load(st2)
-    assert _read(TMP + "/game.jsonl") == kept and not exists(TMP + "/game.old")
+    assert read_file(TMP + "/game.jsonl") == kept and not exists(TMP + "/game.old")
 
 
 def test_no_journal_at_all_is_no_journal_after():
-    st = _fresh()
+    st = fresh_store(TMP)
     st.save({"stage": 1}, b"")
     st2 = Store(TMP)
     assert resume.load(st2) == ({"stage": 1, "jlen": 0, "seq": 0}, b"")

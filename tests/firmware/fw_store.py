@@ -16,42 +16,23 @@ from binascii import crc32
 
 from sy.storage.store import Store, MAGIC, exists
 from sy.storage import resume
-from testkit import scratch, _rmtree
+from testkit import scratch, _rmtree, fresh_store, read_file, write_file
 
 TMP = scratch("sy-fwtest-store-units")
 
 
-def _fresh():
-    _rmtree(TMP)
-    return Store(TMP)
-
-
-def _read(path):
-    f = open(path, "rb")
-    try:
-        return f.read()
-    finally:
-        f.close()
-
-
-def _write(path, data):
-    f = open(path, "wb")
-    f.write(data)
-    f.close()
-
-
 def test_append_counts_lines_and_bytes():
-    st = _fresh()
+    st = fresh_store(TMP)
     assert (st.seq, st.jlen, st.writes) == (0, 0, 0)
     assert st.append('{"type": "setup"}') == 1
     assert st.append('{"a": 1}') == 2
     assert st.seq == 2 and st.writes == 2
     assert st.jlen == len('{"type": "setup"}\n{"a": 1}\n')
-    assert _read(TMP + "/game.jsonl") == b'{"type": "setup"}\n{"a": 1}\n'
+    assert read_file(TMP + "/game.jsonl") == b'{"type": "setup"}\n{"a": 1}\n'
 
 
 def test_lines_from_a_seq_and_only_what_the_store_counts():
-    st = _fresh()
+    st = fresh_store(TMP)
     for k in range(1, 6):
         st.append('{"k": %d}' % k)
     assert list(st.lines()) == [(k, '{"k": %d}' % k) for k in range(1, 6)]
@@ -62,15 +43,15 @@ def test_lines_from_a_seq_and_only_what_the_store_counts():
 
 
 def test_lines_of_a_store_without_a_journal():
-    st = _fresh()
+    st = fresh_store(TMP)
     assert list(st.lines()) == []
 
 
 def test_a_snapshot_file_holds_its_checksum_header_and_data():
-    st = _fresh()
+    st = fresh_store(TMP)
     st.append('{"type": "setup"}')
     st.save({"stage": 3}, b"\x00\x01\xfe")
-    data = _read(TMP + "/state.bin")
+    data = read_file(TMP + "/state.bin")
     assert data[:4] == MAGIC
     body = data[13:]
     assert int(data[4:12], 16) == crc32(body) & 0xFFFFFFFF and data[12:13] == b"\n"
@@ -82,20 +63,20 @@ def test_a_snapshot_file_holds_its_checksum_header_and_data():
 
 
 def test_a_snapshot_without_game_bytes():
-    st = _fresh()
+    st = fresh_store(TMP)
     st.save({"stage": 0}, b"")
     header, data = resume.load(Store(TMP))
     assert header["stage"] == 0 and data == b""
 
 
 def test_snapshots_rotate_through_the_previous_copy():
-    st = _fresh()
+    st = fresh_store(TMP)
     for stage in (1, 2, 3):
         st.append('{"stage": %d}' % stage)
         st.save({"stage": stage}, bytes([stage]))
     assert resume._read(TMP + "/state.bin")[1] == b"\x03"
     assert resume._read(TMP + "/state.bak")[1] == b"\x02"
-    _write(TMP + "/state.bin", b"SY1\n00000000\n{}\n")  # the newest damaged: the one before wins
+    write_file(TMP + "/state.bin", b"SY1\n00000000\n{}\n")  # the newest damaged: the one before wins
     st2 = Store(TMP)
     header, data = resume.load(st2)
     assert header["stage"] == 2 and data == b"\x02" and st2.seq == 2
@@ -103,12 +84,12 @@ def test_snapshots_rotate_through_the_previous_copy():
 
 
 def test_reset_leaves_nothing_behind():
-    st = _fresh()
+    st = fresh_store(TMP)
     for k in range(3):
         st.append('{"k": %d}' % k)
         st.save({"stage": k}, b"\x01")
     for name in ("state.tmp", "game.old", "game.trim"):  # what a power cut may leave
-        _write(TMP + "/" + name, b"left over")
+        write_file(TMP + "/" + name, b"left over")
     st.reset()
     assert (st.seq, st.jlen) == (0, 0)
     assert os.listdir(TMP) == []
@@ -136,7 +117,7 @@ def test_a_store_in_the_current_folder():
 def test_lines_stop_at_the_end_of_a_journal_shorter_than_counted():
     # the journal lost its tail (a power cut the file system did not survive whole) while the
     # snapshot counts more bytes: lines() gives what is there and ends
-    st = _fresh()
+    st = fresh_store(TMP)
     for k in range(3):
         st.append('{"k": %d}' % k)
     st.jlen += 100
@@ -145,7 +126,7 @@ def test_lines_stop_at_the_end_of_a_journal_shorter_than_counted():
 
 def test_lines_never_read_past_the_counted_bytes():
     # a count that ends inside a line (a journal written by another build): that line is the last
-    st = _fresh()
+    st = fresh_store(TMP)
     for k in range(5):
         st.append('{"k": %d}' % k)
     st.jlen = len('{"k": 0}\n{"k": 1}\n{"k"')
@@ -184,11 +165,11 @@ def _forge(crc, target):
 
 
 def test_a_snapshot_whose_checksum_is_all_ones():
-    st = _fresh()
+    st = fresh_store(TMP)
     header = {"stage": 5, "jlen": 0, "seq": 0}  # as save() completes it: the same JSON
     h = json.dumps(header).encode()
     game = _forge(crc32(b"\n", crc32(h)), 0xFFFFFFFF)
     assert crc32(game, crc32(b"\n", crc32(h))) & 0xFFFFFFFF == 0xFFFFFFFF
     st.save(header, game)
-    assert _read(TMP + "/state.bin")[4:13] == b"ffffffff\n"
+    assert read_file(TMP + "/state.bin")[4:13] == b"ffffffff\n"
     assert resume.load(Store(TMP)) == ({"stage": 5, "jlen": 0, "seq": 0}, game)
