@@ -11,7 +11,7 @@ from sy.rules import game as rules
 _MPY = r"""
 import gc, time, json
 gc.collect()
-from sy.rules import mapgraph, mrxmoves, game as rules
+from sy.rules import mapgraph, mrxmoves, gamestart, game as rules  # the code first: the figures are data
 gc.collect(); gc.collect()
 a = gc.mem_alloc()
 graph = mapgraph.load()
