@@ -85,7 +85,6 @@ class App:
         deb = self.debouncer
         deb.update(bitmap, now)
         self.cycle_kind = SCAN
-        writes = self.store.writes
         # one thing a cycle: a change, or a host's line, or a frame, or a note (on a Pico
         # each takes several ms); changes settled together (the loop was held up by a flash
         # write) are taken one a cycle, in order. Service mode renders every scan (its latches
@@ -96,6 +95,7 @@ class App:
             board.now = now
             self.changes += 1
             self.cycle_kind = EVENT
+            writes = self.store.writes  # read only when there is an event: not in the idle scan
             bit = v >> 1
             if bit < self.nbits:
                 s = self.bit_station[bit]
