@@ -18,11 +18,12 @@ import tempfile
 import pytest
 
 from host.errors import UserError
-from host.device.mpy_build import compile_testkit, compile_tree, tool
+from host.device.mpy_build import compile_inprocess, compile_module, compile_tree, tool
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 FIRMWARE = os.path.join(ROOT, "firmware")
 FAKES = os.path.join(ROOT, "tests", "fakes")
+TESTKIT = os.path.join(ROOT, "tests", "testkit.py")
 
 
 def _found(name):
@@ -51,11 +52,13 @@ def _run(argv, build, heapsize, timeout, cwd=None):
 
 
 def _build(build, extra_trees=()):
-    """The firmware, the tests' kit (tests/testkit.py: the in-process board, never flashed) and
-    any extra folders (tests/fakes: the board's hardware modules) compiled into build/ side by side."""
+    """The firmware, the in-process board (host/benchmarks/inprocess.py, never flashed), the tests'
+    kit on it (tests/testkit.py) and any extra folders (tests/fakes: the board's hardware modules)
+    compiled into build/ side by side."""
     for tree in (FIRMWARE, *extra_trees):
         compile_tree(tree, build)
-    compile_testkit(build)
+    compile_inprocess(build)
+    compile_module(TESTKIT, build, "testkit")
 
 
 def run_script(script, heapsize="256k", timeout=600, extra_trees=()):

@@ -4,7 +4,7 @@ carry exactly the modules the board can import, and nothing only the host or the
 Which modules the board can import is found here from the source, not from a list: starting at
 its entry points (firmware/main.py, firmware/europe_main.py, boot.py), every `sy` module they
 import is followed, and so is every `sy` module named by a string they hold as a value (the board
-loads its rare commands and its maps by name: link/proto.py's _HANDLERS,
+loads its maps by name:
 boardconfig.MAPS for mapgraph.load, which looks in sy.maps). Importing a module of a sub-package
 loads the package's __init__ too. Imports inside `except ImportError:` are CPython fallbacks,
 which the board never runs, and are not followed. A module of firmware/sy outside that set is
@@ -161,8 +161,8 @@ def test_the_import_walk_sees_the_boards_dynamic_loads(tmp_path):
     and the docstrings are not followed."""
     got = board_modules()
     assert {"play." + n for n in ("mrxturn", "status", "report", "newgame", "verify", "declare", "undo",
-                                  "deadreed")} <= got  # _HANDLERS
-    assert {"play.service", "storage.resume", "maps.london", "maps.london1983", "hardware.ledsfast",
+                                  "deadreed")} <= got  # imported by link/handlers.py's handlers
+    assert {"link.handlers", "link.service", "storage.resume", "maps.london", "maps.london1983", "hardware.ledsfast",
             "hardware.simhw", "rules.gamestart", "rules.mrxknown"} <= got
     assert {"europe.app", "europe.board", "europe.rules", "europe.record", "europe.graph"} <= got
     assert {"rules", "maps", "hardware", "play", "link", "storage", "europe"} <= got  # the packages' __init__

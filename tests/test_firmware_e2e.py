@@ -291,7 +291,8 @@ BROKEN_LINES = [
     (b'{"cmd" "undo", "piece": "D1", "id": 5}', "bad_input", "the line is not valid JSON"),  # colon missing
     (b'{"cmd": "undo", "piece": "D1"}', "bad_input", "every command but ack needs an integer id"),
     (b'{"cmd": "undo", "piece": "D1", "id": true}', "bad_input", "id must be an integer"),
-    (b'["undo"]', "bad_input", "a command is a JSON object"),
+    (b'["undo"]', "bad_input", "a command must be a JSON object"),
+    (b'null', "bad_input", "a command must be a JSON object"),  # JSON, but not an object
 ]
 
 

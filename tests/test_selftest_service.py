@@ -1,4 +1,4 @@
-"""The board side of the wizards (firmware/sy/play/service.py) in-process: service mode under CPython
+"""The board side of the wizards (firmware/sy/link/service.py) in-process: service mode under CPython
 and under the MicroPython unix port (compiled, small heap): no allocation in the scan loop while in
 service mode, refused during a game, the game gets the switches back afterwards, and the module
 is dropped again at svc_end."""
@@ -60,7 +60,7 @@ r = cmd(tb, "svc_raw")
 b60 = tb.bit(60)
 assert int(r["ever"][2 * (b60 >> 3):2 * (b60 >> 3) + 2], 16) & (0x80 >> (b60 & 7)), r
 assert cmd(tb, "svc_end")["ok"]
-assert "sy.play.service" not in sys.modules
+assert "sy.link.service" not in sys.modules
 tb.run(2)
 assert tb.board.occ[57] == 1 and tb.app.board is tb.board  # the game reads the switches again
 # during a game: refused, unless paused

@@ -2,19 +2,11 @@
 
 Its layers, bottom up: rules (the game's rules, pure) and maps (generated map data); hardware
 (board.json, reeds, LEDs, debounce, real or simulated backends); storage (the power-cut-safe
-journal and snapshot); play (the Board's game flow and the command handlers); link (serial lines
-and the line protocol); europe (Mister X - Flight through Europe, a board of its own). start builds
+journal and snapshot); play (the Board's game flow); link (serial lines, the line protocol and the
+command handlers); europe (Mister X - Flight through Europe, a board of its own). start builds
 the board at boot, app runs its main loop. docs/architecture.md.
 """
 import sys
-
-
-def load(name):
-    """The module sy.<name> ('play.mrxturn'), imported: for the modules the board loads by name."""
-    mod = __import__("sy." + name)
-    for part in name.split("."):
-        mod = getattr(mod, part)
-    return mod
 
 
 def forget(name):

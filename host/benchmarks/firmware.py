@@ -1,6 +1,6 @@
 """`yard bench firmware`: the board firmware's figures on the MicroPython unix port.
 
-In-process (the App with memory-backed hardware, tests/testkit.py, run by host/benchmarks/firmware_mpy.py):
+In-process (the App with memory-backed hardware, host/benchmarks/inprocess.py, run by host/benchmarks/firmware_mpy.py):
   scan_alloc_bytes       bytes allocated over 1,000 idle scan cycles (worst of: waiting for Mister X,
                          the detectives' turn, a piece in hand; animation frames included)
   scan_cycle_us          one scan + dispatch cycle (frames included, averaged over 1,000 idle cycles)
@@ -24,7 +24,7 @@ import tempfile
 import time
 
 from host import ROOT
-from host.device.mpy_build import compile_testkit, compile_tree, tool
+from host.device.mpy_build import compile_inprocess, compile_tree, tool
 
 FIRMWARE = os.path.join(ROOT, "firmware")
 SCRIPT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "firmware_mpy.py")  # runs under MicroPython
@@ -47,6 +47,15 @@ def _inprocess(build, folder):
     if proc.returncode or not lines:
         raise RuntimeError("the in-process benchmark failed:\n" + proc.stdout + proc.stderr)
     return json.loads(lines[-1])
+
+
+def inprocess_figures(tmp):
+    """The in-process figures: the firmware and the in-process board (host/benchmarks/inprocess.py),
+    nothing else, compiled into tmp/lib and run by firmware_mpy.py."""
+    build = os.path.join(tmp, "lib")
+    compile_tree(os.path.join(FIRMWARE, "sy"), os.path.join(build, "sy"))
+    compile_inprocess(build)  # the in-process board (not firmware)
+    return _inprocess(build, os.path.join(tmp, "inproc"))
 
 
 def _link_game(heap_kb, debounce_ms, folder):
@@ -78,10 +87,7 @@ def run(args):
     max_kb = getattr(args, "max_kb", 256)
     debounce = getattr(args, "debounce_ms", 5)
     with tempfile.TemporaryDirectory(prefix="fwbench-") as tmp:
-        build = os.path.join(tmp, "lib")
-        compile_tree(os.path.join(FIRMWARE, "sy"), os.path.join(build, "sy"))
-        compile_testkit(build)  # tests/testkit.py: the in-process board (not firmware)
-        figures = _inprocess(build, os.path.join(tmp, "inproc"))
+        figures = inprocess_figures(tmp)
         ok, mem, secs = _link_game(max_kb, debounce, os.path.join(tmp, "sim-max"))
         if not ok:
             raise RuntimeError("the full game did not complete on the simulated board at %d KB" % max_kb)

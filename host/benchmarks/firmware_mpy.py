@@ -5,7 +5,7 @@ import json
 import sys
 import time
 
-from testkit import TestBoard, play_game
+from inprocess import InProcessBoard, play_game
 
 folder = sys.argv[1] if len(sys.argv) > 1 else "/tmp/fwbench"
 
@@ -38,7 +38,7 @@ def reference_us(n=1000):
     return time.ticks_diff(time.ticks_us(), t0) / n * 25  # ~ a 25-byte bitmap pass
 
 
-tb = TestBoard(folder)
+tb = InProcessBoard(folder)
 tb.command("hello", proto=1)
 tb.command("setup", detectives=[13, 26, 29, 34, 50])
 for s in (13, 26, 29, 34, 50):
@@ -52,7 +52,7 @@ tb.place(13)
 cycle_us = min(idle_us(tb), idle_us(tb), idle_us(tb))
 ref_us = min(reference_us(), reference_us(), reference_us())
 
-tb = TestBoard(folder)
+tb = InProcessBoard(folder)
 play = play_game(tb)
 gc.collect()
 print(json.dumps({

@@ -60,7 +60,9 @@ STAGES.update({
     "play/verify.py": _PLAY,
     "play/deadreed.py": _PLAY,
     "play/blind.py": _PLAY,
-    "play/service.py": _PLAY,
+    # the link's command handlers: the link's own units, then the game flow's tests, which send commands
+    "link/handlers.py": (((("firmware/fw_link.py", "160k"),) + _PLAY_FILES), ("tests/test_messages.py",)),
+    "link/service.py": _LINK,
 })
 
 

@@ -21,7 +21,7 @@ import time
 
 from host import ROOT
 from host.errors import BoardError, UserError
-from host.device.mpy_build import DATA_SUFFIXES, arch_of_mpy, compile_file, on_board, tool, wanted
+from host.device.mpy_build import arch_of_mpy, compile_file, on_board, tool, wanted
 from host.link.ports import add_port_argument, resolve, open_serial
 
 FIRMWARE = os.path.join(ROOT, "firmware")
@@ -115,7 +115,7 @@ def board_mpy_version(mpy):
 def build(dest, arch=None):
     """Compile the firmware into dest, its native code for the board's architecture (`arch`,
     mpy_build.ARCHES; None: no native code, the Python twins run); returns {board path: local
-    file} (sy/**/*.mpy, sy/**/*.txt, main.py, boot.py: the package's tree). The files of firmware/sy
+    file} (sy/**/*.mpy, main.py, boot.py: the package's tree). The files of firmware/sy
     no board imports (mpy_build.NOT_ON_BOARD) stay behind."""
     files = {}
     src = os.path.join(FIRMWARE, "sy")
@@ -136,8 +136,6 @@ def build(dest, arch=None):
                     raise UserError("mpy-cross cannot compile firmware/%s.py:\n%s" % (
                         board_path[:-4], proc.stderr.strip()))
                 files[board_path] = out
-            elif name.endswith(DATA_SUFFIXES):
-                files[prefix + name] = path  # read at run time, shipped as it is
     for name in ("main.py", "boot.py"):
         for folder in (FIRMWARE, ROOT):
             path = os.path.join(folder, name)

@@ -111,22 +111,23 @@ def on_board(path):
     return sy_path(path) not in NOT_ON_BOARD
 
 
-# The tests' in-process board (the App with memory-backed hardware and a queue for its link), run
-# by the tests and by `yard bench firmware`: a test helper, never flashed.
-TESTKIT = os.path.join(ROOT, "tests", "testkit.py")
+# The board in process (the App with memory-backed hardware and a queue for its link), run by
+# `yard bench firmware` and by the tests (tests/testkit.py builds on it): never flashed.
+INPROCESS = os.path.join(ROOT, "host", "benchmarks", "inprocess.py")
 
 
-def compile_testkit(dest):
-    """Compile tests/testkit.py into dest/testkit.mpy: dest goes on MICROPYPATH beside the
-    compiled firmware, so the unix port imports `testkit`."""
+def compile_module(src, dest, name):
+    """Compile the host's file src into dest/<name>.mpy: dest goes on MICROPYPATH beside the
+    compiled firmware, so the unix port imports `name`."""
     os.makedirs(dest, exist_ok=True)
-    proc = compile_file(TESTKIT, os.path.join(dest, "testkit.mpy"))
+    proc = compile_file(src, os.path.join(dest, name + ".mpy"))
     if proc.returncode:
-        raise RuntimeError("mpy-cross failed on tests/testkit.py:\n" + proc.stderr)
+        raise RuntimeError("mpy-cross failed on %s:\n%s" % (os.path.relpath(src, ROOT), proc.stderr))
 
 
-# Files the firmware reads at run time, shipped next to its modules as they are.
-DATA_SUFFIXES = (".txt",)
+def compile_inprocess(dest):
+    """host/benchmarks/inprocess.py into dest/inprocess.mpy (compile_module)."""
+    compile_module(INPROCESS, dest, "inprocess")
 
 
 # A folder of compiled files keyed by what made them (YARD_MPY_CACHE=folder, unset: no cache): the
@@ -160,7 +161,7 @@ def compile_cached(src, out, arch=None):
 
 def compile_tree(src, dest, arch="host"):
     """mpy-cross every .py below src into dest, keeping the folder layout, native code for
-    `arch` (default: the unix port's here); data files are copied."""
+    `arch` (default: the unix port's here)."""
     if arch == "host":
         arch = host_arch()
     for folder, dirs, files in os.walk(src):
@@ -172,8 +173,6 @@ def compile_tree(src, dest, arch="host"):
                 proc = compile_cached(os.path.join(folder, name), os.path.join(dest, rel, name[:-3] + ".mpy"), arch)
                 if proc.returncode:
                     raise RuntimeError("mpy-cross failed on %s:\n%s" % (name, proc.stderr))
-            elif name.endswith(DATA_SUFFIXES):
-                shutil.copyfile(os.path.join(folder, name), os.path.join(dest, rel, name))
 
 
 def run_script(script, heapsize="256k", timeout=600, extra_trees=()):

@@ -610,7 +610,7 @@ def test_bus_sweep_finds_the_clock_where_reads_go_wrong():
     # yard selftest's bus check, board side: the fake SPI corrupts reads above 1 MHz, as a long
     # ribbon into non-Schmitt inputs would; the configured clock and SPI mode come back afterwards
     from sy.hardware import boardconfig, backends as hw
-    from sy.play.service import bus_sweep
+    from sy.link.service import bus_sweep
     inputs, _leds = hw.real(boardconfig.validate({"board": "pico", "reeds": {"spi_mode": 2}}))
     reeds = inputs.reeds
     reeds.spi.data = bytes([0xFE] + [0xFF] * 24)

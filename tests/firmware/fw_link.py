@@ -247,7 +247,7 @@ def test_game_commands_are_refused_in_service_mode_and_others_answered():
     assert tb.command("ping")["ok"] and tb.command("status")["ok"]
     assert tb.command("svc_info")["ok"]
     assert tb.command("svc_end")["was_active"] is True
-    assert "sy.play.service" not in sys.modules
+    assert "sy.link.service" not in sys.modules
     assert tb.command("setup", detectives=[13, 26, 29, 34, 50])["ok"]
 
 
@@ -255,7 +255,7 @@ def test_a_handlers_module_stays_once_loaded_and_a_once_a_game_one_is_dropped_af
     tb = _board()
     r = tb.command("status")
     assert r["ok"] and "stage" in r, r
-    assert "sy.play.status" in sys.modules  # the handlers stay loaded once used (docs/memory.md)
+    assert "sy.link.handlers" in sys.modules and "sy.play.status" in sys.modules  # loaded once used, they stay (docs/memory.md)
     r = tb.command("reset", confirm="no")  # refused: the setup's module dropped all the same
     assert not r["ok"]
     assert "sy.play.newgame" not in sys.modules and "sy.rules.gamestart" not in sys.modules
@@ -278,12 +278,12 @@ def test_hello_replies_then_resends_what_the_host_missed():
 def _with_handler(name, fn, raw):
     """The board's replies to raw with the command `name` handled by fn (then put back)."""
     tb = _board()
-    was = proto._COMMANDS[name]
-    proto._COMMANDS[name] = fn
+    was = proto._LINK_COMMANDS[name]
+    proto._LINK_COMMANDS[name] = fn
     try:
         return _send(tb, raw)
     finally:
-        proto._COMMANDS[name] = was
+        proto._LINK_COMMANDS[name] = was
 
 
 def test_a_bug_in_a_command_is_an_internal_error_and_the_board_goes_on():

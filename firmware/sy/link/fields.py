@@ -1,7 +1,7 @@
-"""What the protocol's command handlers share (docs/protocol.md): the protocol's and the firmware's
+"""What the link's command handling shares (docs/protocol.md): the protocol's and the firmware's
 versions, ProtoError (a refused command), and the checks of a command's fields. The bottom of the
-link: sy/link/proto.py (the line dispatcher) and the handlers it loads (sy/play/mrxturn.py, sy/play/newgame.py,
-sy/play/declare.py, sy/play/status.py, sy/play/verify.py, sy/play/service.py...) import this, not each other."""
+link: sy/link/proto.py (the line dispatcher), sy/link/handlers.py (the game's commands) and
+sy/link/service.py (service mode's) import this."""
 from sy.rules.base import RuleError, TICKET_NAMES
 
 PROTO = 1
@@ -17,8 +17,9 @@ def ticket_arg(name, what="ticket"):
     return TICKET_NAMES.index(name)
 
 
-def station_arg(v, what="to"):
-    if v is None:
+def station_arg(v, what="to", required=False):
+    """A station number from a command's field; 0 for a field left out (unless required)."""
+    if v is None and not required:
         return 0
     if not isinstance(v, int) or isinstance(v, bool) or not 1 <= v <= 199:
         raise ProtoError("bad_input", "%s must be a station number 1..199", what)

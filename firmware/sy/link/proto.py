@@ -1,12 +1,14 @@
 """The board's side of the line protocol (docs/protocol.md): JSON lines, commands with ids and
-replies, sequenced events the host acknowledges, unsequenced notes. Nothing here may crash the
-board: every failure becomes an error reply."""
+replies, sequenced events the host acknowledges, unsequenced notes. A line is checked here and
+handed to its command's handler: the session's own (hello, ack, ping, mem) below, the game's in
+sy/link/handlers.py, service mode's in sy/link/service.py. Nothing here may crash the board: every
+failure becomes an error reply."""
 import json
 import sys
 
-from sy import forget, load
+from sy import forget
 from sy.rules.base import RuleError
-from sy.link.fields import ProtoError, PROTO, FIRMWARE, ticket_arg  # noqa: F401 (PROTO, FIRMWARE: the public names)
+from sy.link.fields import ProtoError, PROTO, FIRMWARE
 
 
 # JSON byte classes (ASCII): 1 white space, 2 in a number or literal, 4 may follow a backslash
@@ -83,8 +85,6 @@ class Protocol:
         self.board = None  # set by the app (the board needs us as its output first)
         self.revealed = None  # [start, [[salt, station], ...]] while a reveal arrives in chunks
         self.board_name = board_name
-        self.acked = 0
-        self.hello_seen = False
 
     # --- output (the board's `out`) -----------------------------------------------------------
     def event(self, seq, text):
@@ -109,32 +109,35 @@ class Protocol:
         self._error(None, "too_long", "the line is longer than %d bytes" % len(self.link.buf))
 
     def handle(self, raw):
-        rid = module = None
+        rid = cmd = None
         try:
             try:
-                msg = json.loads(raw) if well_formed(raw) else None
+                valid = well_formed(raw)
+                msg = json.loads(raw) if valid else None
             except (ValueError, UnicodeError):
-                msg = None
-            if msg is None:
+                valid = False
+            if not valid:
                 raise ProtoError("bad_input", "the line is not valid JSON")
             if not isinstance(msg, dict):
-                raise ProtoError("bad_input", "a command is a JSON object")
+                raise ProtoError("bad_input", "a command must be a JSON object")
             rid = msg.get("id")
             if rid is not None and (not isinstance(rid, int) or isinstance(rid, bool)):
                 rid = None
                 raise ProtoError("bad_input", "id must be an integer")
-            cmd = msg.get("cmd")
-            fn = _COMMANDS.get(cmd) if isinstance(cmd, str) else None
-            module = _HANDLERS.get(cmd) if fn is None and isinstance(cmd, str) else None
-            if module:
-                mod = load(module)
-                fn = getattr(mod, "c_" + cmd)
-            if fn is None and isinstance(cmd, str) and cmd[:4] == "svc_":
-                from sy.play import service  # yard calibrate / selftest: loaded only for these, dropped at svc_end
-                fn = service.command
+            name = msg.get("cmd")
+            if not isinstance(name, str):
+                raise ProtoError("bad_input", "unknown command %r", name)
+            cmd = name
+            fn = _LINK_COMMANDS.get(cmd)
+            if fn is None and cmd in _GAME_COMMANDS:
+                from sy.link import handlers  # loaded at the first of the game's commands, kept
+                fn = getattr(handlers, "handle_" + cmd)
+            if fn is None and cmd[:4] == "svc_":
+                from sy.link import service  # yard calibrate / selftest: loaded only for these, dropped at svc_end
+                fn = service.handle
             if fn is None:
                 raise ProtoError("bad_input", "unknown command %r", cmd)
-            if cmd in _GAME_CMDS and self.app is not None and self.app.board is not self.board:
+            if cmd in _CHANGES_THE_GAME and self.app is not None and self.app.board is not self.board:
                 raise ProtoError("wrong_turn", "the board is in service mode: end yard calibrate/selftest first")
             if rid is None and cmd != "ack":
                 raise ProtoError("bad_input", "every command but ack needs an integer id")
@@ -142,7 +145,7 @@ class Protocol:
             if rid is not None:
                 self._reply(rid, out or {})
             if cmd == "hello":
-                mod.after_hello(self)
+                self.resend(msg.get("acked", 0))
         except RuleError as e:
             self._error(rid, e.code, e.message)
         except MemoryError:
@@ -154,22 +157,43 @@ class Protocol:
             if hasattr(sys, "print_exception"):
                 sys.print_exception(e)
         finally:
-            for name in _ONCE_A_GAME.get(module, ()):
+            for name in _ONCE_A_GAME.get(cmd, ()):
                 forget(name)
 
-    # --- commands -----------------------------------------------------------------------------
-    def c_ack(self, msg):
+    def resend(self, acked):
+        """Every event after seq acked, again (after the hello reply: what the host missed)."""
+        for seq, text in self.board.store.lines(acked + 1):
+            self.event(seq, text)
+
+    # --- the session's own commands -----------------------------------------------------------
+    def handle_hello(self, msg):
+        """The status, with the versions; handle() then resends the events after `acked`."""
+        v = msg.get("proto")
+        if v != PROTO:
+            raise ProtoError("version", "the board speaks protocol %d, the host %r" % (PROTO, v))
+        acked = msg.get("acked", 0)
+        if not isinstance(acked, int) or acked < 0:
+            raise ProtoError("bad_input", "acked must be a whole number")
+        from sy.play.status import status
+        b = self.board
+        st = status(b)
+        st["proto"] = PROTO
+        st["firmware"] = FIRMWARE
+        st["board"] = self.board_name
+        st["map"] = b.game.graph.name if b.game else "london"
+        return st
+
+    def handle_ack(self, msg):
+        """An event the host has (the board keeps no count: the host's hello says what it has)."""
         seq = msg.get("seq")
         if not isinstance(seq, int) or seq < 0 or seq > self.board.store.seq:
             raise ProtoError("bad_input", "seq must be an event number the board sent")
-        if seq > self.acked:
-            self.acked = seq
         return None
 
-    def c_ping(self, msg):
+    def handle_ping(self, msg):
         return {"seq": self.board.store.seq}
 
-    def c_mem(self, msg):
+    def handle_mem(self, msg):
         import gc
         app = self.app
         if app and msg.get("watch") is not None:  # read the heap in use at each collection (a Pico: ~9 ms each)
@@ -193,27 +217,17 @@ class Protocol:
                 self.board.save_max_us = 0
         return out
 
-    def c_choose(self, msg):
-        t = ticket_arg(msg.get("ticket"))
-        if t > 2 or not self.board.choose(t):
-            raise ProtoError("wrong_turn", "no piece is waiting for a ticket choice")
-        return {"seq": self.board.store.seq}
 
-
-_COMMANDS = {
-    "ack": Protocol.c_ack, "ping": Protocol.c_ping, "choose": Protocol.c_choose,
-    "mem": Protocol.c_mem,
-}
+_LINK_COMMANDS = {"hello": Protocol.handle_hello, "ack": Protocol.handle_ack, "ping": Protocol.handle_ping,
+                  "mem": Protocol.handle_mem}
+# the game's commands: sy/link/handlers.py's handle_<cmd>
+_GAME_COMMANDS = ("status", "mrx", "choose", "undo", "capture", "cornered", "guide", "setup", "reset",
+                  "reveal", "record", "reed", "place")
+# what comes at most once a game (the setup, the fair-play check, the record, reeds out of service):
+# the game flow's module and the rules' module its command brought are dropped after it, not
+# carried through the rest of the game (measured on the Pico: docs/memory.md)
+_ONCE_A_GAME = {"setup": ("play.newgame", "rules.gamestart"), "reset": ("play.newgame", "rules.gamestart"),
+                "reveal": ("play.verify", "rules.commit"), "record": ("play.report",),
+                "reed": ("play.deadreed",), "place": ("play.deadreed",)}
 # commands that change the game: refused while service mode has the switches and LEDs
-_GAME_CMDS = ("mrx", "choose", "setup", "reset", "reveal", "capture", "cornered", "guide", "undo", "place")
-# the other commands: module sy.<name> has c_<cmd>(protocol, msg), imported when a command first needs
-# it (a board that never sees a reveal or a dead reed never carries their code)
-_HANDLERS = {"mrx": "play.mrxturn", "hello": "play.status", "status": "play.status", "record": "play.report",
-         "setup": "play.newgame", "reset": "play.newgame", "reveal": "play.verify", "capture": "play.declare",
-         "cornered": "play.declare", "guide": "play.declare", "undo": "play.undo", "reed": "play.deadreed",
-         "place": "play.deadreed"}
-# what comes at most once a game (the setup, the fair-play check, the record, reeds out of service): the
-# handler's module and the rules' module it brings are dropped after each of these commands, not carried
-# through the rest of the game (measured on the Pico: docs/memory.md)
-_ONCE_A_GAME = {"play.newgame": ("play.newgame", "rules.gamestart"), "play.verify": ("play.verify", "rules.commit"),
-                "play.report": ("play.report",), "play.deadreed": ("play.deadreed",)}
+_CHANGES_THE_GAME = ("mrx", "choose", "setup", "reset", "reveal", "capture", "cornered", "guide", "undo", "place")

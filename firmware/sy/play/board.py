@@ -62,7 +62,7 @@ class Board:
         self.store = store
         self.out = out  # .event(seq, text), .note(dict)
         self.graph = graph
-        # set by sy.play.newgame or sy.storage.resume
+        # set by sy/play/newgame.py or sy/storage/resume.py
         self.game = None  # type: Game | None
         self.stage = IDLE
         self.restoring = False
@@ -91,7 +91,6 @@ class Board:
         self.info_until = 0
         self.now = 0
         self.dirty = True
-        self.verified = None
         self.save_max_us = 0  # the longest journal line + snapshot save (bytes to flash)
         self.snap = bytearray(192)  # the game's snapshot is made here (Game.save_into), not allocated
 

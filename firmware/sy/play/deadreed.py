@@ -1,26 +1,20 @@
-"""The commands for reeds out of service: a station whose switch is stuck closed or never closes
-(found by `yard selftest`) is listed in board.json's reeds.dead and the board works around it
-(sy/play/blind.py; docs/protocol.md, "Reeds out of service"). Loaded when a `reed` or `place` command
-comes and dropped after it (sy/link/proto.py's _ONCE_A_GAME): a board with every reed working never carries this code.
+"""Reeds out of service: a station whose switch is stuck closed or never closes (found by `yard
+selftest`) is listed in board.json's reeds.dead and the board works around it (sy/play/blind.py;
+docs/protocol.md, "Reeds out of service"). Loaded when the host's `reed` or `place` command comes
+(sy/link/handlers.py) and dropped after it (sy/link/proto.py's _ONCE_A_GAME): a board with every
+reed working never carries this code.
 
-    reed   {station, out}          take station's reed out of service (out: true) or back in
-                                   (out: false); written into board.json first, then applied
-    place  {piece, station, ticket?}  put piece (in hand, or standing on a station out of service)
-                                   on station, whose reed is out of service
+    set_reed   take a station's reed out of service or back in: written into board.json first,
+               then applied
+    place      put a piece (in hand, or standing on a station out of service) on a station whose
+               reed is out of service
 """
 import json
 import os
 
-from sy.play.board import ticket_mask_names
-from sy.rules.game import RuleError, TICKET_NAMES
+from sy.rules.game import RuleError
 
 MAX_DEAD = 20  # sy/hardware/boardconfig.py MAX_DEAD (tests/test_deadreed.py checks they agree)
-
-
-def _station(v):
-    if not isinstance(v, int) or isinstance(v, bool) or not 1 <= v <= 199:
-        raise RuleError("bad_input", "station must be a station number 1..199")
-    return v
 
 
 def config_path(app):
@@ -90,12 +84,9 @@ def recover(path):
     return False
 
 
-def c_reed(p, msg):
-    b = p.board
-    s = _station(msg.get("station"))
-    out = msg.get("out")
-    if out is not True and out is not False:
-        raise RuleError("bad_input", "out must be true (take the reed out of service) or false (back in)")
+def set_reed(b, app, s, out):
+    """Take station s's reed out of service (out True) or back in; returns the stations out of
+    service after it."""
     bl = b.blind
     dead = []
     for k in range(1, 200):
@@ -108,7 +99,7 @@ def c_reed(p, msg):
         raise RuleError("bad_input", "at most %d reeds can be out of service: repair the board" % MAX_DEAD)
     if (bl is not None and bl.dead[s] == 1) != out:
         try:
-            _write(config_path(p.app), dead)
+            _write(config_path(app), dead)
         except OSError as e:
             raise RuleError("bad_input", "board.json could not be rewritten (%s): nothing changed" % (e,))
         if not dead:
@@ -120,34 +111,29 @@ def c_reed(p, msg):
             bl.dead[s] = 1 if out else 0
             bl.n = len(dead)
         if not out:  # back in service: the station is what its switch says
-            app = p.app
             bs = app.bit_station
             stable = app.debouncer.stable
             for bit in range(app.nbits):
                 if bs[bit] == s:
                     b.occ[s] = 1 if stable[bit >> 3] & (0x80 >> (bit & 7)) else 0
         b.compare_and_commit(True)
-    return {"dead": dead}
+    return dead
 
 
-def c_place(p, msg):
-    b = p.board
+def place(b, name, s, t):
+    """Put piece `name` on station s, whose reed is out of service, by ticket t (or -1: as the
+    placement decides). Returns the move's seq, or 0 if the move waits for its ticket (the
+    tickets that lead there: b.pend_mask)."""
     g = b._ready_game()
-    s = _station(msg.get("station"))
-    k = g.piece_index(msg.get("piece"))
+    k = g.piece_index(name)
     bl = b.blind
     if bl is None or not bl.dead[s]:
         raise RuleError("bad_input", "station %d's reed is in service: put the piece there" % s)
-    t = msg.get("ticket")
-    if t is not None:
-        if t not in TICKET_NAMES[:3]:
-            raise RuleError("bad_input", "ticket must be taxi, bus or underground")
-        t = TICKET_NAMES.index(t)
     if b.lifted != k:
         if not bl.dead[g.pos[k]] or not b._may(k) or b.n_missing:
             raise RuleError("wrong_turn", "%s is not in hand" % g.piece_name(k))
         b._lift(k, True)
-    if t is not None:
+    if t >= 0:
         b.pre_ticket = t
     seq = b.store.seq
     b._place(k, s)
@@ -156,7 +142,7 @@ def c_place(p, msg):
         b.pre_ticket = -1
         raise RuleError("illegal", "%s cannot go to %d now" % (g.piece_name(k), s))
     if b.pend_to == s:
-        return {"pending": ticket_mask_names(b.pend_mask)}
+        return 0
     if b.store.seq == seq:  # nothing committed: the evaluation dropped the piece in hand
         raise RuleError("wrong_turn", "%s is not in hand" % g.piece_name(k))
-    return {"seq": b.store.seq}
+    return b.store.seq

@@ -1,6 +1,6 @@
 """What the host declares besides Mister X's moves: a capture, Mister X cornered, the guided move
-of a computer detective. sy/link/proto.py loads this module when one of these commands first
-comes.
+of a computer detective (the commands `capture`, `cornered`, `guide`: sy/link/handlers.py, which
+loads this module when one of them first comes).
 
 A capture and a cornered Mister X end the game, so they are proved, not claimed (issue 17): the
 host reveals the commitment of his current station, `reveal: [salt, station]`, and the board
@@ -12,7 +12,6 @@ has nothing to check a reveal against: there only the public checks apply.
 import json
 
 from sy.rules.game import RuleError
-from sy.link.fields import ProtoError, station_arg, ticket_arg
 from sy.play.board import PLAY, OVER
 
 
@@ -35,54 +34,54 @@ def _latest_commit(store):
     return commit, shown, committed
 
 
-def proved_station(b, msg):
-    """Mister X's current station as the host proved it with `reveal: [salt, station]`, or None
-    in a game without commitments. ProtoError("unproved") if the proof is missing or wrong."""
+def proved_station(b, pair):
+    """Mister X's current station as the host proved it with pair, [salt, station] of his current
+    commitment, or None in a game without commitments. RuleError("unproved") if the proof is
+    missing or wrong."""
     commit, shown, committed = _latest_commit(b.store)
     if not committed:
         return shown or None
-    pair = msg.get("reveal")
     if not isinstance(pair, list) or len(pair) != 2 or not isinstance(pair[0], str) \
             or not isinstance(pair[1], int) or isinstance(pair[1], bool):
-        raise ProtoError("unproved", "prove it: reveal [salt, station] of Mister X's current commitment")
+        raise RuleError("unproved", "prove it: reveal [salt, station] of Mister X's current commitment")
     salt, s = pair
     if commit is None:  # a surfacing move sent without a commitment: his station is public
         if s != shown:
-            raise ProtoError("unproved", "Mister X surfaced on %d, not %d" % (shown, s))
+            raise RuleError("unproved", "Mister X surfaced on %d, not %d" % (shown, s))
         return s
     from sy.rules import commit as commitlib
     if not commitlib.matches(s, salt, commit):
-        raise ProtoError("unproved", "the revealed station does not match Mister X's commitment")
+        raise RuleError("unproved", "the revealed station does not match Mister X's commitment")
     return s
 
 
-def c_capture(p, msg):
-    b = p.board
+def capture(b, name, pair):
+    """Piece `name` caught Mister X, proved by pair (proved_station); returns the event's seq."""
     g = b.game
     if g is None:
-        raise ProtoError("wrong_turn", "no game is set up")
-    piece = g.piece_index(msg.get("piece"))
+        raise RuleError("wrong_turn", "no game is set up")
+    piece = g.piece_index(name)
     if b.stage not in (PLAY, OVER):
         raise RuleError("wrong_turn", "no game is being played")
     from sy.rules import mrxknown
     s = mrxknown.check_capture(g, piece)  # first the public facts: a station he cannot be on is refused outright
-    at = proved_station(b, msg)
+    at = proved_station(b, pair)
     if at is not None and at != s:
-        raise ProtoError("unproved", "%s stands on %d, Mister X on another station" % (g.piece_name(piece), s))
+        raise RuleError("unproved", "%s stands on %d, Mister X on another station" % (g.piece_name(piece), s))
     g.capture(piece)  # the rules allow it after the last round's closing move, too
     b.stage = PLAY
     seq = b.commit_line({"type": "capture", "piece": g.piece_name(piece)})
     b._after_commit()
-    return {"seq": seq}
+    return seq
 
 
-def c_cornered(p, msg):
-    b = p.board
+def cornered(b, pair):
+    """Mister X has no move, proved by pair (proved_station); returns the event's seq."""
     g = b._ready_game()
-    at = proved_station(b, msg)
+    at = proved_station(b, pair)
     if at is not None:
         if not g.is_candidate(at):
-            raise ProtoError("unproved", "Mister X cannot be on %d" % at)
+            raise RuleError("unproved", "Mister X cannot be on %d" % at)
         g.mrx = at  # his station, proved: the rules check that he has no move from there
     try:
         g.mrx_cornered()
@@ -92,15 +91,12 @@ def c_cornered(p, msg):
         raise
     seq = b.commit_line({"type": "cornered"})
     b._after_commit()
-    return {"seq": seq}
+    return seq
 
 
-def c_guide(p, msg):
-    """The host's move for a piece (computer detectives): lit, and the only placement taken."""
-    name = msg.get("piece")
-    to = station_arg(msg.get("to"))
-    t = ticket_arg(msg.get("ticket"))
-    b = p.board
+def guide(b, name, to, t):
+    """The host's move for piece `name` (computer detectives): to station `to` by ticket t, lit,
+    and the only placement taken."""
     g = b._ready_game()
     k = g.piece_index(name)
     if not g.to_move() & (1 << k) or (to, t) not in g.legal(k):

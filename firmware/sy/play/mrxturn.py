@@ -1,26 +1,10 @@
-"""The `mrx` command: Mister X's public move, told by the host, on the board.
+"""Mister X's public move, told by the host (the `mrx` command, sy/link/handlers.py), on the board.
 
-sy/link/proto.py loads this module at the first `mrx` command (the rules core loads sy/rules/mrxmoves.py, the rules
-of his moves, the same way). The board never
-learns a station he does not surface on: a `to` on a secret move is refused before the rules run.
+Loaded at the first `mrx` command (the rules core loads sy/rules/mrxmoves.py, the rules of his
+moves, the same way). The board never learns a station he does not surface on: a `to` on a secret
+move is refused before the rules run.
 """
 from sy.rules.game import RuleError, TICKET_NAMES
-from sy.link.fields import ProtoError, commit_arg, station_arg, ticket_arg
-
-
-def c_mrx(p, msg):
-    b = p.board
-    if "double" in msg:
-        d = msg["double"]
-        if not isinstance(d, list) or len(d) != 2 or not isinstance(d[0], dict) or not isinstance(d[1], dict):
-            raise ProtoError("bad_input", "double must be a list of two moves")
-        seq, reveal = double(b, ticket_arg(d[0].get("ticket")), station_arg(d[0].get("to")),
-                             commit_arg(d[0].get("commit")), ticket_arg(d[1].get("ticket")),
-                             station_arg(d[1].get("to")), commit_arg(d[1].get("commit")))
-    else:
-        seq, reveal = single(b, ticket_arg(msg.get("ticket")), station_arg(msg.get("to")),
-                             commit_arg(msg.get("commit")))
-    return {"seq": seq, "reveal": reveal, "round": b.game.round}
 
 
 def _line(ticket, to):

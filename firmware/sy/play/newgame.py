@@ -1,9 +1,8 @@
-"""A new game (setup) or none (reset): the setup checked, the Game built in secret mode, a new
-journal begun. sy/link/proto.py loads this module for these commands and drops it after
-them, with sy/rules/gamestart.py (once a game: _ONCE_A_GAME)."""
+"""A new game (the host's `setup`) or none (`reset`): the setup checked, the Game built in secret
+mode, a new journal begun. Loaded for these commands (sy/link/handlers.py) and dropped after them,
+with sy/rules/gamestart.py (once a game: sy/link/proto.py's _ONCE_A_GAME)."""
 from sy.rules.game import Game, RuleError
-from sy.link.fields import ProtoError, commit_arg
-from sy.play.board import IDLE, SETUP, PLAY
+from sy.play.board import IDLE, SETUP
 
 
 def _ints(obj, key, need):
@@ -61,6 +60,7 @@ def _setup(obj, graph):
 
 
 def new_game(b, obj):
+    """Begin the game set up by obj (the setup's keys: docs/protocol.md); returns the setup line's seq."""
     if obj.get("mrx") is not None:
         raise RuleError("bad_input", "the board must never learn Mister X's station: send mrx null")
     game, line = _setup(obj, b.graph)
@@ -69,7 +69,6 @@ def new_game(b, obj):
     b.stage = SETUP
     b.restoring = False
     b.x_on = False
-    b.verified = None
     b.gp = -1
     b._drop_lift()
     for k in ("tickets", "mrx_tickets", "rounds", "reveals", "commit"):
@@ -80,23 +79,11 @@ def new_game(b, obj):
     return seq
 
 
-def c_setup(p, msg):
-    b = p.board
-    if b.stage in (SETUP, PLAY) and not msg.get("replace"):
-        raise ProtoError("wrong_turn", "a game is in progress; send replace: true to abandon it")
-    commit_arg(msg.get("commit"))
-    p.acked = 0
-    return {"seq": new_game(b, msg)}  # reads only the setup's own keys
 
-
-def c_reset(p, msg):
-    if msg.get("confirm") is not True:  # not any truthy value: "no", 1 and [0] do not abandon a game
-        raise ProtoError("bad_input", "reset abandons the game: send confirm: true")
-    b = p.board
+def reset(b):
+    """No game: the journal emptied, the board idle."""
     b.store.reset()
     b.game = None
     b.stage = IDLE
     b.restoring = False
     b.compare_and_commit()
-    p.acked = 0
-    return {"seq": 0}

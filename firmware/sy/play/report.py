@@ -1,6 +1,6 @@
-"""The game record the board streams to the host (record), and why a placement is illegal (for
-sy/play/board.py). Loaded when first needed (Board.compare_and_commit); dropped after each `record` (sy/link/proto.py's
-_ONCE_A_GAME)."""
+"""The game record read from the journal (record_lines: the host's `record`, sy/link/handlers.py),
+and why a placement is illegal (for sy/play/board.py). Loaded when first needed; dropped after each
+`record` (sy/link/proto.py's _ONCE_A_GAME)."""
 import json
 
 from sy.rules.game import TICKET_NAMES
@@ -21,15 +21,13 @@ def _taken_back(store):
     return gone
 
 
-def c_record(p, msg):
-    """Stream the journal: standard lines (the game record, without the moves taken back) unless
-    all: true (every line, the `undo` lines and the moves they took back too)."""
-    rid = msg["id"]
-    everything = bool(msg.get("all"))
-    gone = () if everything else _taken_back(p.board.store)
-    n = 0
+def record_lines(store, everything):
+    """Yield the journal's lines (dicts) one by one: the game record (setup, Mister X's moves, the
+    detectives' moves without those taken back, a capture marked on its move) or, if everything,
+    every line (the `undo` lines and the moves they took back too)."""
+    gone = () if everything else _taken_back(store)
     prev = None
-    for seq, text in p.board.store.lines(1):
+    for seq, text in store.lines(1):
         if seq in gone:
             continue
         obj = json.loads(text)
@@ -40,13 +38,10 @@ def c_record(p, msg):
         if not everything and kind not in ("setup", "mrx", "move"):
             continue
         if prev is not None:
-            p.link.send_json({"id": rid, "line": prev})
-            n += 1
+            yield prev
         prev = obj
     if prev is not None:
-        p.link.send_json({"id": rid, "line": prev})
-        n += 1
-    return {"lines": n}
+        yield prev
 
 
 def why(b, p, to):

@@ -1,8 +1,6 @@
-"""What the board tells the host about the game: its status, and the hello that opens a session
-(the status, then every event the host missed). sy/link/proto.py loads this module when one of these
-commands first comes."""
+"""The game as the board sees it, for the host: the reply to `status` and to the `hello` that opens
+a session (sy/link/handlers.py loads this module at the first of them)."""
 from sy.rules.game import TICKET_NAMES
-from sy.link.fields import ProtoError, PROTO, FIRMWARE
 from sy.play.board import ticket_mask_names, STAGE_NAMES
 _PHASES = ("mrx", "detectives", "over")
 
@@ -36,30 +34,3 @@ def status(b):
     st["pending"] = {"station": b.pend_to, "tickets": ticket_mask_names(b.pend_mask)} if b.pend_to else None
     return st
 
-
-def c_status(p, msg):
-    return status(p.board)
-
-
-def c_hello(p, msg):
-    v = msg.get("proto")
-    if v != PROTO:
-        raise ProtoError("version", "the board speaks protocol %d, the host %r" % (PROTO, v))
-    acked = msg.get("acked", 0)
-    if not isinstance(acked, int) or acked < 0:
-        raise ProtoError("bad_input", "acked must be a whole number")
-    p.acked = acked
-    p.hello_seen = True
-    b = p.board
-    st = status(b)
-    st["proto"] = PROTO
-    st["firmware"] = FIRMWARE
-    st["board"] = p.board_name
-    st["map"] = b.game.graph.name if b.game else "london"
-    return st
-
-
-def after_hello(p):
-    """Resend every event the host has not acknowledged (after the hello reply)."""
-    for seq, text in p.board.store.lines(p.acked + 1):
-        p.event(seq, text)

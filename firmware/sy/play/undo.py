@@ -3,7 +3,8 @@ confirm button held (Board.release) or by the host's `undo` command. The rules p
 as it was before the move (sy/rules/takeback.py); the board journals an `undo` line and saves, so a power
 cut before the save leaves the move standing and one after it resumes with the move taken back
 (the piece then put back as after any cut: sy/storage/resume.py). Until the piece stands on its station
-again its station blinks and nothing commits (Board.back). Loaded at the first take-back.
+again its station blinks and nothing commits (Board.back). Loaded at the first take-back (the
+host's `undo`: sy/link/handlers.py).
 """
 from sy.rules.game import RuleError
 
@@ -31,8 +32,3 @@ def take_back(b, name):
     seq = b.commit_line({"type": "undo", "piece": g.piece_name(piece), "from": to, "to": back})
     b.compare_and_commit(True)
     return seq
-
-
-def c_undo(p, msg):
-    name = msg.get("piece")
-    return {"seq": take_back(p.board, name)}

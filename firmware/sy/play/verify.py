@@ -6,18 +6,18 @@ a line. The board checks each commitment, that surfacing moves match the station
 the route follows the tickets (sy.rules.commit.check_route). Each chunk is checked as it comes, against
 the journal read line by line, so the board never holds the whole reveal or the whole log: only
 how far the check got, his station there and the first problem found (docs/memory.md).
-sy/link/proto.py loads this module for each reveal command and drops it after, with sy/rules/commit.py (_ONCE_A_GAME).
+The host's `reveal` command (sy/link/handlers.py) loads this module for each chunk; it is dropped
+after it, with sy/rules/commit.py (sy/link/proto.py's _ONCE_A_GAME).
 """
 import json
 
-from sy.rules.game import TICKET_NAMES
-from sy.link.fields import ProtoError
+from sy.rules.game import TICKET_NAMES, RuleError
 
 
 def _pair(v, what):
     if not isinstance(v, list) or len(v) != 2 or not isinstance(v[0], str) or not isinstance(v[1], int) \
             or isinstance(v[1], bool):
-        raise ProtoError("unfair", "the revealed moves are malformed (%s must be [salt, station])" % what)
+        raise RuleError("unfair", "the revealed moves are malformed (%s must be [salt, station])" % what)
     return v[0], v[1]
 
 
@@ -38,15 +38,15 @@ def _entries(store):
 
 def _entry(commitlib, graph, here, k, commit, ticket, shown, pair):
     """His station after travel-log entry k (0-based) revealed as pair, coming from `here`;
-    ProtoError("unfair", sentence) if it breaks its commitment or the map."""
+    RuleError("unfair", sentence) if it breaks its commitment or the map."""
     salt, s = _pair(pair, "move %d" % (k + 1))
     if commit and not commitlib.matches(s, salt, commit):
-        raise ProtoError("unfair", "move %d does not match its commitment" % (k + 1))
+        raise RuleError("unfair", "move %d does not match its commitment" % (k + 1))
     if not commit and not shown:
-        raise ProtoError("unfair", "move %d was secret but came without a commitment" % (k + 1))
+        raise RuleError("unfair", "move %d was secret but came without a commitment" % (k + 1))
     problem = commitlib.check_route(graph, here, [[ticket, shown]], [s], k + 1)
     if problem:
-        raise ProtoError("unfair", problem)
+        raise RuleError("unfair", problem)
     return s
 
 
@@ -62,45 +62,26 @@ def check_chunk(store, graph, state, start, moves):
                 if first == 0:
                     salt, state[1] = _pair(start, "start")
                     if commit and not commitlib.matches(state[1], salt, commit):
-                        raise ProtoError("unfair", "the start station does not match its commitment")
+                        raise RuleError("unfair", "the start station does not match its commitment")
                 continue
             k += 1
             if first <= k < first + len(moves):
                 state[1] = _entry(commitlib, graph, state[1], k, commit, ticket, shown, moves[k - first])
         state[3] = k + 1
-    except ProtoError as e:  # the verdict: a sentence for the players
+    except RuleError as e:  # the verdict: a sentence for the players
         state[2] = e.message
     except (ValueError, KeyError, TypeError) as e:
         state[2] = "the revealed moves are malformed (%s)" % e
 
 
-def c_reveal(p, msg):
-    """Mister X's route after the game, in chunks that fit a line: offset 0 carries start,
-    every chunk but the last says more: true; the verdict comes with the last one."""
-    b = p.board
-    if b.game is None or b.game.result is None:
-        raise ProtoError("wrong_turn", "Mister X's moves are revealed only after the game")
-    moves = msg.get("moves")
-    offset = msg.get("offset", 0)
-    if not isinstance(moves, list):
-        raise ProtoError("bad_input", "moves must be a list of [salt, station]")
-    if offset == 0:
-        p.revealed = [0, 0, None, 0]  # entries checked, his station, the first problem, entries logged
-    state = p.revealed
-    if state is None or offset != state[0]:
-        raise ProtoError("bad_input", "the next chunk starts at offset %d" % (state[0] if state else 0))
-    if state[2] is None:
-        check_chunk(b.store, b.game.graph, state, msg.get("start"), moves)
-    state[0] += len(moves)
-    if msg.get("more"):
-        return {"received": state[0]}
-    p.revealed = None
+def verdict(b, state):
+    """The fair-play check's verdict once every chunk is in (state as check_chunk leaves it),
+    journalled: (seq, ok, sentence)."""
     message = state[2]
     if message is None and state[0] != state[3]:
         message = "the board logged %d moves of Mister X; %d were revealed" % (state[3], state[0])
     ok = message is None
     if ok:
         message = "Mister X's %d moves match the commitments and the map" % state[3]
-    b.verified = ok
     seq = b.commit_line({"type": "verified", "ok": ok, "message": message})
-    return {"seq": seq, "verified": ok, "message": message, "received": state[0]}
+    return seq, ok, message

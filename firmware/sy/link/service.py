@@ -29,7 +29,7 @@ from binascii import hexlify
 
 from sy import forget
 from sy.link.fields import ProtoError as SvcError
-from sy.play.board import SETUP, PLAY
+from sy.storage.stages import SETUP, PLAY
 
 try:
     from time import ticks_diff
@@ -221,15 +221,15 @@ def leave(app):
     return True
 
 
-def command(proto, msg):
-    """One svc_* command (proto.handle makes a ProtoError an error reply)."""
+def handle(proto, msg):
+    """The handler of every svc_* command (proto.handle makes a ProtoError an error reply)."""
     app = proto.app
     cmd = msg.get("cmd")
     if cmd == "svc_begin":
         return begin(app, msg)
     if cmd == "svc_end":
         was = leave(app)
-        forget("play.service")  # the game does not carry this module
+        forget("link.service")  # the game does not carry this module
         return {"was_active": was}
     svc = _active(app)
     if svc is None:
