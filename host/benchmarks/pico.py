@@ -9,9 +9,9 @@ reference for every heap and timing figure. All with the flash chip's datasheet 
   debounce_ms             the board's debounce time (the default config: 30)
   place_to_frame_ms       the slowest placement: emulated ms from the reed closing at the 74HC165
                           input to the first LED frame decoded from the data pin that answers it
-                          (the station no longer lit as a destination; where two tickets lead
-                          there, the board asking which: the other destinations dark); _median_
-                          beside it
+                          (the station no longer lit as a destination: the move shown, or the
+                          board asking which ticket, the station blinking dark first); never
+                          before the frame that answered the lift; _median_ beside it
   lift_to_frame_ms        the same for a lift: to the first frame lighting its destinations
   idle_scan_us            one scan cycle with nothing happening (mean of 1,000, from the REPL)
   max_scan_us             the longest scan cycle during the game that neither wrote to flash nor
@@ -105,12 +105,14 @@ class Latency:
         """The stations a frame shows in a transport colour (a piece in hand's destinations)."""
         return [s for s in range(1, 200) if station_wire(self.pico, wire, s) in self.transports]
 
-    def placed(self, since, station, others):
+    def placed(self, since, station, others, shown=None):
         """Emulated ms from `since` (a placement on station) to the first frame that answers it:
-        the station no longer in a transport colour (the move taken or refused), or, where two
-        tickets lead there and the board asks which, the piece's other destinations (`others`,
-        lit before) dark while the station blinks its transports; None if no such frame came."""
-        for t, _n, wire in self.pico.frames_since(since):
+        the station no longer in a transport colour (the move taken, refused, or the board asking
+        which ticket: it blinks, dark first), or the piece's other destinations (`others`, lit
+        before) dark; None if no such frame came. `shown`: when the lift's own frame came (fast
+        hands put the piece down before the board showed where it may go: the frames before that
+        one answer the lift, not the placement)."""
+        for t, _n, wire in self.pico.frames_since(max(since, shown or since)):
             if station_wire(self.pico, wire, station) not in self.transports:
                 return t - since
             if others and not any(station_wire(self.pico, wire, s) in self.transports for s in others):
@@ -191,7 +193,7 @@ def play_measured_game(pico, link, seed):
                 lifts.append(dests[0] - opened["t"])
             if move is not None:
                 others = [s for s in lat.destinations(dests[1]) if s != station] if dests else []
-                got = lat.placed(t, station, others)
+                got = lat.placed(t, station, others, dests[0] if dests else None)
                 if got is not None:
                     places.append(got)
             opened = {}

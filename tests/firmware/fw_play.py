@@ -145,13 +145,19 @@ def test_two_pieces_in_hand_blink_and_light_no_destination():
     assert _frame(tb, 0, (13, 4)) == [LIT_D1, TAXI]  # one in hand again: it is lit steadily
 
 
-def test_a_placement_waiting_for_its_ticket_alternates_its_two_colours():
+def test_a_placement_waiting_for_its_ticket_blinks_dark_first_then_its_two_colours():
     tb = _detectives_turn()
     tb.lift(13)
+    assert _frame(tb, tb.board.now, (23, 4)) in ([TAXI, TAXI], [BUS, TAXI])  # destinations (23 both ways)
     tb.place(23)
     assert tb.board.pend_to == 23
-    got = _frame(tb, 0, (23,)) + _frame(tb, 125, (23,)) + _frame(tb, 200, (23,)) + _frame(tb, 400, (23,))
-    assert got == [TAXI, TAXI, BUS, TAXI], got  # never the red of a stray
+    t0 = tb.board.pend_at
+    # dark at once (the placement answered even where 23 was the only destination), then taxi,
+    # dark, bus, dark, taxi: 100 ms each; never the red of a stray; the other destinations dark
+    got = [_frame(tb, t0 + dt, (23, 4)) for dt in (0, 99, 100, 199, 200, 300, 400, 500)]
+    want = [DARK, DARK, TAXI, TAXI, DARK, BUS, DARK, TAXI]
+    assert [g[0] for g in got] == want, got
+    assert all(g[1] == DARK for g in got), got
     notes = [m for m in tb.messages() if m.get("note") == "choose"]
     assert notes == [{"note": "choose", "piece": "D1", "station": 23, "tickets": ["taxi", "bus"]}], notes
 
@@ -444,7 +450,8 @@ def test_a_ticket_button_that_is_not_one_of_the_waiting_placement_choices():
     assert _frame(tb, 0, (1,)) + _frame(tb, 600, (1,)) == [BUS, UG]  # bus and underground in turn
     tb.place(1)
     assert tb.board.pend_to == 1 and tb.board.pend_mask == 6
-    assert _frame(tb, 0, (1,)) + _frame(tb, 200, (1,)) == [BUS, UG]
+    t0 = tb.board.pend_at
+    assert _frame(tb, t0, (1,)) + _frame(tb, t0 + 100, (1,)) + _frame(tb, t0 + 300, (1,)) == [DARK, BUS, UG]
     tb.messages()
     tb.press(0)  # taxi: no taxi line joins 46 and 1
     notes = _notes(tb, "illegal")

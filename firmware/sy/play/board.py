@@ -29,6 +29,7 @@ PIECE_RGB = bytes((0, 60, 255,   0, 255, 40,   170, 0, 255,   255, 60, 150,   25
                    110, 110, 190,   110, 110, 190))  # bobbies
 _ERROR = (255, 0, 0)
 _WAIT = const(0x9600C8)  # Mister X's possible stations while he moves
+_ASK_MS = const(100)  # a placement waiting for its ticket blinks: dark, a transport, dark, the other...
 _MAX = 8
 _OPEN = b"\x00"  # occ values, as bytes for occ.count and occ.find
 _CLOSED = b"\x01"
@@ -83,8 +84,9 @@ class Board:
         self.dest_mask = bytearray(64)  # transports (bit t) per destination
         self.n_dest = 0
         self.pre_ticket = -1
-        self.pend_to = 0
+        self.pend_to = 0  # a placement waiting for its ticket: the station, the tickets that fit,
         self.pend_mask = 0
+        self.pend_at = 0  # and when it was put down (ms)
         self.bad = 0  # station of an illegal placement
         self.gp = -1  # the host's guided move (computer detectives): piece, station, ticket
         self.gto = self.gt = 0
@@ -361,6 +363,7 @@ class Board:
         elif self.pend_to != to:
             self.pend_to = to
             self.pend_mask = mask
+            self.pend_at = self.now
             self.out.note({"note": "choose", "piece": g.piece_name(p), "station": to,
                            "tickets": ticket_mask_names(mask)})
 
@@ -450,6 +453,14 @@ class Board:
             c = 3 * self.gp if slow else 3 * self.gt
             rgb = PIECE_RGB if slow else TRANSPORT_RGB
             L.put(self.gto, rgb[c], rgb[c + 1], rgb[c + 2])
+        elif self.pend_to:
+            # the piece is down where several tickets fit and the board asks which: that station
+            # alone blinks its transports, dark first, so the very next frame answers the
+            # placement (the piece's only destination looked the same before it was put there)
+            k = ticks_diff(now, self.pend_at) // _ASK_MS
+            if k & 1:
+                t = 3 * self._pick(self.pend_mask, k >> 1)
+                L.put(self.pend_to, TRANSPORT_RGB[t], TRANSPORT_RGB[t + 1], TRANSPORT_RGB[t + 2])
         elif self.lifted >= 0:
             # a dozen destinations and more (an underground station): kept lean, as every frame
             # of a piece in hand draws them (the scan cycle's 10 ms on a Pico)
@@ -466,9 +477,6 @@ class Board:
                 L.put(dest[i], TRANSPORT_RGB[t], TRANSPORT_RGB[t + 1], TRANSPORT_RGB[t + 2])
             if self.blind is not None and slow:
                 self.blind.draw(self)
-            if self.pend_to:
-                t = self._pick(self.pend_mask, now // 200)
-                L.put(self.pend_to, TRANSPORT_RGB[3 * t], TRANSPORT_RGB[3 * t + 1], TRANSPORT_RGB[3 * t + 2])
         for i in range(self.n_extra):
             if self.extra[i] != self.pend_to:  # a placement waiting for its ticket is no error
                 L.put(self.extra[i], _ERROR[0] if fast else 0, 0, 0)
