@@ -10,10 +10,17 @@ import json
 import threading
 import time
 
-from sy.play.board import PIECE_RGB
+from sy.play.board import BOBBY_RGB, PIECE_RGB
 
 MRX_PIECE = "X"
 STATIONS = 199
+
+
+def piece_colour(name):
+    """A piece's colour as the board's LEDs show it (sy/play/board.py): D1..D5 each their own,
+    every bobby (B1, B2...) lavender; '#rrggbb'."""
+    k = 3 * (int(name[1:]) - 1) if name.startswith("D") else BOBBY_RGB
+    return "#%02x%02x%02x" % tuple(PIECE_RGB[k:k + 3])
 
 
 class ActionError(Exception):
@@ -36,8 +43,7 @@ class Pieces:
         self.colour = {}
         for p in state["pieces"]:
             i = p["index"]
-            c = PIECE_RGB[3 * i:3 * i + 3] if 3 * i + 3 <= len(PIECE_RGB) else bytes((110, 110, 190))
-            self.colour[p["name"]] = "#%02x%02x%02x" % tuple(c)
+            self.colour[p["name"]] = piece_colour(p["name"])
             self.at[p["name"]] = p["station"] if sim.switch(p["station"]) else None
         self.colour[MRX_PIECE] = "#1b1b1b"
         self.at[MRX_PIECE] = None

@@ -28,20 +28,16 @@ from host.misterx.randomness import token as new_token
 from host.web.mrxinput import PageBusy
 from host.web.mrxstate import SecretLogWatch
 from host.web.server import STATIC, Page, host_ok as names_this_server, load_map, origin_ok, secret_ok, serve, ws_messages, _own_port
-from sy.play.board import PIECE_RGB
+from host.web.board import piece_colour
 
 POLL_S = 0.1
 TICKETS = ("taxi", "bus", "underground", "black")
 LOOPBACK = ("127.0.0.1", "::1")
 
 
-def piece_colours(n=8):
-    """The board's piece colours (sy/play/board.py) by piece index, as on the public page."""
-    out = []
-    for i in range(n):
-        c = PIECE_RGB[3 * i:3 * i + 3] if 3 * i + 3 <= len(PIECE_RGB) else bytes((110, 110, 190))
-        out.append("#%02x%02x%02x" % tuple(c))
-    return out
+def piece_colours():
+    """The board's piece colours (sy/play/board.py) by piece name, as on the public page."""
+    return {name: piece_colour(name) for name in ["D%d" % k for k in range(1, 6)] + ["B%d" % k for k in range(1, 6)]}
 
 
 def command(msg):

@@ -135,6 +135,20 @@ def test_a_lifted_piece_shows_its_destinations_in_the_transports_colours():
     assert _frame(tb, 0, (4, 14, 46)) == [TAXI, BUS, UG]
 
 
+def test_bobbies_are_lavender_whatever_their_index():
+    # a game's pieces are its detectives, then its bobbies: with two detectives the bobbies are
+    # pieces 2 and 3, and still lavender (not D3's purple and D4's pink)
+    tb = _ready(detectives=(13, 26), bobbies=(29, 34))
+    LAVENDER = _scaled((110, 110, 190), 255)
+    assert _frame(tb, 500, (13, 26, 29, 34)) == [LIT_D1, LIT_D2, LAVENDER, LAVENDER]
+    for s in (13, 26, 29, 34):
+        tb.place(s)
+    assert tb.board.stage == PLAY
+    assert tb.command("mrx", ticket="taxi")["ok"]
+    got = _frame(tb, 500, (29, 34))
+    assert got[0] == got[1] and got[0][0] == got[0][1] < got[0][2], got  # both lavender, at the same level
+
+
 def test_two_pieces_in_hand_blink_and_light_no_destination():
     tb = _detectives_turn()
     tb.lift(13)

@@ -26,7 +26,8 @@ except ImportError:  # CPython
 # colours (r, g, b)
 TRANSPORT_RGB = bytes((255, 170, 0,   0, 210, 170,   255, 0, 0))  # taxi yellow, bus turquoise, underground red
 PIECE_RGB = bytes((0, 60, 255,   0, 255, 40,   170, 0, 255,   255, 60, 150,   255, 90, 0,  # D1..D5
-                   110, 110, 190,   110, 110, 190))  # bobbies
+                   110, 110, 190))  # every bobby (a game's pieces: its detectives, then its bobbies)
+BOBBY_RGB = const(15)  # the bobbies' offset in PIECE_RGB; detective i's is 3 * i
 _ERROR = (255, 0, 0)
 _WAIT = const(0x9600C8)  # Mister X's possible stations while he moves
 _ASK_MS = const(100)  # a placement waiting for its ticket blinks: dark, a transport, dark, the other...
@@ -437,9 +438,10 @@ class Board:
                 L.put(g.surfaced, 255, 255, 255)
         pulse = (now >> 2) & 255
         pulse = 96 + ((pulse if pulse < 128 else 255 - pulse) * 159 >> 7)
+        nd = g.n_detectives
         for i in range(g.n_pieces):
             s = pos[i]
-            c = 3 * i
+            c = 3 * i if i < nd else BOBBY_RGB
             if self.stage == SETUP or self.restoring:
                 lvl = 255 if occ[s] or slow else 0
             elif not occ[s]:
@@ -450,7 +452,10 @@ class Board:
                 lvl = 24
             L.put(s, (PIECE_RGB[c] * lvl) >> 8, (PIECE_RGB[c + 1] * lvl) >> 8, (PIECE_RGB[c + 2] * lvl) >> 8)
         if self.gp >= 0:  # the guided destination: the piece's colour and the ticket's in turn
-            c = 3 * self.gp if slow else 3 * self.gt
+            if slow:
+                c = 3 * self.gp if self.gp < g.n_detectives else BOBBY_RGB
+            else:
+                c = 3 * self.gt
             rgb = PIECE_RGB if slow else TRANSPORT_RGB
             L.put(self.gto, rgb[c], rgb[c + 1], rgb[c + 2])
         elif self.pend_to:
@@ -512,7 +517,7 @@ class Board:
             # capture: the pieces strobe in their colours, Mister X's station flashes red/white
             on = (now // 100) & 1
             for i in range(g.n_pieces):
-                c = 3 * i
+                c = 3 * i if i < g.n_detectives else BOBBY_RGB
                 if on:
                     L.put(g.pos[i], PIECE_RGB[c], PIECE_RGB[c + 1], PIECE_RGB[c + 2])
             if g.mrx:
@@ -527,5 +532,5 @@ class Board:
                 v = 255 - (front - s) * 12
                 L.put(s, v, v, v)
             for i in range(g.n_pieces):
-                c = 3 * i
+                c = 3 * i if i < g.n_detectives else BOBBY_RGB
                 L.put(g.pos[i], PIECE_RGB[c] >> 3, PIECE_RGB[c + 1] >> 3, PIECE_RGB[c + 2] >> 3)

@@ -90,7 +90,7 @@
     g.pieces.forEach((p, i) => {
       const e = stationEls[p.station]; if (!e) return;
       const pg = el("g", { class: "pc", "data-piece": p.name, transform: `translate(${e.x + 21},${e.y - 21})` }, layer);
-      el("circle", { r: 17, fill: (yard.colours || [])[i] || "#557", stroke: "#fff", "stroke-width": 3 }, pg);
+      el("circle", { r: 17, fill: (yard.colours || {})[p.name] || "#557", stroke: "#fff", "stroke-width": 3 }, pg);
       el("text", {}, pg).textContent = p.name;
     });
     const at = doubleMode && first ? first[1] : g.mrx, e = stationEls[at];
@@ -179,7 +179,7 @@
     let h = `<tr><th></th><th>taxi</th><th>bus</th><th>ug</th><th>at</th></tr>`;
     h += `<tr class="you"><td>You</td><td colspan="3">black ${g.tickets.black} · double ${g.tickets.double}</td><td>${g.mrx}</td></tr>`;
     g.pieces.forEach((p, i) => {
-      const dot = `<i class="dot" style="background:${(yard.colours || [])[i] || "#557"}"></i>`;
+      const dot = `<i class="dot" style="background:${(yard.colours || {})[p.name] || "#557"}"></i>`;
       const t = p.tickets ? `<td>${p.tickets.taxi}</td><td>${p.tickets.bus}</td><td>${p.tickets.underground}</td>`
                           : `<td colspan="3">${p.bobby ? "bobby" : "shares " + p.shares + "'s"}</td>`;
       h += `<tr data-piece="${p.name}"><td>${dot}${p.name}</td>${t}<td>${p.station}</td></tr>`;
