@@ -131,9 +131,16 @@ def test_time_budget():
 def test_bench_small():
     p = argparse.ArgumentParser()
     bench.add_arguments(p)
+    # the leak's plumbing on a small sample (its figure is asserted in test_secrecy_attacks.py)
     args = p.parse_args(["--games", "2", "--iterations", "20", "--workers", "1",
-                         "--matchups", "random-random,heuristic-heuristic,mcts-heuristic,heuristic-mcts"])
+                         "--matchups", "random-random,heuristic-heuristic,mcts-heuristic,heuristic-mcts",
+                         "--leak-games", "1", "--leak-games-mcts", "1", "--leak-stations", "6",
+                         "--leak-stations-mcts", "4", "--leak-samples", "8", "--leak-search-samples", "2"])
     out = bench.run(args)
+    assert set(out["leak"]["levels"]) == {"random", "easy", "normal", "hard"}
+    for lv in out["leak"]["levels"].values():
+        assert lv["games"] == 1 and lv["hidden_moves"] > 0, lv
+        assert lv["leak_bits_per_move"] >= 0 and 0 <= lv["attacker_top1_rate"] <= 1, lv
     assert set(out["matchups"]) == {"random-random", "heuristic-heuristic", "mcts-heuristic",
                                     "heuristic-mcts"}
     for m in out["matchups"].values():
