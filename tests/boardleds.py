@@ -19,7 +19,7 @@ def _rgb(table, k):
 
 TAXI_RGB, BUS_RGB, UG_RGB = (_rgb(TRANSPORT_RGB, t) for t in range(3))
 TRANSPORT_NAMES_RGB = {"taxi": TAXI_RGB, "bus": BUS_RGB, "underground": UG_RGB}
-PIECES_RGB = [_rgb(PIECE_RGB, k) for k in range(len(PIECE_RGB) // 3)]  # D1..D5, then the bobbies
+PIECES_RGB = [_rgb(PIECE_RGB, k) for k in range(len(PIECE_RGB) // 3)]  # D1..D5, then every bobby (index 5)
 ERROR_RGB = tuple(_ERROR)
 WHITE_RGB = (255, 255, 255)
 

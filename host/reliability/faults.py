@@ -9,9 +9,8 @@ import time
 
 from host.link.boardlink import BoardCommandError
 from host.reliability.common import FastLink, RelSim
+from sy.play.board import BOBBY_RGB, PIECE_RGB
 
-PIECE_RGB = ((0, 60, 255), (0, 255, 40), (170, 0, 255), (255, 60, 150), (255, 90, 0), (110, 110, 190),
-             (110, 110, 190))
 DARK = (0, 0, 0)
 
 
@@ -20,8 +19,11 @@ def shown(c, bright=64):
     return tuple(((v * bright) >> 8) or 1 if v else 0 for v in c)
 
 
-def full(piece):
-    return shown(tuple((v * 255) >> 8 for v in PIECE_RGB[piece]))
+def full(name):
+    """A piece's colour at its full level (255/256), as it reaches the strip: D1..D5 their own,
+    every bobby lavender (sy/play/board.py)."""
+    k = 3 * (int(name[1:]) - 1) if name[0] == "D" else BOBBY_RGB
+    return shown(tuple((v * 255) >> 8 for v in PIECE_RGB[k:k + 3]))
 
 
 RED = shown((255, 0, 0))
@@ -117,8 +119,8 @@ def sc_two_lifted(b):
     sim.lift(26)
     sim.place(4)  # D1 put down while D2 is still in the air
     seen = b.seen([13, 26, 4])
-    b.expect(fails, "D1's station while two are lifted", seen[13], ("blink", full(0)))
-    b.expect(fails, "D2's station while two are lifted", seen[26], ("blink", full(1)))
+    b.expect(fails, "D1's station while two are lifted", seen[13], ("blink", full("D1")))
+    b.expect(fails, "D2's station while two are lifted", seen[26], ("blink", full("D2")))
     b.expect(fails, "station 4 while two are lifted", seen[4], ("blink", RED))
     if b.new_events():
         wrong.append("committed while two pieces were lifted: %s" % b.new_events())
@@ -136,7 +138,7 @@ def sc_wrong_station(b):
     sim = b.sim
     sim.lift(13)
     seen = b.seen([13, 4, 14, 46], 0.7)
-    b.expect(fails, "D1 in hand: its station", seen[13], ("steady", full(0)))
+    b.expect(fails, "D1 in hand: its station", seen[13], ("steady", full("D1")))
     b.expect(fails, "D1 in hand: taxi destination 4", seen[4], ("steady", TAXI))
     b.expect(fails, "D1 in hand: bus destination 14", seen[14], ("steady", BUS))
     b.expect(fails, "D1 in hand: underground destination 46", seen[46], ("steady", UG))
@@ -164,7 +166,7 @@ def sc_knocked_off(b):
     b.link.poll(0.1)
     sim.lift(4)  # D1 has moved this round and is knocked off its new station
     seen = b.seen([4])
-    b.expect(fails, "knocked-off D1 (already moved)", seen[4], ("blink", full(0)))
+    b.expect(fails, "knocked-off D1 (already moved)", seen[4], ("blink", full("D1")))
     sim.lift(29)  # and a bobby knocked off while D1 is off: two missing
     if len(b.new_events()) != 1:
         wrong.append("knocking pieces off committed: %s" % b.new_events()[1:])
@@ -201,7 +203,7 @@ def sc_stuck_open(b):
     sim = b.sim
     sim.lift(26)  # stuck open: reads as lifted
     # the board cannot tell a stuck-open reed from D2 in hand: its station glows steady
-    b.expect(fails, "stuck-open reed under D2", b.seen([26], 0.7)[26], ("steady", full(1)))
+    b.expect(fails, "stuck-open reed under D2", b.seen([26], 0.7)[26], ("steady", full("D2")))
     sim.lift(13)
     sim.place(4)
     b.link.poll(0.1)
@@ -220,7 +222,7 @@ def sc_moved_in_mrx_turn(b):
     sim.lift(13)
     sim.place(4)
     seen = b.seen([13, 4])
-    b.expect(fails, "D1 moved in Mister X's turn: its station", seen[13], ("blink", full(0)))
+    b.expect(fails, "D1 moved in Mister X's turn: its station", seen[13], ("blink", full("D1")))
     b.expect(fails, "D1 moved in Mister X's turn: where it went", seen[4], ("blink", RED))
     if b.new_events():
         wrong.append("moved during Mister X's turn, committed: %s" % b.new_events())
@@ -260,10 +262,10 @@ def sc_started_off(b):
     if not info.get("restoring"):
         fails.append("the board does not say it is restoring: %s" % info)
     seen = b.seen([13, 29, 4, 39])
-    b.expect(fails, "after power-on, D1's saved station", seen[13], ("blink", full(0)))
-    b.expect(fails, "after power-on, B1's saved station", seen[29], ("blink", full(2)))
+    b.expect(fails, "after power-on, D1's saved station", seen[13], ("blink", full("D1")))
+    b.expect(fails, "after power-on, B1's saved station", seen[29], ("blink", full("B1")))
     b.expect(fails, "after power-on, the stray piece on 4", seen[4], ("blink", RED))
-    b.expect(fails, "after power-on, D2 (in place)", seen[39], ("steady", full(1)))
+    b.expect(fails, "after power-on, D2 (in place)", seen[39], ("steady", full("D2")))
     try:
         link.request("mrx", ticket="taxi")
         wrong.append("Mister X's move accepted while restoring")
@@ -296,8 +298,8 @@ def sc_setup_off(b):
     b.seq0 = 1
     sim.settle()  # the reply comes a scan cycle before the frame that draws the setup
     seen = b.seen([13, 26, 27])
-    b.expect(fails, "setup: D1 on its start station", seen[13], ("steady", full(0)))
-    b.expect(fails, "setup: D2's empty start station", seen[26], ("blink", full(1)))
+    b.expect(fails, "setup: D1 on its start station", seen[13], ("steady", full("D1")))
+    b.expect(fails, "setup: D2's empty start station", seen[26], ("blink", full("D2")))
     b.expect(fails, "setup: a piece on 27", seen[27], ("blink", RED))
     sim.place(29, settle=False)
     sim.place(34)
