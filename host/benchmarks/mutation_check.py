@@ -57,10 +57,15 @@ STAGES.update({
     "play/undo.py": _PLAY,
     "play/status.py": _PLAY,
     "play/report.py": _PLAY,
+    # the reveal after the game: the host's commands first (fw_commands), then whole games
     "play/verify.py": _PLAY,
-    "play/deadreed.py": _PLAY,
-    "play/blind.py": _PLAY,
-    "play/service.py": _PLAY,
+    # reeds out of service: their own tests first (fw_deadreed), then the rest of the game flow
+    "play/deadreed.py": ((_DEADREED,) + _PLAY_FILES[:-1], ()),
+    "play/blind.py": ((_DEADREED,) + _PLAY_FILES[:-1], ()),
+    # service mode: the host's commands (fw_commands, fw_link's svc_* replies, fw_cases' bus sweep),
+    # then the wizards' in-process runs (tests/test_selftest_service.py)
+    "play/service.py": ((("firmware/fw_commands.py", "224k"), ("firmware/fw_link.py", "192k"), _CASES),
+                        ("tests/test_selftest_service.py",)),
 })
 
 
