@@ -1,7 +1,8 @@
 """The host's commands that the board's game flow answers (sy/play/newgame.py, mrxturn.py, declare.py,
-undo.py, status.py, report.py): what each accepts, refuses (by code) and changes, as the host sees it
-in replies, events and the record. Plain functions, as tests/firmware/fw_play.py: under CPython and
+undo.py, status.py, report.py, verify.py): what each accepts, refuses (by code) and changes, as the
+host sees it in replies, events and the record. Plain functions, as tests/firmware/fw_play.py: under CPython and
 the MicroPython unix port (tests/test_firmware_units.py), and for `yard bench mutation`."""
+import json
 import sys
 
 if sys.implementation.name != "micropython":
@@ -611,3 +612,96 @@ def test_why_a_placement_is_illegal():
         assert [(n["error"], n["message"]) for n in notes] == [(code, message)], (frm, to, pre, notes)
         tb.lift(to)
         tb.place(frm)
+
+
+# --- the reveal of Mister X's route after the game (sy/play/verify.py) ---------------------------------
+def _committed_game():
+    """A game of two rounds with every move committed: a double move, by taxi then by bus, that
+    surfaces on its second half (move 2), then a taxi ride. (his stations: 45, 46, x, y)"""
+    tb = _start(commit=commitlib.commitment(45, SALT), reveals=[2], rounds=2)
+    g = tb.board.game
+    x = min(n for n in g.graph.neighbours(46, 1) if g.holder_of(n) < 0)
+    assert tb.command("mrx", double=[{"ticket": "taxi", "commit": commitlib.commitment(46, SALT)},
+                                     {"ticket": "bus", "to": x, "commit": commitlib.commitment(x, SALT)}])["ok"]
+    _refused(tb.command("reveal", start=[SALT, 45], moves=[]), "wrong_turn")  # not before the game ends
+    tb.detectives_round()
+    y = min(n for n in g.graph.neighbours(x, 0) if g.holder_of(n) < 0)
+    assert tb.command("mrx", ticket="taxi", commit=commitlib.commitment(y, SALT))["ok"]
+    tb.detectives_round()
+    assert tb.board.stage == 3 and g.result == "mrx", (g.result, g.reason)
+    tb.messages()
+    return tb, x, y
+
+
+def _verdict(tb, start, moves):
+    seq = tb.store.seq
+    r = tb.command("reveal", start=start, moves=moves)
+    assert r["ok"] and r["received"] == len(moves) and r["seq"] == tb.store.seq == seq + 1, r
+    return r["verified"], r["message"]
+
+
+def test_the_reveal_in_chunks_is_checked_and_journaled():
+    tb, x, y = _committed_game()
+    assert "list" in _refused(tb.command("reveal", start=[SALT, 45], moves="46"), "bad_input")
+    assert _refused(tb.command("reveal", offset=1, moves=[]), "bad_input") == "the next chunk starts at offset 0"
+    r = tb.command("reveal", start=[SALT, 45], moves=[[SALT, 46]], more=True)
+    assert r == {"ok": True, "id": r["id"], "received": 1}, r
+    assert _refused(tb.command("reveal", offset=2, moves=[]), "bad_input") == "the next chunk starts at offset 1"
+    assert tb.command("reveal", offset=0, moves=[[SALT, 46]], more=True)["received"] == 1  # no start: malformed...
+    r = tb.command("reveal", offset=0, start=[SALT, 45], moves=[[SALT, 46]], more=True)  # ...and begun again
+    assert r["received"] == 1, r
+    seq = tb.store.seq
+    r = tb.command("reveal", offset=1, moves=[[SALT, x], [SALT, y]])  # his route goes on from 46
+    assert r["ok"] and r["verified"] is True and r["received"] == 3 and r["seq"] == seq + 1, r
+    assert r["message"] == "Mister X's 3 moves match the commitments and the map", r
+    assert tb.board.verified is True
+    assert json.loads([text for _seq, text in tb.store.lines(seq + 1)][-1]) == \
+        {"type": "verified", "ok": True, "message": r["message"]}
+    # the reveal is over: the next one starts at offset 0 again
+    assert _refused(tb.command("reveal", offset=3, moves=[]), "bad_input") == "the next chunk starts at offset 0"
+
+
+def test_a_reveal_that_breaks_a_commitment_or_the_log_is_not_verified():
+    tb, x, y = _committed_game()
+    good = [[SALT, 46], [SALT, x], [SALT, y]]
+    assert _verdict(tb, [SALT, 45], good) == (True, "Mister X's 3 moves match the commitments and the map")
+    assert _verdict(tb, [SALT, 46], good) == (False, "the start station does not match its commitment")
+    assert _verdict(tb, [SALT, 45], good[:2] + [["cd" * 16, y]]) == (False, "move 3 does not match its commitment")
+    assert _verdict(tb, [SALT, 45], [[SALT, 45]] + good[1:]) == (False, "move 1 does not match its commitment")
+    assert _verdict(tb, [SALT, 45], good[:2]) == (False, "the board logged 3 moves of Mister X; 2 were revealed")
+    assert _verdict(tb, [SALT, 45], good + [[SALT, 1]]) == (False, "the board logged 3 moves of Mister X; 4 were revealed")
+    assert _verdict(tb, [SALT, 45], [good[0], [SALT], good[2]]) == \
+        (False, "the revealed moves are malformed (move 2 must be [salt, station])")
+    for bad in (None, [SALT, "45"], [SALT, True], [1, 45], [SALT, 45, 0]):
+        assert _verdict(tb, bad, good) == (False, "the revealed moves are malformed (start must be [salt, station])"), bad
+    assert tb.board.verified is False
+    last = [text for _seq, text in tb.store.lines(1)][-1]
+    assert json.loads(last) == {"type": "verified", "ok": False,
+                                "message": "the revealed moves are malformed (start must be [salt, station])"}, last
+    # the first problem is the verdict, whatever the chunks after it say
+    r = tb.command("reveal", start=[SALT, 45], moves=[["cd" * 16, 46]], more=True)
+    assert r["received"] == 1, r
+    r = tb.command("reveal", offset=1, moves=good[1:])
+    assert (r["verified"], r["message"], r["received"]) == (False, "move 1 does not match its commitment", 3), r
+
+
+def test_a_reveal_without_commitments_is_checked_against_the_map_and_the_surfacings():
+    tb = _start(reveals=[2], rounds=1)
+    g = tb.board.game
+    x = min(n for n in g.graph.neighbours(46, 1) if g.holder_of(n) < 0)
+    assert tb.command("mrx", double=[{"ticket": "taxi"}, {"ticket": "bus", "to": x}])["ok"]
+    tb.detectives_round()
+    assert tb.board.stage == 3
+    assert _verdict(tb, [SALT, 45], [[SALT, 46], [SALT, x]]) == (False, "move 1 was secret but came without a commitment")
+    tb = _start(reveals=[1], rounds=1)
+    g = tb.board.game
+    x = min(n for n in g.graph.neighbours(45, 0) if n != 46)  # a taxi ride from 45, as 46 is
+    assert tb.command("mrx", ticket="taxi", to=46)["ok"]
+    tb.detectives_round()
+    assert tb.board.stage == 3
+    # no commitment at setup: any start from which the route goes
+    assert _verdict(tb, [SALT, 45], [[SALT, 46]]) == (True, "Mister X's 1 moves match the commitments and the map")
+    assert _verdict(tb, ["x", 47], [["y", 46]]) == (True, "Mister X's 1 moves match the commitments and the map")
+    assert _verdict(tb, [SALT, 45], [[SALT, x]]) == (False, "move 1: he surfaced on 46 but reveals %d" % x)
+    assert _verdict(tb, [SALT, 1], [[SALT, 46]]) == (False, "move 1: station 46 cannot be reached from 1 with that ticket")
+    assert _verdict(tb, [SALT, 45], [[SALT, 400]]) == (False, "move 1: 400 is not a station")
