@@ -705,3 +705,5 @@ def test_a_reveal_without_commitments_is_checked_against_the_map_and_the_surfaci
     assert _verdict(tb, [SALT, 45], [[SALT, x]]) == (False, "move 1: he surfaced on 46 but reveals %d" % x)
     assert _verdict(tb, [SALT, 1], [[SALT, 46]]) == (False, "move 1: station 46 cannot be reached from 1 with that ticket")
     assert _verdict(tb, [SALT, 45], [[SALT, 400]]) == (False, "move 1: 400 is not a station")
+    for bad in (0, -1, 200, 1000, 2 ** 40):  # a verdict, not an internal error (the map has no lines from there)
+        assert _verdict(tb, [SALT, bad], [[SALT, 46]]) == (False, "the start: %d is not a station" % bad)
