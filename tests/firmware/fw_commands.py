@@ -647,6 +647,8 @@ def test_the_reveal_in_chunks_is_checked_and_journaled():
     r = tb.command("reveal", start=[SALT, 45], moves=[[SALT, 46]], more=True)
     assert r == {"ok": True, "id": r["id"], "received": 1}, r
     assert _refused(tb.command("reveal", offset=2, moves=[]), "bad_input") == "the next chunk starts at offset 1"
+    for bad in (1.0, True, "1", None):  # the index of the chunk's first move, a whole number
+        assert "offset" in _refused(tb.command("reveal", offset=bad, moves=[]), "bad_input"), bad
     assert tb.command("reveal", offset=0, moves=[[SALT, 46]], more=True)["received"] == 1  # no start: malformed...
     r = tb.command("reveal", offset=0, start=[SALT, 45], moves=[[SALT, 46]], more=True)  # ...and begun again
     assert r["received"] == 1, r
@@ -670,6 +672,12 @@ def test_a_reveal_that_breaks_a_commitment_or_the_log_is_not_verified():
     assert _verdict(tb, [SALT, 45], [[SALT, 45]] + good[1:]) == (False, "move 1 does not match its commitment")
     assert _verdict(tb, [SALT, 45], good[:2]) == (False, "the board logged 3 moves of Mister X; 2 were revealed")
     assert _verdict(tb, [SALT, 45], good + [[SALT, 1]]) == (False, "the board logged 3 moves of Mister X; 4 were revealed")
+    # more moves than a travel log holds, in chunks of 8 that fit a line: counted to the end
+    assert tb.command("reveal", start=[SALT, 45], moves=good + [[SALT, 1]] * 5, more=True)["received"] == 8
+    for offset in range(8, 300, 8):
+        assert tb.command("reveal", offset=offset, moves=[[SALT, 1]] * 8, more=True)["received"] == offset + 8
+    r = tb.command("reveal", offset=304, moves=[])
+    assert (r["verified"], r["message"]) == (False, "the board logged 3 moves of Mister X; 304 were revealed"), r
     assert _verdict(tb, [SALT, 45], [good[0], [SALT], good[2]]) == \
         (False, "the revealed moves are malformed (move 2 must be [salt, station])")
     for bad in (None, [SALT, "45"], [SALT, True], [1, 45], [SALT, 45, 0]):
@@ -707,3 +715,13 @@ def test_a_reveal_without_commitments_is_checked_against_the_map_and_the_surfaci
     assert _verdict(tb, [SALT, 45], [[SALT, 400]]) == (False, "move 1: 400 is not a station")
     for bad in (0, -1, 200, 1000, 2 ** 40):  # a verdict, not an internal error (the map has no lines from there)
         assert _verdict(tb, [SALT, bad], [[SALT, 46]]) == (False, "the start: %d is not a station" % bad)
+
+
+def test_a_journal_line_the_reveal_cannot_read_is_a_verdict_not_an_internal_error():
+    """Mister X's lines of the journal as the board wrote them; one it did not write (another
+    firmware's, a damaged one) ends the check with a verdict."""
+    for line in ({"type": "mrx", "ticket": "boat"}, {"type": "mrx", "double": 5}, {"type": "mrx", "double": [{}]}):
+        tb, x, y = _committed_game()
+        tb.board.commit_line(line)
+        ok, message = _verdict(tb, [SALT, 45], [[SALT, 46], [SALT, x], [SALT, y]])
+        assert not ok and message.startswith("the revealed moves are malformed ("), (line, message)
