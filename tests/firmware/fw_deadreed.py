@@ -282,3 +282,63 @@ def test_a_destination_out_of_service_alternates_white_with_its_transport():
     assert WHITE in seen and TAXI in seen, seen
     other = tb.colour(14)  # a destination in service (bus): never white
     assert other != WHITE
+
+
+def test_a_reed_back_in_service_reads_its_switch():
+    tb = TestBoard(TMP)
+    for s in (1, 45, 100, 199):  # bits in different bytes and places of their byte
+        byte = [t for t in range(1, 200) if t != s and tb.bit(t) >> 3 == tb.bit(s) >> 3]
+        for closed in (True, False):
+            assert tb.command("reed", station=s, out=True)["dead"] == [s]
+            for t in byte:  # the other switches of its byte closed: its own bit is read
+                tb.set(t, True)
+            tb.set(s, closed)  # unseen while out of service
+            tb.settle()
+            tb.run(len(byte) + 1)  # one switch's change a scan cycle
+            assert tb.command("reed", station=s, out=False)["dead"] == []
+            assert tb.board.occ[s] == (1 if closed else 0), (s, closed)
+            for t in byte + [s]:
+                tb.set(t, False)
+            tb.settle()
+            tb.run(len(byte) + 1)
+    assert tb.board.occ.count(b"\x01") == 0
+
+
+def test_a_reed_that_cannot_be_written_into_board_json_changes_nothing():
+    import os
+    tb = TestBoard(TMP)
+    os.remove(TMP + "/board.json")
+    r = tb.command("reed", station=45, out=True)
+    assert not r["ok"] and r["error"] == "bad_input", r
+    assert r["message"].startswith("board.json could not be rewritten (") and r["message"].endswith("): nothing changed"), r
+    assert tb.board.blind is None and "dead" not in tb.command("status")
+
+
+def _host_places():
+    """D1 on 13 may move; stations 4 (taxi from 13) and 14 (bus) are out of service."""
+    tb = TestBoard(TMP)
+    tb.command("hello", proto=1)
+    assert tb.command("setup", detectives=[13, 26], bobbies=[29, 34])["ok"]
+    for s in (13, 26, 29, 34):
+        tb.place(s)
+    assert tb.command("mrx", ticket="taxi")["ok"]
+    assert tb.command("reed", station=4, out=True)["ok"] and tb.command("reed", station=14, out=True)["ok"]
+    tb.messages()
+    return tb
+
+
+def test_a_place_with_a_ticket_that_does_not_go_there_is_refused_and_forgets_the_ticket():
+    tb = _host_places()
+    b = tb.board
+    tb.lift(13)
+    r = tb.command("place", piece="D1", station=4, ticket="underground")  # 4 is a taxi ride from 13
+    assert not r["ok"] and r["error"] == "illegal" and r["message"] == "D1 cannot go to 4 now", r
+    assert b.pre_ticket == -1 and b.bad == 0 and b.lifted == 0
+    r = tb.command("place", piece="D1", station=26)
+    assert not r["ok"] and r["error"] == "bad_input" and r["message"] == "station 26's reed is in service: put the piece there", r
+    seq = tb.store.seq
+    r = tb.command("place", piece="D1", station=4)  # by taxi, the only way: committed at once
+    assert r["ok"] and r["seq"] == tb.store.seq == seq + 1 and "pending" not in r and b.game.pos[0] == 4, r
+    r = tb.command("place", piece="D1", station=14, ticket="bus")  # D1 has moved: not in hand
+    assert not r["ok"] and r["error"] == "wrong_turn" and r["message"] == "D1 is not in hand", r
+    assert b.game.pos[0] == 4 and b.lifted == -1
