@@ -661,6 +661,10 @@ def test_the_reveal_in_chunks_is_checked_and_journaled():
         {"type": "verified", "ok": True, "message": r["message"]}
     # the reveal is over: the next one starts at offset 0 again
     assert _refused(tb.command("reveal", offset=3, moves=[]), "bad_input") == "the next chunk starts at offset 0"
+    # a chunk after the first is checked from where the one before it left off
+    assert tb.command("reveal", start=[SALT, 45], moves=[[SALT, 46]], more=True)["received"] == 1
+    r = tb.command("reveal", offset=1, moves=[[SALT, x], ["cd" * 16, y]])
+    assert (r["verified"], r["message"]) == (False, "move 3 does not match its commitment"), r
 
 
 def test_a_reveal_that_breaks_a_commitment_or_the_log_is_not_verified():
@@ -701,6 +705,15 @@ def test_a_reveal_without_commitments_is_checked_against_the_map_and_the_surfaci
     tb.detectives_round()
     assert tb.board.stage == 3
     assert _verdict(tb, [SALT, 45], [[SALT, 46], [SALT, x]]) == (False, "move 1 was secret but came without a commitment")
+    tb = _start(reveals=[1], rounds=2)  # move 1 surfaces, move 2 is secret
+    g = tb.board.game
+    assert tb.command("mrx", ticket="taxi", to=46)["ok"]
+    tb.detectives_round()
+    x = min(n for n in g.graph.neighbours(46, 0) if g.holder_of(n) < 0)
+    assert tb.command("mrx", ticket="taxi")["ok"]
+    tb.detectives_round()
+    assert tb.board.stage == 3
+    assert _verdict(tb, [SALT, 45], [[SALT, 46], [SALT, x]]) == (False, "move 2 was secret but came without a commitment")
     tb = _start(reveals=[1], rounds=1)
     g = tb.board.game
     x = min(n for n in g.graph.neighbours(45, 0) if n != 46)  # a taxi ride from 45, as 46 is

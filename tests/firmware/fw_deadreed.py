@@ -342,3 +342,14 @@ def test_a_place_with_a_ticket_that_does_not_go_there_is_refused_and_forgets_the
     r = tb.command("place", piece="D1", station=14, ticket="bus")  # D1 has moved: not in hand
     assert not r["ok"] and r["error"] == "wrong_turn" and r["message"] == "D1 is not in hand", r
     assert b.game.pos[0] == 4 and b.lifted == -1
+
+
+def test_at_most_20_reeds_out_of_service():
+    tb = TestBoard(TMP)
+    for s in range(1, 21):
+        assert tb.command("reed", station=s, out=True)["ok"]
+    r = tb.command("reed", station=21, out=True)
+    assert not r["ok"] and r["error"] == "bad_input", r
+    assert r["message"] == "at most 20 reeds can be out of service: repair the board", r
+    assert tb.board.blind.n == 20 and not tb.board.blind.dead[21]
+    assert tb.command("reed", station=20, out=True)["dead"] == list(range(1, 21))  # already out: unchanged
