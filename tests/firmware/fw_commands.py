@@ -1,6 +1,6 @@
 """The host's commands that the board's game flow answers (sy/play/newgame.py, mrxturn.py, declare.py,
-undo.py, status.py, report.py, verify.py): what each accepts, refuses (by code) and changes, as the
-host sees it in replies, events and the record. Plain functions, as tests/firmware/fw_play.py: under CPython and
+undo.py, status.py, report.py, verify.py; the wizards' service.py): what each accepts, refuses (by
+code) and changes, as the host sees it in replies, events and the record. Plain functions, as tests/firmware/fw_play.py: under CPython and
 the MicroPython unix port (tests/test_firmware_units.py), and for `yard bench mutation`."""
 import json
 import sys
@@ -738,3 +738,164 @@ def test_a_journal_line_the_reveal_cannot_read_is_a_verdict_not_an_internal_erro
         tb.board.commit_line(line)
         ok, message = _verdict(tb, [SALT, 45], [[SALT, 46], [SALT, x], [SALT, y]])
         assert not ok and message.startswith("the revealed moves are malformed ("), (line, message)
+
+
+# --- service mode, the wizards' commands (sy/play/service.py) --------------------------------------------
+def _led(tb, k):
+    """LED chain index k's colour in the frame (full scale, r, g, b)."""
+    f = tb.leds.frame
+    return f[3 * k], f[3 * k + 1], f[3 * k + 2]
+
+
+def _lit(tb):
+    return [k for k in range(tb.leds.count) if _led(tb, k) != (0, 0, 0)]
+
+
+def test_service_commands_need_service_mode_and_begin_says_so_once():
+    tb = _board()
+    for cmd in ("svc_led", "svc_raw", "svc_info", "svc_bus"):
+        assert _refused(tb.command(cmd), "wrong_turn") == "not in service mode: send svc_begin first", cmd
+    assert tb.command("svc_end")["was_active"] is False
+    r = tb.command("svc_begin")
+    assert (r["paused"], r["chips"], r["count"]) == (False, tb.app.chips, tb.leds.count), r
+    r = tb.command("svc_begin")  # already: says whether the game is paused, nothing more
+    assert r == {"ok": True, "id": r["id"], "paused": False}, r
+    assert tb.command("svc_end")["was_active"] is True and tb.app.board is tb.board
+
+
+def test_service_lights_one_led_every_led_or_none():
+    tb = _board()
+    assert tb.command("svc_begin")["ok"]
+    n = tb.leds.count
+    for k in (0, n - 1):
+        assert tb.command("svc_led", index=k)["ok"]
+        assert _lit(tb) == [k] and _led(tb, k) == (255, 255, 255)  # white by default
+    seq = tb.strip.seq
+    assert tb.command("svc_led", index=5, rgb=[255, 0, 7])["ok"]
+    tb.run(1)
+    assert tb.strip.seq > seq and _lit(tb) == [5] and _led(tb, 5) == (255, 0, 7)  # the others dark
+    assert tb.command("svc_led", index=9, rgb=[0, 1, 0], keep=True)["ok"]
+    assert _lit(tb) == [5, 9] and _led(tb, 9) == (0, 1, 0)  # keep: the others as they were
+    seq = tb.strip.seq
+    tb.run(3)
+    assert tb.strip.seq == seq  # written only when a command changed it
+    assert tb.command("svc_led", all=[1, 2, 3])["ok"]
+    assert _lit(tb) == list(range(n)) and _led(tb, 0) == _led(tb, n - 1) == (1, 2, 3)
+    assert tb.command("svc_led", off=True)["ok"] and _lit(tb) == []
+    for bad in (-1, n, True, "3", None, 2.0):
+        assert _refused(tb.command("svc_led", index=bad), "bad_input") == "index must be an LED chain index 0..%d" % (n - 1), bad
+    for bad in ([256, 0, 0], [0, -1, 0], [0, 0], [0, 0, 0, 0], "red", [True, 0, 0], [0, 0, 1.0], None):
+        assert _refused(tb.command("svc_led", index=1, rgb=bad), "bad_input") == "a colour is [r, g, b], each 0..255", bad
+        assert _refused(tb.command("svc_led", all=bad), "bad_input") == "a colour is [r, g, b], each 0..255", bad
+    assert _lit(tb) == []
+    assert tb.command("svc_led", index=1, rgb=(0, 0, 255))["ok"] and _led(tb, 1) == (0, 0, 255)
+
+
+def test_service_raw_latches_every_scan_until_cleared():
+    tb = _board()
+    assert tb.command("svc_begin")["ok"]
+    chips = tb.app.chips
+    b57, b60 = tb.bit(57), tb.bit(60)
+
+    def has(hexs, bit):
+        return int(hexs[2 * (bit >> 3):2 * (bit >> 3) + 2], 16) & (0x80 >> (bit & 7))
+
+    tb.set(57, True)
+    tb.settle()
+    tb.set(60, True)
+    tb.run(1)  # one scan: raw, not yet debounced
+    r = tb.command("svc_raw")
+    assert r["chips"] == chips and len(r["raw"]) == len(r["stable"]) == len(r["ever"]) == len(r["ever_stable"]) == 2 * chips
+    assert has(r["raw"], b57) and has(r["raw"], b60) and has(r["stable"], b57) and not has(r["stable"], b60), r
+    assert r["buttons"] == 0 and r["cycles"] == tb.app.cycles
+    tb.set(60, False)
+    tb.settle()
+    r = tb.command("svc_raw", clear=True)
+    assert not has(r["raw"], b60) and has(r["ever"], b60) and not has(r["ever_stable"], b60), r  # latched
+    assert has(r["ever_stable"], b57)
+    r = tb.command("svc_raw")
+    assert not has(r["ever"], b60) and has(r["ever"], b57) and has(r["ever_stable"], b57), r  # cleared, 57 still closed
+    assert int(r["ever"], 16) == int(r["raw"], 16) and int(r["ever_stable"], 16) == int(r["stable"], 16)
+    tb.button(2, True)
+    tb.settle()
+    assert tb.command("svc_raw")["buttons"] == 0x80 >> 2
+    tb.button(2, False)
+    tb.settle()
+    assert tb.board.occ[57] == 0  # the game does not see switches in service mode
+    assert tb.command("svc_end")["ok"]
+    tb.run(1)
+    assert tb.board.occ[57] == 1 and tb.board.occ[60] == 0  # it reads them all again after
+
+
+def test_service_info_maps_every_station_to_its_bit_and_led():
+    tb = _board()
+    r = tb.command("svc_begin")
+    info = tb.command("svc_info")
+    assert info["chips"] == tb.app.chips and info["count"] == tb.leds.count and info["paused"] is False
+    assert len(info["bits"]) == len(info["index"]) == 199
+    assert [info["bits"][s - 1] for s in (1, 57, 199)] == [tb.bit(1), tb.bit(57), tb.bit(199)]
+    sl = tb.leds.station_led
+    assert [info["index"][s - 1] for s in (1, 57, 199)] == [sl[2 * s] | sl[2 * s + 1] << 8 for s in (1, 57, 199)]
+    assert info["index"][:3] == [0, 1, 2] and info["index"][198] == 198  # the identity map of this config
+
+
+class _QuietPin:
+    def value(self, v=None):
+        return 0
+
+
+def test_service_bus_checks_its_clocks_and_reads():
+    from sy.hardware import boardconfig, backends as hw
+    tb = _board()
+    assert tb.command("svc_begin")["ok"]
+    r = tb.command("svc_bus", baudrates=[250000])
+    assert "no SPI reed chain" in _refused(r, "bad_input"), r
+    inputs, _leds = hw.real(boardconfig.validate({"board": "pico"}))
+    tb.app.inputs.reeds = reeds = inputs.reeds  # a chain on a fake SPI bus, as fw_cases' bus sweep
+    reeds.spi.data = bytes([0xFF] * (tb.app.chips + 1))
+    reeds.load = _QuietPin()  # the fake pin logs every level: 500 reads would fill the unix port's heap
+    r = tb.command("svc_bus", baudrates=[1000000, 250000])
+    assert r["ok"] and r["results"] == [[250000, 0, 20], [1000000, 0, 20]], r  # 20 reads by default
+    assert (r["configured"], r["spi_mode"]) == (reeds.baudrate, reeds.spi_mode), r
+    r = tb.command("svc_bus", baudrates=[10000, 10000000], reads=2)
+    assert r["results"] == [[10000, 0, 2], [10000000, 0, 2]], r
+    r = tb.command("svc_bus", baudrates=[10000] * 12, reads=2)
+    assert r["ok"] and len(r["results"]) == 12, r
+    r = tb.command("svc_bus", baudrates=[10000], reads=500)
+    assert r["ok"] and r["results"] == [[10000, 0, 500]], r
+    for bad in ("fast", [], [10000] * 13, None):
+        assert _refused(tb.command("svc_bus", baudrates=bad), "bad_input") == "baudrates must be a list of 1..12 clocks in Hz", bad
+    for bad in (9999, 10000001, True, 250000.0, "250000"):
+        assert _refused(tb.command("svc_bus", baudrates=[250000, bad]), "bad_input") == "each baudrate must be 10000..10000000 Hz", bad
+    for bad in (1, 501, True, 20.0, "20"):
+        assert _refused(tb.command("svc_bus", baudrates=[250000], reads=bad), "bad_input") == "reads must be 2..500", bad
+
+
+def test_service_mode_during_a_game_pauses_it_and_gives_it_back():
+    tb = _start(detectives=[13, 26], bobbies=[29, 34])
+    assert "pause: true" in _refused(tb.command("svc_begin"), "wrong_turn")
+    r = tb.command("svc_begin", pause=True)
+    assert r["paused"] is True and tb.command("svc_info")["paused"] is True
+    tb.lift(13)  # unseen in service mode
+    assert tb.board.occ[13] == 1
+    tb.run(10)
+    assert tb.command("svc_end")["was_active"] is True
+    b = tb.board
+    assert b.restoring and b.occ[13] == 0 and b.now == tb.now  # the game waits for the pieces to agree again
+    tb.place(13)
+    assert not b.restoring
+    assert tb.command("mrx", ticket="taxi")["ok"]
+
+
+def test_service_mode_ends_by_itself_after_two_minutes_without_a_command():
+    from sy.play.service import IDLE_MS
+    tb = _board()
+    assert IDLE_MS == 120000
+    assert tb.command("svc_begin")["ok"]
+    tb.run((IDLE_MS - 1000) // tb.period)
+    assert tb.command("svc_raw")["ok"]  # a command: two more minutes
+    tb.run((IDLE_MS - 1000) // tb.period)
+    assert tb.app.board is not tb.board
+    tb.run(1200 // tb.period)
+    assert tb.app.board is tb.board  # left: the game has the switches and the LEDs again
+    assert _refused(tb.command("svc_raw"), "wrong_turn") == "not in service mode: send svc_begin first"
