@@ -353,3 +353,16 @@ def test_at_most_20_reeds_out_of_service():
     assert r["message"] == "at most 20 reeds can be out of service: repair the board", r
     assert tb.board.blind.n == 20 and not tb.board.blind.dead[21]
     assert tb.command("reed", station=20, out=True)["dead"] == list(range(1, 21))  # already out: unchanged
+
+
+def test_the_host_places_a_piece_standing_out_of_sight_without_a_lifted_note():
+    tb = _host_places()
+    assert tb.command("reed", station=13, out=True)["ok"]  # D1 stands there, unseen
+    tb.messages()
+    r = tb.command("place", piece="D1", station=14, ticket="taxi")  # 14 is a bus ride from 13
+    assert not r["ok"] and r["error"] == "illegal" and tb.board.lifted == 0, r
+    tb.run(5)
+    notes = [m["note"] for m in tb.messages() if "note" in m]
+    assert "lifted" not in notes, notes  # the host lifted it: the players are not told
+    r = tb.command("place", piece="D1", station=4)
+    assert r["ok"] and tb.board.game.pos[0] == 4, r
