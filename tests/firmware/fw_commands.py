@@ -175,6 +175,21 @@ def test_reset_forgets_the_game():
     assert not tb.board.restoring
 
 
+def test_a_reset_while_a_piece_is_in_hand_forgets_it():
+    """The `lifted` note waits for a cycle without a frame to draw: a reset in between dropped the
+    game under it (AttributeError in the main loop)."""
+    tb = _start()
+    assert tb.command("mrx", ticket="taxi")["ok"]
+    tb.set(13, False)
+    tb.settle()
+    assert tb.board.lifted == 0 and tb.board.lift_note == 0  # D1 in hand, not yet told
+    assert tb.command("reset", confirm=True)["ok"]
+    tb.messages()
+    tb.run(20)
+    assert [m for m in tb.messages() if "note" in m] == [] and tb.board.lifted == -1
+    assert tb.command("status")["stage"] == "idle"
+
+
 def test_a_setup_resends_events_from_its_first():
     tb = _start()
     assert tb.command("mrx", ticket="taxi")["ok"]
