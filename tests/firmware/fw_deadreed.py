@@ -295,6 +295,7 @@ def test_a_reed_back_in_service_reads_its_switch():
             tb.set(s, closed)  # unseen while out of service
             tb.settle()
             tb.run(len(byte) + 1)  # one switch's change a scan cycle
+            assert tb.board.occ[s] == 0  # its switch is not heard while out of service
             assert tb.command("reed", station=s, out=False)["dead"] == []
             assert tb.board.occ[s] == (1 if closed else 0), (s, closed)
             for t in byte + [s]:
@@ -366,3 +367,34 @@ def test_the_host_places_a_piece_standing_out_of_sight_without_a_lifted_note():
     assert "lifted" not in notes, notes  # the host lifted it: the players are not told
     r = tb.command("place", piece="D1", station=4)
     assert r["ok"] and tb.board.game.pos[0] == 4, r
+
+
+def test_a_ticket_pressed_leaves_white_only_the_destinations_out_of_service_it_reaches():
+    tb = _host_places()
+    tb.lift(13)  # D1 in hand: 4 (taxi) and 14 (bus) are out of service
+
+    def whites(cycles):
+        seen = set()
+        for _ in range(cycles):
+            tb.run(1)
+            for st in (4, 14):
+                if tb.colour(st) == WHITE:
+                    seen.add(st)
+        return sorted(seen)
+
+    assert whites(300) == [4, 14]
+    tb.press(1)  # the bus ticket first
+    assert tb.board.pre_ticket == 1
+    assert whites(300) == [14]
+
+
+def test_a_short_confirm_after_a_reset_with_a_piece_in_hand_does_nothing():
+    tb = _host_places()
+    tb.lift(13)
+    assert tb.board.lifted == 0
+    assert tb.command("reset", confirm=True)["ok"] and tb.board.stage == 0
+    tb.messages()
+    tb.press(3)
+    tb.run(5)
+    assert [m for m in tb.messages() if "note" in m] == [] and tb.board.stage == 0 and tb.board.game is None
+    assert tb.command("status")["ok"]
