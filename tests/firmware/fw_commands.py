@@ -852,6 +852,12 @@ def test_service_info_maps_every_station_to_its_bit_and_led():
     sl = tb.leds.station_led
     assert [info["index"][s - 1] for s in (1, 57, 199)] == [sl[2 * s] | sl[2 * s + 1] << 8 for s in (1, 57, 199)]
     assert info["index"][:3] == [0, 1, 2] and info["index"][198] == 198  # the identity map of this config
+    from sy.hardware import boardconfig
+    index = [(s * 7) % 199 + 256 * (s % 3) for s in range(199)]  # a chain past 255 LEDs, in no order
+    tb = TestBoard(TMP, boardconfig.validate({"board": "pico", "leds": {"count": 720, "index": index}}))
+    assert tb.command("svc_begin")["ok"]
+    info = tb.command("svc_info")
+    assert info["count"] == 720 and info["index"] == index, info["index"][:8]
 
 
 class _QuietPin:
@@ -878,6 +884,26 @@ def test_service_bus_checks_its_clocks_and_reads():
     assert r["ok"] and len(r["results"]) == 12, r
     r = tb.command("svc_bus", baudrates=[10000], reads=500)
     assert r["ok"] and r["results"] == [[10000, 0, 500]], r
+    # each clock in the configured SPI mode (CPOL, CPHA), and a read that differs either way counts
+    for mode in (0, 2):
+        inits = []
+        spi = reeds.spi
+        real_init = spi.init
+
+        def init(baudrate=None, polarity=None, phase=None):
+            inits.append((polarity, phase))
+            real_init(baudrate=baudrate, polarity=polarity, phase=phase)
+
+        spi.init = init
+        reeds.spi_mode = mode
+        for data in (0x00, 0xFF):  # (the chain inverts: a fault reads one bit higher, or lower)
+            spi.data = bytes([data] * (tb.app.chips + 1))
+            spi.max_baud = 1000000
+            r = tb.command("svc_bus", baudrates=[2000000, 250000], reads=9)
+            assert r["results"] == [[250000, 0, 9], [2000000, 3, 9]] and r["spi_mode"] == mode, (mode, data, r)
+        spi.max_baud = None
+        spi.init = real_init
+        assert inits and inits == [(mode >> 1, mode & 1)] * len(inits), (mode, inits)
     for bad in ("fast", [], [10000] * 13, None):
         assert _refused(tb.command("svc_bus", baudrates=bad), "bad_input") == "baudrates must be a list of 1..12 clocks in Hz", bad
     for bad in (9999, 10000001, True, 250000.0, "250000"):
@@ -914,3 +940,9 @@ def test_service_mode_ends_by_itself_after_two_minutes_without_a_command():
     tb.run(1200 // tb.period)
     assert tb.app.board is tb.board  # left: the game has the switches and the LEDs again
     assert _refused(tb.command("svc_raw"), "wrong_turn") == "not in service mode: send svc_begin first"
+    assert tb.command("svc_begin")["ok"]
+    svc = tb.app.board
+    tb.run((svc.last_cmd + IDLE_MS - tb.now) // tb.period)
+    assert tb.now == svc.last_cmd + IDLE_MS and tb.app.board is svc  # two minutes exactly: not yet
+    tb.run(1)
+    assert tb.app.board is tb.board

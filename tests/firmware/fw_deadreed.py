@@ -398,3 +398,15 @@ def test_a_short_confirm_after_a_reset_with_a_piece_in_hand_does_nothing():
     tb.run(5)
     assert [m for m in tb.messages() if "note" in m] == [] and tb.board.stage == 0 and tb.board.game is None
     assert tb.command("status")["ok"]
+
+
+def test_with_no_piece_out_of_sight_a_closing_station_is_a_stray():
+    tb = _host_places()  # 4 and 14 out of service, no piece on them
+    b = tb.board
+    assert b.blind.on_dead(b) == -1
+    tb.set(100, True)  # nothing in hand: a stray, not a placement of a piece nobody sees lifted
+    tb.settle()
+    assert b.occ[100] == 3 and b.n_extra == 1 and b.n_missing == 0 and b.lifted == -1
+    tb.set(100, False)
+    tb.settle()
+    assert b.n_extra == 0
