@@ -296,6 +296,7 @@ def test_a_reed_back_in_service_reads_its_switch():
             tb.settle()
             tb.run(len(byte) + 1)  # one switch's change a scan cycle
             assert tb.board.occ[s] == 0  # its switch is not heard while out of service
+            assert tb.command("status")["dead"] == [s]
             assert tb.command("reed", station=s, out=False)["dead"] == []
             assert tb.board.occ[s] == (1 if closed else 0), (s, closed)
             for t in byte + [s]:
@@ -410,3 +411,16 @@ def test_with_no_piece_out_of_sight_a_closing_station_is_a_stray():
     tb.set(100, False)
     tb.settle()
     assert b.n_extra == 0
+
+
+def test_a_piece_out_of_sight_is_shown_lifted_for_one_placement_only():
+    tb = _host_places()
+    b = tb.board
+    assert tb.command("reed", station=13, out=True)["ok"]  # D1 stands there, unseen, and may move
+    tb.set(100, True)  # one station closes: D1 was lifted and put there (not a move of D1: illegal)
+    tb.settle()
+    assert b.n_missing == 1 and b.lifted == 0 and b.bad == 100
+    for s in (101, 102, 103, 104):  # more closing: no longer one placement, D1 is where the game says
+        tb.set(s, True)
+        tb.settle()
+        assert b.n_missing == 0 and b.lifted == -1, s
