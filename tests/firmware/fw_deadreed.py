@@ -417,9 +417,12 @@ def test_a_piece_out_of_sight_is_shown_lifted_for_one_placement_only():
     tb = _host_places()
     b = tb.board
     assert tb.command("reed", station=13, out=True)["ok"]  # D1 stands there, unseen, and may move
+    tb.messages()
     tb.set(100, True)  # one station closes: D1 was lifted and put there (not a move of D1: illegal)
     tb.settle()
     assert b.n_missing == 1 and b.lifted == 0 and b.bad == 100
+    illegal = [m for m in tb.messages() if m.get("note") == "illegal"]
+    assert [(m["piece"], m["station"]) for m in illegal] == [("D1", 100)], illegal  # told once
     for s in (101, 102, 103, 104):  # more closing: no longer one placement, D1 is where the game says
         tb.set(s, True)
         tb.settle()
