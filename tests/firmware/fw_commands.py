@@ -689,6 +689,7 @@ def test_a_reveal_that_breaks_a_commitment_or_the_log_is_not_verified():
     assert _verdict(tb, [SALT, 46], good) == (False, "the start station does not match its commitment")
     assert _verdict(tb, [SALT, 45], good[:2] + [["cd" * 16, y]]) == (False, "move 3 does not match its commitment")
     assert _verdict(tb, [SALT, 45], [[SALT, 45]] + good[1:]) == (False, "move 1 does not match its commitment")
+    assert _verdict(tb, [SALT, 45], [good[0], ["cd" * 16, x], good[2]]) == (False, "move 2 does not match its commitment")
     assert _verdict(tb, [SALT, 45], good[:2]) == (False, "the board logged 3 moves of Mister X; 2 were revealed")
     assert _verdict(tb, [SALT, 45], good + [[SALT, 1]]) == (False, "the board logged 3 moves of Mister X; 4 were revealed")
     # more moves than a travel log holds, in chunks of 8 that fit a line: counted to the end
