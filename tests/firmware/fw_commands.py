@@ -700,6 +700,8 @@ def test_a_reveal_that_breaks_a_commitment_or_the_log_is_not_verified():
     assert (r["verified"], r["message"]) == (False, "the board logged 3 moves of Mister X; 304 were revealed"), r
     assert _verdict(tb, [SALT, 45], [good[0], [SALT], good[2]]) == \
         (False, "the revealed moves are malformed (move 2 must be [salt, station])")
+    assert _verdict(tb, [SALT, 45], good[:2] + [[SALT, "y"]]) == \
+        (False, "the revealed moves are malformed (move 3 must be [salt, station])")
     for bad in (None, [SALT, "45"], [SALT, True], [1, 45], [SALT, 45, 0]):
         assert _verdict(tb, bad, good) == (False, "the revealed moves are malformed (start must be [salt, station])"), bad
     assert tb.board.verified is False
@@ -730,6 +732,7 @@ def test_a_reveal_without_commitments_is_checked_against_the_map_and_the_surfaci
     tb.detectives_round()
     assert tb.board.stage == 3
     assert _verdict(tb, [SALT, 45], [[SALT, 46], [SALT, x]]) == (False, "move 2 was secret but came without a commitment")
+    assert _verdict(tb, [SALT, 45], [[SALT, 46]]) == (False, "the board logged 2 moves of Mister X; 1 were revealed")
     tb = _start(reveals=[1], rounds=1)
     g = tb.board.game
     x = min(n for n in g.graph.neighbours(45, 0) if n != 46)  # a taxi ride from 45, as 46 is
