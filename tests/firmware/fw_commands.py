@@ -733,6 +733,17 @@ def test_a_reveal_without_commitments_is_checked_against_the_map_and_the_surfaci
     assert tb.board.stage == 3
     assert _verdict(tb, [SALT, 45], [[SALT, 46], [SALT, x]]) == (False, "move 2 was secret but came without a commitment")
     assert _verdict(tb, [SALT, 45], [[SALT, 46]]) == (False, "the board logged 2 moves of Mister X; 1 were revealed")
+    tb = _start(reveals=[1, 2], rounds=2)  # both moves surface
+    g = tb.board.game
+    assert tb.command("mrx", ticket="taxi", to=46)["ok"]
+    tb.detectives_round()
+    x = min(n for n in g.graph.neighbours(46, 0) if g.holder_of(n) < 0)
+    assert tb.command("mrx", ticket="taxi", to=x)["ok"]
+    tb.detectives_round()
+    assert tb.board.stage == 3
+    assert _verdict(tb, [SALT, 45], [[SALT, 46], [SALT, x]]) == (True, "Mister X's 2 moves match the commitments and the map")
+    assert _verdict(tb, [SALT, 45], [[SALT, 46], [SALT, 1]]) == \
+        (False, "move 2: station 1 cannot be reached from 46 with that ticket")
     tb = _start(reveals=[1], rounds=1)
     g = tb.board.game
     x = min(n for n in g.graph.neighbours(45, 0) if n != 46)  # a taxi ride from 45, as 46 is
