@@ -744,6 +744,20 @@ def test_a_reveal_without_commitments_is_checked_against_the_map_and_the_surfaci
     assert _verdict(tb, [SALT, 45], [[SALT, 46], [SALT, x]]) == (True, "Mister X's 2 moves match the commitments and the map")
     assert _verdict(tb, [SALT, 45], [[SALT, 46], [SALT, 1]]) == \
         (False, "move 2: station 1 cannot be reached from 46 with that ticket")
+    # four moves, every one surfacing, revealed in chunks of 1 and 3: each checked as its own
+    tb = _start(reveals=[1, 2, 3, 4], rounds=4)
+    g = tb.board.game
+    route = [46]
+    assert tb.command("mrx", ticket="taxi", to=46)["ok"]
+    for _ in range(3):
+        tb.detectives_round()
+        route.append(min(n for n in g.graph.neighbours(route[-1], 0) if g.holder_of(n) < 0 and n not in route))
+        assert tb.command("mrx", ticket="taxi", to=route[-1])["ok"]
+    tb.detectives_round()
+    assert tb.board.stage == 3
+    assert tb.command("reveal", start=[SALT, 45], moves=[[SALT, route[0]]], more=True)["received"] == 1
+    r = tb.command("reveal", offset=1, moves=[[SALT, s] for s in route[1:]])
+    assert (r["verified"], r["message"]) == (True, "Mister X's 4 moves match the commitments and the map"), (route, r)
     tb = _start(reveals=[1], rounds=1)
     g = tb.board.game
     x = min(n for n in g.graph.neighbours(45, 0) if n != 46)  # a taxi ride from 45, as 46 is
