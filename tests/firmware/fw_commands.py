@@ -412,6 +412,8 @@ def test_cornered_needs_the_proof_and_a_mister_x_with_no_move():
     assert _events(tb) == [{"type": "cornered"}]
     st = tb.command("status")
     assert (st["stage"], st["phase"], st["result"], st["reason"]) == ("over", "over", "detectives", "mrx_stuck"), st
+    tb = _start()  # no commitments, before his first move: the host's word, no station to check
+    assert tb.command("cornered")["ok"] and tb.board.game.result == "detectives"
 
 
 def test_a_guided_move_is_lit_in_the_next_scan_cycle():
