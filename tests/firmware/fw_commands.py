@@ -402,7 +402,7 @@ def test_cornered_needs_the_proof_and_a_mister_x_with_no_move():
     assert not r["ok"] and r["error"] != "unproved", r  # proved, but he has moves from 45
     assert tb.board.game.mrx == 0 and tb.board.game.result is None  # the board still does not know him
     tb = _start(commit=commitlib.commitment(13, SALT))  # a commitment to a detective's station
-    _refused(tb.command("cornered", reveal=[SALT, 13]), "unproved")  # D1 stands there: he cannot be
+    assert _refused(tb.command("cornered", reveal=[SALT, 13]), "unproved") == "Mister X cannot be on 13"  # D1 stands there
     tb = _start()  # no commitments: only the public check, that it is his turn
     assert tb.command("mrx", ticket="taxi")["ok"]
     _refused(tb.command("cornered"), "wrong_turn")
