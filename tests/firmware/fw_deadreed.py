@@ -427,3 +427,25 @@ def test_a_piece_out_of_sight_is_shown_lifted_for_one_placement_only():
         tb.set(s, True)
         tb.settle()
         assert b.n_missing == 0 and b.lifted == -1, s
+
+
+def test_a_short_confirm_after_the_game_ended_with_a_piece_in_hand_does_nothing():
+    from sy.rules import commit as commitlib
+    salt = "ab" * 16
+    tb = TestBoard(TMP)
+    tb.command("hello", proto=1)
+    assert tb.command("setup", detectives=[13, 47, 29, 34, 50], bobbies=[], commit=commitlib.commitment(45, salt))["ok"]
+    for s in (13, 47, 29, 34, 50):
+        tb.place(s)
+    assert tb.command("mrx", ticket="taxi", commit=commitlib.commitment(46, salt))["ok"]
+    assert tb.command("reed", station=4, out=True)["ok"]  # a taxi ride from 13
+    tb.lift(47)
+    tb.place(46)  # D2 moves onto him
+    tb.lift(13)  # D1 in hand, 4 among its destinations
+    assert tb.board.lifted == 0
+    assert tb.command("capture", piece="D2", reveal=[salt, 46])["ok"] and tb.board.stage == 3
+    tb.messages()
+    tb.press(3)
+    tb.run(5)
+    assert tb.board.game.pos[0] == 13 and tb.board.stage == 3
+    assert [m for m in tb.messages() if m.get("note") in ("where", "illegal")] == []
