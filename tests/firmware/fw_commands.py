@@ -370,6 +370,13 @@ def test_a_proof_that_names_another_station_is_refused():
     # the proof is sound but for another station: D1 is not on him
     _refused(tb.command("capture", piece="D1", reveal=[SALT, 58]), "unproved")
     assert tb.board.game.result is None
+    tb = _start(commit=commitlib.commitment(45, SALT))  # the same with a lower station than D1's
+    assert tb.command("mrx", ticket="taxi", commit=commitlib.commitment(32, SALT))["ok"]
+    tb.lift(13)
+    tb.place(46)
+    assert _refused(tb.command("capture", piece="D1", reveal=[SALT, 32]), "unproved") == \
+        "D1 stands on 46, Mister X on another station"
+    assert tb.board.game.result is None
 
 
 def test_capture_after_a_surfacing_move_without_commitments():
@@ -390,6 +397,7 @@ def test_a_surfacing_move_sent_without_its_commitment_is_proved_by_its_station()
     assert tb.command("mrx", ticket="taxi", to=46)["ok"]  # surfaced, no commitment: his station is public
     tb.detectives_round()
     _refused(tb.command("cornered", reveal=[SALT, 47]), "unproved")
+    assert _refused(tb.command("cornered", reveal=[SALT, 45]), "unproved") == "Mister X surfaced on 46, not 45"
     r = tb.command("cornered", reveal=["any salt", 46])
     assert not r["ok"] and r["error"] != "unproved", r  # proved: the rules say he still has a move
 
@@ -444,6 +452,15 @@ def test_guide_lights_one_move_and_refuses_others():
     tb.place(4)
     assert tb.board.game.pos[0] == 4 and tb.board.gp == -1
     _refused(tb.command("guide", piece="D1", to=13, ticket="taxi"), "not_connected")  # D1 has moved
+    g = tb.board.game
+    s, t = g.legal(2)[0]
+    tb.lift(29)
+    tb.place(s)
+    if tb.board.pend_to == s:
+        tb.press(t)
+    assert g.pos[2] == s and g.to_move() & 2  # D3 has moved, D2 has not
+    for s2, t2 in g.legal(2) or [(29, 0)]:
+        _refused(tb.command("guide", piece="D3", to=s2, ticket=("taxi", "bus", "underground")[t2]), "not_connected")
 
 
 # --- take-backs by the host (sy/play/undo.py) ------------------------------------------------------------------
