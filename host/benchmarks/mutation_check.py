@@ -57,7 +57,7 @@ STAGES.update({
     "play/undo.py": _PLAY,
     "play/status.py": _PLAY,
     "play/report.py": _PLAY,
-    # the reveal after the game: the host's commands first (fw_commands), then whole games
+    # the reveal after the game: its own tests are fw_commands.py's, in the game flow's files
     "play/verify.py": _PLAY,
     # reeds out of service: their own tests first (fw_deadreed), then the rest of the game flow
     "play/deadreed.py": ((_DEADREED,) + _PLAY_FILES[:-1], ()),
