@@ -490,6 +490,14 @@ def test_undo_by_the_host_names_the_piece_or_takes_the_last():
     assert r["ok"] and _events(tb) == [{"type": "undo", "piece": "D1", "from": 4, "to": 13}]
 
 
+def test_undo_of_a_piece_that_has_not_moved_names_it_so_whatever_moved_before():
+    tb = _start()
+    assert tb.command("mrx", ticket="taxi")["ok"]
+    _move(tb, 26, 39)  # D2
+    assert _refused(tb.command("undo", piece="D1"), "wrong_turn") == "D1 has not moved this turn"
+    assert _refused(tb.command("undo", piece="D3"), "wrong_turn") == "D3 has not moved this turn"
+
+
 def test_undo_of_a_move_in_the_middle_of_the_turn_is_refused_as_such():
     tb = _start()
     assert tb.command("mrx", ticket="taxi")["ok"]
@@ -567,7 +575,8 @@ def test_status_to_move_leaves_out_each_piece_that_has_moved():
 
 def test_hello_checks_the_version_and_resends_what_the_host_missed():
     tb = _start()
-    _refused(tb.command("hello", proto=2), "version")
+    for other in (2, 0, 1.0, True, "1", None):
+        assert _refused(tb.command("hello", proto=other), "version").startswith("the board speaks protocol 1, the host "), other
     _refused(tb.command("hello", proto=1, acked=-1), "bad_input")
     _refused(tb.command("hello", proto=1, acked="2"), "bad_input")
     assert tb.command("mrx", ticket="taxi")["ok"]
