@@ -655,6 +655,15 @@ def test_why_a_placement_is_illegal():
         assert [(n["error"], n["message"]) for n in notes] == [(code, message)], (frm, to, pre, notes)
         tb.lift(to)
         tb.place(frm)
+    # a taxi ride from a ferry's end (157) with no taxi ticket: the taxi is named, not the ferry's black
+    tb = _start(detectives=[13, 26, 29, 34, 157], bobbies=[])
+    assert tb.command("mrx", ticket="taxi")["ok"]
+    tb.board.game.tickets[4][0] = 0  # D5 has bus tickets: it may still move
+    tb.messages()
+    tb.lift(157)
+    tb.place(158)  # a taxi line only
+    notes = [m for m in tb.messages() if m.get("note") == "illegal"]
+    assert [(n["error"], n["message"]) for n in notes] == [("no_ticket", "D5 has no taxi ticket left")], notes
 
 
 # --- the reveal of Mister X's route after the game (sy/play/verify.py) ---------------------------------
