@@ -292,6 +292,23 @@ def test_his_piece_must_go_when_he_moves_on():
     tb.detectives_round()
     assert tb.command("mrx", ticket="taxi")["ok"]
     assert not tb.board.x_on and tb.command("status")["extra"] == [to]
+    tb = _start(reveals=[1])  # the same when he moves on by a double move
+    assert tb.command("mrx", ticket="taxi", to=to)["ok"]
+    tb.place(to)
+    assert tb.board.x_on
+    tb.detectives_round()
+    assert tb.command("mrx", double=[{"ticket": "taxi"}, {"ticket": "taxi"}])["ok"]
+    assert not tb.board.x_on and tb.command("status")["extra"] == [to]
+
+
+def test_a_double_move_after_a_single_one_surfaces_on_its_first_half():
+    tb = _start(reveals=[2])
+    g = tb.board.game
+    assert tb.command("mrx", ticket="taxi")["ok"]  # move 1
+    tb.detectives_round()
+    to = min(n for c in g.candidates() for n in g.graph.neighbours(c, 0) if g.holder_of(n) < 0)
+    r = tb.command("mrx", double=[{"ticket": "taxi", "to": to}, {"ticket": "black"}])  # moves 2 and 3
+    assert r["ok"] and r["reveal"] == to, r
 
 
 def test_a_game_of_one_round_ends_after_its_detectives_move():
@@ -662,6 +679,11 @@ def test_why_a_placement_is_illegal():
     tb.messages()
     tb.lift(157)
     tb.place(158)  # a taxi line only
+    notes = [m for m in tb.messages() if m.get("note") == "illegal"]
+    assert [(n["error"], n["message"]) for n in notes] == [("no_ticket", "D5 has no taxi ticket left")], notes
+    tb.lift(158)
+    tb.press(0)  # the taxi chosen first: the same
+    tb.place(158)
     notes = [m for m in tb.messages() if m.get("note") == "illegal"]
     assert [(n["error"], n["message"]) for n in notes] == [("no_ticket", "D5 has no taxi ticket left")], notes
 
