@@ -488,7 +488,8 @@ def test_undo_by_the_host_names_the_piece_or_takes_the_last():
     _move(tb, 13, 4)
     _move(tb, 26, 39)
     tb.messages()
-    assert "later" in _refused(tb.command("undo", piece="D1"), "wrong_turn")  # not the last of this turn
+    assert _refused(tb.command("undo", piece="D1"), "wrong_turn") == \
+        "D1's move is not the last of this turn: take back the later ones first"
     assert "not moved" in _refused(tb.command("undo", piece="D3"), "wrong_turn")
     _refused(tb.command("undo", piece="D8"), "bad_input")
     r = tb.command("undo", piece="D2")
