@@ -82,8 +82,9 @@ def test_setup_refuses_malformed_fields_with_bad_input():
         r = _setup(tb, **args)
         _refused(r, "bad_input")
         assert tb.board.game is None and tb.board.stage == 0, args
-    for field, v in (("detectives", [13, "26"]), ("detectives", [13, True]), ("bobbies", [29, "34"])):
-        assert "setup.%s" % field in _refused(_setup(tb, **{field: v}), "bad_input")  # the field is named
+    for field, v in (("detectives", [13, "26"]), ("detectives", [13, True]), ("bobbies", [29, "34"]),
+                     ("two_player", 0), ("two_player", None), ("rounds", "22"), ("rounds", True), ("rounds", 22.0)):
+        assert "setup.%s" % field in _refused(_setup(tb, **{field: v}), "bad_input"), (field, v)  # the field is named
     for args in ({"detectives": [13, 13]}, {"rounds": 0}, {"reveals": [0]}, {"tickets": {"taxi": 300, "bus": 8, "underground": 4}}):
         _refused(_setup(tb, **args), "bad_input")  # well formed, but against the rules
     assert tb.board.game is None and tb.store.seq == 0
@@ -117,7 +118,8 @@ def test_setup_on_a_board_with_its_map():
     from sy.rules import mapgraph
     tb = _board()
     tb.board.graph = mapgraph.load("london")  # as sy/start.py builds the board
-    _refused(_setup(tb, map="london1983"), "bad_input")
+    for other in ("london1983", "berlin", "zurich"):  # another map, whichever side of "london" its name sorts
+        assert _refused(_setup(tb, map=other), "bad_input") == "this board is the 'london' map, not %r" % other
     assert _setup(tb, map="london")["ok"]
     tb = _board()
     tb.board.graph = mapgraph.load("london1983")
