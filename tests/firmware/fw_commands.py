@@ -83,7 +83,7 @@ def test_setup_refuses_malformed_fields_with_bad_input():
         _refused(r, "bad_input")
         assert tb.board.game is None and tb.board.stage == 0, args
     for field, v in (("detectives", [13, "26"]), ("detectives", [13, True]), ("bobbies", [29, "34"]),
-                     ("two_player", 0), ("two_player", None), ("rounds", "22"), ("rounds", True), ("rounds", 22.0),
+                     ("two_player", 0), ("two_player", 1), ("two_player", None), ("detectives", None), ("rounds", "22"), ("rounds", True), ("rounds", 22.0),
                      ("tickets.bus", {"taxi": 10, "bus": "8", "underground": 4}),
                      ("mrx_tickets.double", {"black": 5, "double": 2.0})):
         assert "setup.%s" % field in _refused(_setup(tb, **{field.split(".")[0]: v}), "bad_input"), (field, v)  # the field is named
