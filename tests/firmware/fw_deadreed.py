@@ -203,6 +203,9 @@ def test_a_rewrite_cut_by_a_power_cut_is_finished_at_boot():
     f.write("{broken")
     f.close()
     assert not recover(path) and boardconfig.load(path)["reeds"]["dead"] == [45]
+    os.remove(TMP + "/board.new")
+    os.remove(path)
+    assert not recover(path)  # nothing to finish: no config at all
 
 
 def _dead_game(dead, closed, detectives=(13, 26), bobbies=(29, 34)):
@@ -449,3 +452,16 @@ def test_a_short_confirm_after_the_game_ended_with_a_piece_in_hand_does_nothing(
     tb.run(5)
     assert tb.board.game.pos[0] == 13 and tb.board.stage == 3
     assert [m for m in tb.messages() if m.get("note") in ("where", "illegal")] == []
+
+
+def test_a_board_without_a_config_path_of_its_own_rewrites_the_simulators():
+    import os
+    from sy.play.deadreed import config_path
+
+    class App:
+        pass
+
+    assert config_path(App()) == (os.getenv("SY_SIM") or "sim") + "/board.json"  # the unix port: the simulator's
+    app = App()
+    app.config_path = TMP + "/board.json"
+    assert config_path(app) == TMP + "/board.json"
