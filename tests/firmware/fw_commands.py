@@ -1022,6 +1022,17 @@ def test_service_mode_during_a_game_pauses_it_and_gives_it_back():
     assert tb.command("mrx", ticket="taxi")["ok"]
 
 
+def test_service_mode_after_a_game_ended_leaves_it_ended():
+    tb = _start(rounds=1)
+    assert tb.command("mrx", ticket="taxi")["ok"]
+    tb.detectives_round()
+    assert tb.board.stage == 3
+    assert tb.command("svc_begin")["paused"] is False  # no game in progress: nothing to pause
+    assert tb.command("svc_end")["was_active"] is True
+    st = tb.command("status")
+    assert st["stage"] == "over" and st["restoring"] is False, st
+
+
 def test_service_mode_ends_by_itself_after_two_minutes_without_a_command():
     from sy.play.service import IDLE_MS
     tb = _board()
