@@ -868,7 +868,8 @@ def test_service_commands_need_service_mode_and_begin_says_so_once():
     assert (r["paused"], r["chips"], r["count"]) == (False, tb.app.chips, tb.leds.count), r
     r = tb.command("svc_begin")  # already: says whether the game is paused, nothing more
     assert r == {"ok": True, "id": r["id"], "paused": False}, r
-    assert _refused(tb.command("svc_abc"), "bad_input") == "unknown command 'svc_abc'"  # sorts before svc_begin
+    for unknown in ("svc_abc", "svc_zzz"):  # before svc_begin, after svc_raw
+        assert _refused(tb.command(unknown), "bad_input") == "unknown command %r" % unknown
     assert tb.command("svc_end")["was_active"] is True and tb.app.board is tb.board
 
 
