@@ -118,6 +118,26 @@ def test_the_check_knows_the_board_modules_only():
     assert set(mutation.DEFAULT_MODULES) <= set(mutation.STAGES)
 
 
+def test_the_check_runs_each_file_at_the_heap_the_tests_give_it():
+    """The unix port's heap of each plain-test file in the stages is the one the test suite runs it
+    with (tests/test_firmware_units.py HEAP and HEAPS, tests/test_core_micropython.py): a smaller one
+    fails the benchmark's baseline, a larger one hides a heap the board does not have."""
+    import ast
+    with open(os.path.join(ROOT, "tests", "test_firmware_units.py"), encoding="utf-8") as f:
+        units = {node.targets[0].id: ast.literal_eval(node.value) for node in ast.parse(f.read()).body
+                 if isinstance(node, ast.Assign) and isinstance(node.targets[0], ast.Name)
+                 and node.targets[0].id in ("HEAP", "HEAPS")}
+    with open(os.path.join(ROOT, "tests", "test_core_micropython.py"), encoding="utf-8") as f:
+        core = f.read()
+    for plain, _pytest_files in mutation.STAGES.values():
+        for name, heap in plain:
+            if name.startswith("firmware/"):
+                stem = os.path.basename(name)[:-3]
+                assert heap == units["HEAPS"].get(stem, units["HEAP"]), name
+            else:
+                assert '"%s"), "%s")' % (os.path.basename(name), heap) in core, name
+
+
 def test_not_a_checkout_is_refused(tmp_path):
     with pytest.raises(UserError, match="firmware/sy"):
         mutation.mutation_run(str(tmp_path), ["tiny.py"], 3, out=None)

@@ -19,13 +19,13 @@ import sys
 import traceback
 
 # plain-test files (below tests/) and the unix port's heap for each: the heaps tests/ runs them with
-_RULES_CORE = ("core/test_rules_core.py", "64k")
-_CASES = ("firmware/fw_cases.py", "160k")
-_TAKEBACK = ("firmware/fw_takeback.py", "160k")
-_DEADREED = ("firmware/fw_deadreed.py", "160k")
+_RULES_CORE = ("core/test_rules_core.py", "80k")
+_CASES = ("firmware/fw_cases.py", "192k")
+_TAKEBACK = ("firmware/fw_takeback.py", "192k")
+_DEADREED = ("firmware/fw_deadreed.py", "192k")
 # the link's own units, then whole games; the refusals' sentence numbers
-_LINK = ((("firmware/fw_link.py", "160k"), _CASES), ("tests/test_messages.py",))
-_RULES_EDGES = ("firmware/fw_rules.py", "160k")
+_LINK = ((("firmware/fw_link.py", "192k"), _CASES), ("tests/test_messages.py",))
+_RULES_EDGES = ("firmware/fw_rules.py", "192k")
 _RULES = ((_RULES_CORE, _RULES_EDGES, _CASES, _TAKEBACK), ("tests/test_messages.py", "tests/test_rules_properties.py"))
 STAGES = {  # module below firmware/sy -> (plain-test files, pytest files)
     "rules/game.py": _RULES,
@@ -36,17 +36,17 @@ STAGES = {  # module below firmware/sy -> (plain-test files, pytest files)
     "rules/savedgame.py": _RULES,
     "rules/base.py": _RULES,
     "rules/mapgraph.py": _RULES,
-    "rules/commit.py": ((("firmware/fw_commit.py", "160k"), _CASES), ("tests/test_host_commit.py",)),
-    "hardware/debounce.py": ((("firmware/fw_debounce.py", "160k"), _CASES, _DEADREED), ()),
-    "hardware/leds.py": ((("firmware/fw_leds.py", "160k"), _CASES), ()),
-    "storage/store.py": ((("firmware/fw_store.py", "160k"), _CASES, _TAKEBACK), ()),
-    "storage/resume.py": ((("firmware/fw_resume.py", "160k"), ("firmware/fw_store.py", "160k"), _CASES, _TAKEBACK), ()),
+    "rules/commit.py": ((("firmware/fw_commit.py", "192k"), _CASES), ("tests/test_host_commit.py",)),
+    "hardware/debounce.py": ((("firmware/fw_debounce.py", "192k"), _CASES, _DEADREED), ()),
+    "hardware/leds.py": ((("firmware/fw_leds.py", "192k"), _CASES), ()),
+    "storage/store.py": ((("firmware/fw_store.py", "192k"), _CASES, _TAKEBACK), ()),
+    "storage/resume.py": ((("firmware/fw_resume.py", "192k"), ("firmware/fw_store.py", "192k"), _CASES, _TAKEBACK), ()),
     "link/proto.py": _LINK,
     "link/lines.py": _LINK,
     "link/fields.py": _LINK,
 }
 # the board's game flow: its own tests first (tests/firmware/fw_play.py, fw_commands.py), then the in-process games
-_PLAY_FILES = (("firmware/fw_play.py", "192k"), ("firmware/fw_commands.py", "192k"), _CASES, _TAKEBACK, _DEADREED)
+_PLAY_FILES = (("firmware/fw_play.py", "224k"), ("firmware/fw_commands.py", "224k"), _CASES, _TAKEBACK, _DEADREED)
 _PLAY = (_PLAY_FILES, ())
 _PLAY_KEYED = (_PLAY_FILES, ("tests/test_messages.py",))  # modules whose refusals test_messages reads
 STAGES.update({
@@ -57,12 +57,17 @@ STAGES.update({
     "play/undo.py": _PLAY,
     "play/status.py": _PLAY,
     "play/report.py": _PLAY,
+    # the reveal after the game: its own tests are fw_commands.py's, in the game flow's files
     "play/verify.py": _PLAY,
-    "play/deadreed.py": _PLAY,
-    "play/blind.py": _PLAY,
+    # reeds out of service: their own tests first (fw_deadreed), then the rest of the game flow
+    "play/deadreed.py": ((_DEADREED,) + _PLAY_FILES[:-1], ()),
+    "play/blind.py": ((_DEADREED,) + _PLAY_FILES[:-1], ()),
     # the link's command handlers: the link's own units, then the game flow's tests, which send commands
-    "link/handlers.py": (((("firmware/fw_link.py", "160k"),) + _PLAY_FILES), ("tests/test_messages.py",)),
-    "link/service.py": _LINK,
+    "link/handlers.py": (((("firmware/fw_link.py", "192k"),) + _PLAY_FILES), ("tests/test_messages.py",)),
+    # service mode: the host's commands (fw_commands, fw_link's svc_* replies, fw_cases' bus sweep),
+    # then the wizards' in-process runs (tests/test_selftest_service.py)
+    "link/service.py": ((("firmware/fw_commands.py", "224k"), ("firmware/fw_link.py", "192k"), _CASES),
+                        ("tests/test_selftest_service.py",)),
 })
 
 

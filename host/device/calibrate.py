@@ -10,7 +10,7 @@ Step 3, write: the map is checked with sy.hardware.boardconfig (the firmware's o
 
 Every answer is saved at once to a progress file: after Ctrl-C, q or a crash, run the same
 command again and it continues where it stopped (--restart throws the progress away).
-The board side is firmware/sy/play/service.py (service mode; svc_* commands in docs/protocol.md).
+The board side is firmware/sy/link/service.py (service mode; svc_* commands in docs/protocol.md).
 The helpers here (Keyboard, Service, Progress) are shared with `yard selftest`.
 """
 import json

@@ -1,7 +1,8 @@
 """The host's commands that the board's game flow answers (sy/play/newgame.py, mrxturn.py, declare.py,
-undo.py, status.py, report.py): what each accepts, refuses (by code) and changes, as the host sees it
-in replies, events and the record. Plain functions, as tests/firmware/fw_play.py: under CPython and
+undo.py, status.py, report.py, verify.py; the wizards' service.py): what each accepts, refuses (by
+code) and changes, as the host sees it in replies, events and the record. Plain functions, as tests/firmware/fw_play.py: under CPython and
 the MicroPython unix port (tests/test_firmware_units.py), and for `yard bench mutation`."""
+import json
 import sys
 
 if sys.implementation.name != "micropython":
@@ -81,8 +82,11 @@ def test_setup_refuses_malformed_fields_with_bad_input():
         r = _setup(tb, **args)
         _refused(r, "bad_input")
         assert tb.board.game is None and tb.board.stage == 0, args
-    for field, v in (("detectives", [13, "26"]), ("detectives", [13, True]), ("bobbies", [29, "34"])):
-        assert "setup.%s" % field in _refused(_setup(tb, **{field: v}), "bad_input")  # the field is named
+    for field, v in (("detectives", [13, "26"]), ("detectives", [13, True]), ("bobbies", [29, "34"]),
+                     ("two_player", 0), ("two_player", 1), ("two_player", None), ("detectives", None), ("rounds", "22"), ("rounds", True), ("rounds", 22.0),
+                     ("tickets.bus", {"taxi": 10, "bus": "8", "underground": 4}),
+                     ("mrx_tickets.double", {"black": 5, "double": 2.0})):
+        assert "setup.%s" % field in _refused(_setup(tb, **{field.split(".")[0]: v}), "bad_input"), (field, v)  # the field is named
     for args in ({"detectives": [13, 13]}, {"rounds": 0}, {"reveals": [0]}, {"tickets": {"taxi": 300, "bus": 8, "underground": 4}}):
         _refused(_setup(tb, **args), "bad_input")  # well formed, but against the rules
     assert tb.board.game is None and tb.store.seq == 0
@@ -116,7 +120,8 @@ def test_setup_on_a_board_with_its_map():
     from sy.rules import mapgraph
     tb = _board()
     tb.board.graph = mapgraph.load("london")  # as sy/start.py builds the board
-    _refused(_setup(tb, map="london1983"), "bad_input")
+    for other in ("london1983", "berlin", "zurich"):  # another map, whichever side of "london" its name sorts
+        assert _refused(_setup(tb, map=other), "bad_input") == "this board is the 'london' map, not %r" % other
     assert _setup(tb, map="london")["ok"]
     tb = _board()
     tb.board.graph = mapgraph.load("london1983")
@@ -172,6 +177,21 @@ def test_reset_forgets_the_game():
     tb.reboot()
     tb.command("reset", confirm=True)
     assert not tb.board.restoring
+
+
+def test_a_reset_while_a_piece_is_in_hand_forgets_it():
+    """The `lifted` note waits for a cycle without a frame to draw: a reset in between dropped the
+    game under it (AttributeError in the main loop)."""
+    tb = _start()
+    assert tb.command("mrx", ticket="taxi")["ok"]
+    tb.set(13, False)
+    tb.settle()
+    assert tb.board.lifted == 0 and tb.board.lift_note == 0  # D1 in hand, not yet told
+    assert tb.command("reset", confirm=True)["ok"]
+    tb.messages()
+    tb.run(20)
+    assert [m for m in tb.messages() if "note" in m] == [] and tb.board.lifted == -1
+    assert tb.command("status")["stage"] == "idle"
 
 
 def test_a_setup_resends_events_from_its_first():
@@ -276,6 +296,23 @@ def test_his_piece_must_go_when_he_moves_on():
     tb.detectives_round()
     assert tb.command("mrx", ticket="taxi")["ok"]
     assert not tb.board.x_on and tb.command("status")["extra"] == [to]
+    tb = _start(reveals=[1])  # the same when he moves on by a double move
+    assert tb.command("mrx", ticket="taxi", to=to)["ok"]
+    tb.place(to)
+    assert tb.board.x_on
+    tb.detectives_round()
+    assert tb.command("mrx", double=[{"ticket": "taxi"}, {"ticket": "taxi"}])["ok"]
+    assert not tb.board.x_on and tb.command("status")["extra"] == [to]
+
+
+def test_a_double_move_after_a_single_one_surfaces_on_its_first_half():
+    tb = _start(reveals=[2])
+    g = tb.board.game
+    assert tb.command("mrx", ticket="taxi")["ok"]  # move 1
+    tb.detectives_round()
+    to = min(n for c in g.candidates() for n in g.graph.neighbours(c, 0) if g.holder_of(n) < 0)
+    r = tb.command("mrx", double=[{"ticket": "taxi", "to": to}, {"ticket": "black"}])  # moves 2 and 3
+    assert r["ok"] and r["reveal"] == to, r
 
 
 def test_a_game_of_one_round_ends_after_its_detectives_move():
@@ -354,6 +391,13 @@ def test_a_proof_that_names_another_station_is_refused():
     # the proof is sound but for another station: D1 is not on him
     _refused(tb.command("capture", piece="D1", reveal=[SALT, 58]), "unproved")
     assert tb.board.game.result is None
+    tb = _start(commit=commitlib.commitment(45, SALT))  # the same with a lower station than D1's
+    assert tb.command("mrx", ticket="taxi", commit=commitlib.commitment(32, SALT))["ok"]
+    tb.lift(13)
+    tb.place(46)
+    assert _refused(tb.command("capture", piece="D1", reveal=[SALT, 32]), "unproved") == \
+        "D1 stands on 46, Mister X on another station"
+    assert tb.board.game.result is None
 
 
 def test_capture_after_a_surfacing_move_without_commitments():
@@ -373,7 +417,8 @@ def test_a_surfacing_move_sent_without_its_commitment_is_proved_by_its_station()
     tb = _start(commit=commitlib.commitment(45, SALT), reveals=[1])
     assert tb.command("mrx", ticket="taxi", to=46)["ok"]  # surfaced, no commitment: his station is public
     tb.detectives_round()
-    _refused(tb.command("cornered", reveal=[SALT, 47]), "unproved")
+    for other in (47, 45):
+        assert _refused(tb.command("cornered", reveal=[SALT, other]), "unproved") == "Mister X surfaced on 46, not %d" % other
     r = tb.command("cornered", reveal=["any salt", 46])
     assert not r["ok"] and r["error"] != "unproved", r  # proved: the rules say he still has a move
 
@@ -386,7 +431,7 @@ def test_cornered_needs_the_proof_and_a_mister_x_with_no_move():
     assert not r["ok"] and r["error"] != "unproved", r  # proved, but he has moves from 45
     assert tb.board.game.mrx == 0 and tb.board.game.result is None  # the board still does not know him
     tb = _start(commit=commitlib.commitment(13, SALT))  # a commitment to a detective's station
-    _refused(tb.command("cornered", reveal=[SALT, 13]), "unproved")  # D1 stands there: he cannot be
+    assert _refused(tb.command("cornered", reveal=[SALT, 13]), "unproved") == "Mister X cannot be on 13"  # D1 stands there
     tb = _start()  # no commitments: only the public check, that it is his turn
     assert tb.command("mrx", ticket="taxi")["ok"]
     _refused(tb.command("cornered"), "wrong_turn")
@@ -396,6 +441,8 @@ def test_cornered_needs_the_proof_and_a_mister_x_with_no_move():
     assert _events(tb) == [{"type": "cornered"}]
     st = tb.command("status")
     assert (st["stage"], st["phase"], st["result"], st["reason"]) == ("over", "over", "detectives", "mrx_stuck"), st
+    tb = _start()  # no commitments, before his first move: the host's word, no station to check
+    assert tb.command("cornered")["ok"] and tb.board.game.result == "detectives"
 
 
 def test_a_guided_move_is_lit_in_the_next_scan_cycle():
@@ -426,6 +473,15 @@ def test_guide_lights_one_move_and_refuses_others():
     tb.place(4)
     assert tb.board.game.pos[0] == 4 and tb.board.gp == -1
     _refused(tb.command("guide", piece="D1", to=13, ticket="taxi"), "not_connected")  # D1 has moved
+    g = tb.board.game
+    s, t = g.legal(2)[0]
+    tb.lift(29)
+    tb.place(s)
+    if tb.board.pend_to == s:
+        tb.press(t)
+    assert g.pos[2] == s and g.to_move() & 2  # D3 has moved, D2 has not
+    for s2, t2 in g.legal(2) or [(29, 0)]:
+        _refused(tb.command("guide", piece="D3", to=s2, ticket=("taxi", "bus", "underground")[t2]), "not_connected")
 
 
 # --- take-backs by the host (sy/play/undo.py) ------------------------------------------------------------------
@@ -436,7 +492,8 @@ def test_undo_by_the_host_names_the_piece_or_takes_the_last():
     _move(tb, 13, 4)
     _move(tb, 26, 39)
     tb.messages()
-    assert "later" in _refused(tb.command("undo", piece="D1"), "wrong_turn")  # not the last of this turn
+    assert _refused(tb.command("undo", piece="D1"), "wrong_turn") == \
+        "D1's move is not the last of this turn: take back the later ones first"
     assert "not moved" in _refused(tb.command("undo", piece="D3"), "wrong_turn")
     _refused(tb.command("undo", piece="D8"), "bad_input")
     r = tb.command("undo", piece="D2")
@@ -453,6 +510,14 @@ def test_undo_by_the_host_names_the_piece_or_takes_the_last():
     assert b.back == -1
     r = tb.command("undo")
     assert r["ok"] and _events(tb) == [{"type": "undo", "piece": "D1", "from": 4, "to": 13}]
+
+
+def test_undo_of_a_piece_that_has_not_moved_names_it_so_whatever_moved_before():
+    tb = _start()
+    assert tb.command("mrx", ticket="taxi")["ok"]
+    _move(tb, 26, 39)  # D2
+    assert _refused(tb.command("undo", piece="D1"), "wrong_turn") == "D1 has not moved this turn"
+    assert _refused(tb.command("undo", piece="D3"), "wrong_turn") == "D3 has not moved this turn"
 
 
 def test_undo_of_a_move_in_the_middle_of_the_turn_is_refused_as_such():
@@ -532,7 +597,8 @@ def test_status_to_move_leaves_out_each_piece_that_has_moved():
 
 def test_hello_checks_the_version_and_resends_what_the_host_missed():
     tb = _start()
-    _refused(tb.command("hello", proto=2), "version")
+    for other in (2, 0, 1.0, True, "1", None):
+        assert _refused(tb.command("hello", proto=other), "version").startswith("the board speaks protocol 1, the host "), other
     _refused(tb.command("hello", proto=1, acked=-1), "bad_input")
     _refused(tb.command("hello", proto=1, acked="2"), "bad_input")
     assert tb.command("mrx", ticket="taxi")["ok"]
@@ -611,3 +677,378 @@ def test_why_a_placement_is_illegal():
         assert [(n["error"], n["message"]) for n in notes] == [(code, message)], (frm, to, pre, notes)
         tb.lift(to)
         tb.place(frm)
+    # a taxi ride from a ferry's end (157) with no taxi ticket: the taxi is named, not the ferry's black
+    tb = _start(detectives=[13, 26, 29, 34, 157], bobbies=[])
+    assert tb.command("mrx", ticket="taxi")["ok"]
+    tb.board.game.tickets[4][0] = 0  # D5 has bus tickets: it may still move
+    tb.messages()
+    tb.lift(157)
+    tb.place(158)  # a taxi line only
+    notes = [m for m in tb.messages() if m.get("note") == "illegal"]
+    assert [(n["error"], n["message"]) for n in notes] == [("no_ticket", "D5 has no taxi ticket left")], notes
+    tb.lift(158)
+    tb.press(0)  # the taxi chosen first: the same
+    tb.place(158)
+    notes = [m for m in tb.messages() if m.get("note") == "illegal"]
+    assert [(n["error"], n["message"]) for n in notes] == [("no_ticket", "D5 has no taxi ticket left")], notes
+
+
+# --- the reveal of Mister X's route after the game (sy/play/verify.py) ---------------------------------
+def _committed_game():
+    """A game of two rounds with every move committed: a double move, by taxi then by bus, that
+    surfaces on its second half (move 2), then a taxi ride. (his stations: 45, 46, x, y)"""
+    tb = _start(commit=commitlib.commitment(45, SALT), reveals=[2], rounds=2)
+    g = tb.board.game
+    x = min(n for n in g.graph.neighbours(46, 1) if g.holder_of(n) < 0)
+    assert tb.command("mrx", double=[{"ticket": "taxi", "commit": commitlib.commitment(46, SALT)},
+                                     {"ticket": "bus", "to": x, "commit": commitlib.commitment(x, SALT)}])["ok"]
+    _refused(tb.command("reveal", start=[SALT, 45], moves=[]), "wrong_turn")  # not before the game ends
+    tb.detectives_round()
+    y = min(n for n in g.graph.neighbours(x, 0) if g.holder_of(n) < 0)
+    assert tb.command("mrx", ticket="taxi", commit=commitlib.commitment(y, SALT))["ok"]
+    tb.detectives_round()
+    assert tb.board.stage == 3 and g.result == "mrx", (g.result, g.reason)
+    tb.messages()
+    return tb, x, y
+
+
+def _verdict(tb, start, moves):
+    seq = tb.store.seq
+    r = tb.command("reveal", start=start, moves=moves)
+    assert r["ok"] and r["received"] == len(moves) and r["seq"] == tb.store.seq == seq + 1, r
+    return r["verified"], r["message"]
+
+
+def test_the_reveal_in_chunks_is_checked_and_journaled():
+    tb, x, y = _committed_game()
+    assert "list" in _refused(tb.command("reveal", start=[SALT, 45], moves="46"), "bad_input")
+    assert _refused(tb.command("reveal", offset=1, moves=[]), "bad_input") == "the next chunk starts at offset 0"
+    r = tb.command("reveal", start=[SALT, 45], moves=[[SALT, 46]], more=True)
+    assert r == {"ok": True, "id": r["id"], "received": 1}, r
+    assert _refused(tb.command("reveal", offset=2, moves=[]), "bad_input") == "the next chunk starts at offset 1"
+    for bad in (1.0, True, "1", None):  # the index of the chunk's first move, a whole number
+        assert "offset" in _refused(tb.command("reveal", offset=bad, moves=[]), "bad_input"), bad
+    assert tb.command("reveal", offset=0, moves=[[SALT, 46]], more=True)["received"] == 1  # no start: malformed...
+    r = tb.command("reveal", offset=0, start=[SALT, 45], moves=[[SALT, 46]], more=True)  # ...and begun again
+    assert r["received"] == 1, r
+    seq = tb.store.seq
+    r = tb.command("reveal", offset=1, moves=[[SALT, x], [SALT, y]])  # his route goes on from 46
+    assert r["ok"] and r["verified"] is True and r["received"] == 3 and r["seq"] == seq + 1, r
+    assert r["message"] == "Mister X's 3 moves match the commitments and the map", r
+    assert tb.board.verified is True
+    assert json.loads([text for _seq, text in tb.store.lines(seq + 1)][-1]) == \
+        {"type": "verified", "ok": True, "message": r["message"]}
+    # the reveal is over: the next one starts at offset 0 again
+    assert _refused(tb.command("reveal", offset=3, moves=[]), "bad_input") == "the next chunk starts at offset 0"
+    # a chunk after the first is checked from where the one before it left off
+    assert tb.command("reveal", start=[SALT, 45], moves=[[SALT, 46]], more=True)["received"] == 1
+    r = tb.command("reveal", offset=1, moves=[[SALT, x], ["cd" * 16, y]])
+    assert (r["verified"], r["message"]) == (False, "move 3 does not match its commitment"), r
+
+
+def test_a_reveal_that_breaks_a_commitment_or_the_log_is_not_verified():
+    tb, x, y = _committed_game()
+    good = [[SALT, 46], [SALT, x], [SALT, y]]
+    assert _verdict(tb, [SALT, 45], good) == (True, "Mister X's 3 moves match the commitments and the map")
+    assert _verdict(tb, [SALT, 46], good) == (False, "the start station does not match its commitment")
+    assert _verdict(tb, [SALT, 45], good[:2] + [["cd" * 16, y]]) == (False, "move 3 does not match its commitment")
+    assert _verdict(tb, [SALT, 45], [[SALT, 45]] + good[1:]) == (False, "move 1 does not match its commitment")
+    assert _verdict(tb, [SALT, 45], [good[0], ["cd" * 16, x], good[2]]) == (False, "move 2 does not match its commitment")
+    assert _verdict(tb, [SALT, 45], good[:2]) == (False, "the board logged 3 moves of Mister X; 2 were revealed")
+    assert _verdict(tb, [SALT, 45], good + [[SALT, 1]]) == (False, "the board logged 3 moves of Mister X; 4 were revealed")
+    # more moves than a travel log holds, in chunks of 8 that fit a line: counted to the end
+    assert tb.command("reveal", start=[SALT, 45], moves=good + [[SALT, 1]] * 5, more=True)["received"] == 8
+    for offset in range(8, 300, 8):
+        assert tb.command("reveal", offset=offset, moves=[[SALT, 1]] * 8, more=True)["received"] == offset + 8
+    r = tb.command("reveal", offset=304, moves=[])
+    assert (r["verified"], r["message"]) == (False, "the board logged 3 moves of Mister X; 304 were revealed"), r
+    assert _verdict(tb, [SALT, 45], [good[0], [SALT], good[2]]) == \
+        (False, "the revealed moves are malformed (move 2 must be [salt, station])")
+    assert _verdict(tb, [SALT, 45], good[:2] + [[SALT, "y"]]) == \
+        (False, "the revealed moves are malformed (move 3 must be [salt, station])")
+    for bad in (None, [SALT, "45"], [SALT, True], [1, 45], [SALT, 45, 0]):
+        assert _verdict(tb, bad, good) == (False, "the revealed moves are malformed (start must be [salt, station])"), bad
+    assert tb.board.verified is False
+    last = [text for _seq, text in tb.store.lines(1)][-1]
+    assert json.loads(last) == {"type": "verified", "ok": False,
+                                "message": "the revealed moves are malformed (start must be [salt, station])"}, last
+    # the first problem is the verdict, whatever the chunks after it say
+    r = tb.command("reveal", start=[SALT, 45], moves=[["cd" * 16, 46]], more=True)
+    assert r["received"] == 1, r
+    r = tb.command("reveal", offset=1, moves=good[1:])
+    assert (r["verified"], r["message"], r["received"]) == (False, "move 1 does not match its commitment", 3), r
+
+
+def test_a_reveal_without_commitments_is_checked_against_the_map_and_the_surfacings():
+    tb = _start(reveals=[2], rounds=1)
+    g = tb.board.game
+    x = min(n for n in g.graph.neighbours(46, 1) if g.holder_of(n) < 0)
+    assert tb.command("mrx", double=[{"ticket": "taxi"}, {"ticket": "bus", "to": x}])["ok"]
+    tb.detectives_round()
+    assert tb.board.stage == 3
+    assert _verdict(tb, [SALT, 45], [[SALT, 46], [SALT, x]]) == (False, "move 1 was secret but came without a commitment")
+    tb = _start(reveals=[1], rounds=2)  # move 1 surfaces, move 2 is secret
+    g = tb.board.game
+    assert tb.command("mrx", ticket="taxi", to=46)["ok"]
+    tb.detectives_round()
+    x = min(n for n in g.graph.neighbours(46, 0) if g.holder_of(n) < 0)
+    assert tb.command("mrx", ticket="taxi")["ok"]
+    tb.detectives_round()
+    assert tb.board.stage == 3
+    assert _verdict(tb, [SALT, 45], [[SALT, 46], [SALT, x]]) == (False, "move 2 was secret but came without a commitment")
+    assert _verdict(tb, [SALT, 45], [[SALT, 46]]) == (False, "the board logged 2 moves of Mister X; 1 were revealed")
+    tb = _start(reveals=[1, 2], rounds=2)  # both moves surface
+    g = tb.board.game
+    assert tb.command("mrx", ticket="taxi", to=46)["ok"]
+    tb.detectives_round()
+    x = min(n for n in g.graph.neighbours(46, 0) if g.holder_of(n) < 0)
+    assert tb.command("mrx", ticket="taxi", to=x)["ok"]
+    tb.detectives_round()
+    assert tb.board.stage == 3
+    assert _verdict(tb, [SALT, 45], [[SALT, 46], [SALT, x]]) == (True, "Mister X's 2 moves match the commitments and the map")
+    assert _verdict(tb, [SALT, 45], [[SALT, 46], [SALT, 1]]) == \
+        (False, "move 2: station 1 cannot be reached from 46 with that ticket")
+    # four moves, every one surfacing, revealed in chunks of 1 and 3: each checked as its own
+    tb = _start(reveals=[1, 2, 3, 4], rounds=4)
+    g = tb.board.game
+    route = [46]
+    assert tb.command("mrx", ticket="taxi", to=46)["ok"]
+    for _ in range(3):
+        tb.detectives_round()
+        route.append(min(n for n in g.graph.neighbours(route[-1], 0) if g.holder_of(n) < 0 and n not in route))
+        assert tb.command("mrx", ticket="taxi", to=route[-1])["ok"]
+    tb.detectives_round()
+    assert tb.board.stage == 3
+    assert tb.command("reveal", start=[SALT, 45], moves=[[SALT, route[0]]], more=True)["received"] == 1
+    r = tb.command("reveal", offset=1, moves=[[SALT, s] for s in route[1:]])
+    assert (r["verified"], r["message"]) == (True, "Mister X's 4 moves match the commitments and the map"), (route, r)
+    tb = _start(reveals=[1], rounds=1)
+    g = tb.board.game
+    x = min(n for n in g.graph.neighbours(45, 0) if n != 46)  # a taxi ride from 45, as 46 is
+    assert tb.command("mrx", ticket="taxi", to=46)["ok"]
+    tb.detectives_round()
+    assert tb.board.stage == 3
+    # no commitment at setup: any start from which the route goes
+    assert _verdict(tb, [SALT, 45], [[SALT, 46]]) == (True, "Mister X's 1 moves match the commitments and the map")
+    assert _verdict(tb, ["x", 47], [["y", 46]]) == (True, "Mister X's 1 moves match the commitments and the map")
+    assert _verdict(tb, [SALT, 45], [[SALT, x]]) == (False, "move 1: he surfaced on 46 but reveals %d" % x)
+    assert _verdict(tb, [SALT, 1], [[SALT, 46]]) == (False, "move 1: station 46 cannot be reached from 1 with that ticket")
+    assert _verdict(tb, [SALT, 45], [[SALT, 400]]) == (False, "move 1: 400 is not a station")
+    for bad in (0, -1, 200, 1000, 2 ** 40):  # a verdict, not an internal error (the map has no lines from there)
+        assert _verdict(tb, [SALT, bad], [[SALT, 46]]) == (False, "the start: %d is not a station" % bad)
+
+
+def test_a_journal_line_the_reveal_cannot_read_is_a_verdict_not_an_internal_error():
+    """Mister X's lines of the journal as the board wrote them; one it did not write (another
+    firmware's, a damaged one) ends the check with a verdict."""
+    for line in ({"type": "mrx", "ticket": "boat"}, {"type": "mrx", "double": 5}, {"type": "mrx", "double": [{}]}):
+        tb, x, y = _committed_game()
+        tb.board.commit_line(line)
+        ok, message = _verdict(tb, [SALT, 45], [[SALT, 46], [SALT, x], [SALT, y]])
+        assert not ok and message.startswith("the revealed moves are malformed ("), (line, message)
+
+
+# --- service mode, the wizards' commands (sy/link/service.py) --------------------------------------------
+def _led(tb, k):
+    """LED chain index k's colour in the frame (full scale, r, g, b)."""
+    f = tb.leds.frame
+    return f[3 * k], f[3 * k + 1], f[3 * k + 2]
+
+
+def _lit(tb):
+    return [k for k in range(tb.leds.count) if _led(tb, k) != (0, 0, 0)]
+
+
+def test_service_commands_need_service_mode_and_begin_says_so_once():
+    tb = _board()
+    for cmd in ("svc_led", "svc_raw", "svc_info", "svc_bus"):
+        assert _refused(tb.command(cmd), "wrong_turn") == "not in service mode: send svc_begin first", cmd
+    assert tb.command("svc_end")["was_active"] is False
+    r = tb.command("svc_begin")
+    assert (r["paused"], r["chips"], r["count"]) == (False, tb.app.chips, tb.leds.count), r
+    r = tb.command("svc_begin")  # already: says whether the game is paused, nothing more
+    assert r == {"ok": True, "id": r["id"], "paused": False}, r
+    for unknown in ("svc_abc", "svc_zzz"):  # before svc_begin, after svc_raw
+        assert _refused(tb.command(unknown), "bad_input") == "unknown command %r" % unknown
+    assert tb.command("svc_end")["was_active"] is True and tb.app.board is tb.board
+
+
+def test_service_lights_one_led_every_led_or_none():
+    tb = _board()
+    assert tb.command("svc_begin")["ok"]
+    n = tb.leds.count
+    for k in (0, n - 1):
+        assert tb.command("svc_led", index=k)["ok"]
+        assert _lit(tb) == [k] and _led(tb, k) == (255, 255, 255)  # white by default
+    seq = tb.strip.seq
+    assert tb.command("svc_led", index=5, rgb=[255, 0, 7])["ok"]
+    tb.run(1)
+    assert tb.strip.seq > seq and _lit(tb) == [5] and _led(tb, 5) == (255, 0, 7)  # the others dark
+    assert tb.command("svc_led", index=9, rgb=[0, 1, 0], keep=True)["ok"]
+    assert _lit(tb) == [5, 9] and _led(tb, 9) == (0, 1, 0)  # keep: the others as they were
+    seq = tb.strip.seq
+    tb.run(3)
+    assert tb.strip.seq == seq  # written only when a command changed it
+    assert tb.command("svc_led", all=[1, 2, 3])["ok"]
+    assert _lit(tb) == list(range(n)) and _led(tb, 0) == _led(tb, n - 1) == (1, 2, 3)
+    assert tb.command("svc_led", off=True)["ok"] and _lit(tb) == []
+    for bad in (-1, n, True, "3", None, 2.0):
+        assert _refused(tb.command("svc_led", index=bad), "bad_input") == "index must be an LED chain index 0..%d" % (n - 1), bad
+    for bad in ([256, 0, 0], [0, -1, 0], [0, 0], [0, 0, 0, 0], "red", [True, 0, 0], [0, 0, 1.0], None):
+        assert _refused(tb.command("svc_led", index=1, rgb=bad), "bad_input") == "a colour is [r, g, b], each 0..255", bad
+        assert _refused(tb.command("svc_led", all=bad), "bad_input") == "a colour is [r, g, b], each 0..255", bad
+    assert _lit(tb) == []
+    assert tb.command("svc_led", index=1, rgb=(0, 0, 255))["ok"] and _led(tb, 1) == (0, 0, 255)
+
+
+def test_service_raw_latches_every_scan_until_cleared():
+    tb = _board()
+    assert tb.command("svc_begin")["ok"]
+    chips = tb.app.chips
+    b57, b60 = tb.bit(57), tb.bit(60)
+
+    def has(hexs, bit):
+        return int(hexs[2 * (bit >> 3):2 * (bit >> 3) + 2], 16) & (0x80 >> (bit & 7))
+
+    tb.set(57, True)
+    tb.settle()
+    tb.set(60, True)
+    tb.run(1)  # one scan: raw, not yet debounced
+    r = tb.command("svc_raw")
+    assert r["chips"] == chips and len(r["raw"]) == len(r["stable"]) == len(r["ever"]) == len(r["ever_stable"]) == 2 * chips
+    assert has(r["raw"], b57) and has(r["raw"], b60) and has(r["stable"], b57) and not has(r["stable"], b60), r
+    assert r["buttons"] == 0 and r["cycles"] == tb.app.cycles
+    tb.set(60, False)
+    tb.settle()
+    r = tb.command("svc_raw", clear=True)
+    assert not has(r["raw"], b60) and has(r["ever"], b60) and not has(r["ever_stable"], b60), r  # latched
+    assert has(r["ever_stable"], b57)
+    r = tb.command("svc_raw")
+    assert not has(r["ever"], b60) and has(r["ever"], b57) and has(r["ever_stable"], b57), r  # cleared, 57 still closed
+    assert int(r["ever"], 16) == int(r["raw"], 16) and int(r["ever_stable"], 16) == int(r["stable"], 16)
+    tb.button(2, True)
+    tb.settle()
+    assert tb.command("svc_raw")["buttons"] == 0x80 >> 2
+    tb.button(2, False)
+    tb.settle()
+    assert tb.board.occ[57] == 0  # the game does not see switches in service mode
+    assert tb.command("svc_end")["ok"]
+    tb.run(1)
+    assert tb.board.occ[57] == 1 and tb.board.occ[60] == 0  # it reads them all again after
+
+
+def test_service_info_maps_every_station_to_its_bit_and_led():
+    tb = _board()
+    r = tb.command("svc_begin")
+    info = tb.command("svc_info")
+    assert info["chips"] == tb.app.chips and info["count"] == tb.leds.count and info["paused"] is False
+    assert len(info["bits"]) == len(info["index"]) == 199
+    assert [info["bits"][s - 1] for s in (1, 57, 199)] == [tb.bit(1), tb.bit(57), tb.bit(199)]
+    sl = tb.leds.station_led
+    assert [info["index"][s - 1] for s in (1, 57, 199)] == [sl[2 * s] | sl[2 * s + 1] << 8 for s in (1, 57, 199)]
+    assert info["index"][:3] == [0, 1, 2] and info["index"][198] == 198  # the identity map of this config
+    from sy.hardware import boardconfig
+    index = [(s * 7) % 199 + 256 * (s % 3) for s in range(199)]  # a chain past 255 LEDs, in no order
+    tb = TestBoard(TMP, boardconfig.validate({"board": "pico", "leds": {"count": 720, "index": index}}))
+    assert tb.command("svc_begin")["ok"]
+    info = tb.command("svc_info")
+    assert info["count"] == 720 and info["index"] == index, info["index"][:8]
+
+
+class _QuietPin:
+    def value(self, v=None):
+        return 0
+
+
+def test_service_bus_checks_its_clocks_and_reads():
+    from sy.hardware import boardconfig, backends as hw
+    tb = _board()
+    assert tb.command("svc_begin")["ok"]
+    r = tb.command("svc_bus", baudrates=[250000])
+    assert "no SPI reed chain" in _refused(r, "bad_input"), r
+    inputs, _leds = hw.real(boardconfig.validate({"board": "pico"}))
+    tb.app.inputs.reeds = reeds = inputs.reeds  # a chain on a fake SPI bus, as fw_cases' bus sweep
+    reeds.spi.data = bytes([0xFF] * (tb.app.chips + 1))
+    reeds.load = _QuietPin()  # the fake pin logs every level: 500 reads would fill the unix port's heap
+    r = tb.command("svc_bus", baudrates=[1000000, 250000])
+    assert r["ok"] and r["results"] == [[250000, 0, 20], [1000000, 0, 20]], r  # 20 reads by default
+    assert (r["configured"], r["spi_mode"]) == (reeds.baudrate, reeds.spi_mode), r
+    r = tb.command("svc_bus", baudrates=[10000, 10000000], reads=2)
+    assert r["results"] == [[10000, 0, 2], [10000000, 0, 2]], r
+    r = tb.command("svc_bus", baudrates=[10000] * 12, reads=2)
+    assert r["ok"] and len(r["results"]) == 12, r
+    r = tb.command("svc_bus", baudrates=[10000], reads=500)
+    assert r["ok"] and r["results"] == [[10000, 0, 500]], r
+    # each clock in the configured SPI mode (CPOL, CPHA), and a read that differs either way counts
+    for mode in (0, 2):
+        inits = []
+        spi = reeds.spi
+        real_init = spi.init
+
+        def init(baudrate=None, polarity=None, phase=None):
+            inits.append((polarity, phase))
+            real_init(baudrate=baudrate, polarity=polarity, phase=phase)
+
+        spi.init = init
+        reeds.spi_mode = mode
+        for data in (0x00, 0xFF):  # (the chain inverts: a fault reads one bit higher, or lower)
+            spi.data = bytes([data] * (tb.app.chips + 1))
+            spi.max_baud = 1000000
+            r = tb.command("svc_bus", baudrates=[2000000, 250000], reads=9)
+            assert r["results"] == [[250000, 0, 9], [2000000, 3, 9]] and r["spi_mode"] == mode, (mode, data, r)
+        spi.max_baud = None
+        spi.init = real_init
+        assert inits and inits == [(mode >> 1, mode & 1)] * len(inits), (mode, inits)
+    for bad in ("fast", [], [10000] * 13, None):
+        assert _refused(tb.command("svc_bus", baudrates=bad), "bad_input") == "baudrates must be a list of 1..12 clocks in Hz", bad
+    for bad in (9999, 10000001, True, 250000.0, "250000"):
+        assert _refused(tb.command("svc_bus", baudrates=[250000, bad]), "bad_input") == "each baudrate must be 10000..10000000 Hz", bad
+    for bad in (1, 501, True, 20.0, "20"):
+        assert _refused(tb.command("svc_bus", baudrates=[250000], reads=bad), "bad_input") == "reads must be 2..500", bad
+
+
+def test_service_mode_during_a_game_pauses_it_and_gives_it_back():
+    tb = _start(detectives=[13, 26], bobbies=[29, 34])
+    assert "pause: true" in _refused(tb.command("svc_begin"), "wrong_turn")
+    r = tb.command("svc_begin", pause=True)
+    assert r["paused"] is True and tb.command("svc_info")["paused"] is True
+    tb.lift(13)  # unseen in service mode
+    assert tb.board.occ[13] == 1
+    tb.run(10)
+    assert tb.command("svc_end")["was_active"] is True
+    b = tb.board
+    assert b.restoring and b.occ[13] == 0 and b.now == tb.now  # the game waits for the pieces to agree again
+    tb.place(13)
+    assert not b.restoring
+    assert tb.command("mrx", ticket="taxi")["ok"]
+
+
+def test_service_mode_after_a_game_ended_leaves_it_ended():
+    tb = _start(rounds=1)
+    assert tb.command("mrx", ticket="taxi")["ok"]
+    tb.detectives_round()
+    assert tb.board.stage == 3
+    assert tb.command("svc_begin")["paused"] is False  # no game in progress: nothing to pause
+    assert tb.command("svc_end")["was_active"] is True
+    st = tb.command("status")
+    assert st["stage"] == "over" and st["restoring"] is False, st
+
+
+def test_service_mode_ends_by_itself_after_two_minutes_without_a_command():
+    from sy.link.service import IDLE_MS
+    tb = _board()
+    assert IDLE_MS == 120000
+    assert tb.command("svc_begin")["ok"]
+    tb.run((IDLE_MS - 1000) // tb.period)
+    assert tb.command("svc_raw")["ok"]  # a command: two more minutes
+    tb.run((IDLE_MS - 1000) // tb.period)
+    assert tb.app.board is not tb.board
+    tb.run(1200 // tb.period)
+    assert tb.app.board is tb.board  # left: the game has the switches and the LEDs again
+    assert _refused(tb.command("svc_raw"), "wrong_turn") == "not in service mode: send svc_begin first"
+    assert tb.command("svc_begin")["ok"]
+    svc = tb.app.board
+    tb.run((svc.last_cmd + IDLE_MS - tb.now) // tb.period)
+    assert tb.now == svc.last_cmd + IDLE_MS and tb.app.board is svc  # two minutes exactly: not yet
+    tb.run(1)
+    assert tb.app.board is tb.board

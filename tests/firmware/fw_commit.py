@@ -114,6 +114,8 @@ def test_a_reveal_that_contradicts_a_surfacing_is_refused():
     assert commit.check_route(g, 1, [[TAXI, 9]], [8]) == "move 1: he surfaced on 9 but reveals 8"
     assert commit.check_route(g, 1, [[TAXI, 0], [TAXI, 1]], [8, 18], first=12) == \
         "move 13: he surfaced on 1 but reveals 18"
+    assert commit.check_route(g, 1, [[TAXI, 0], [TAXI, 1]], [8, 18]) == \
+        "move 2: he surfaced on 1 but reveals 18"  # counted from the first entry: 1 + 1, not 1 ^ 1
 
 
 def test_a_reveal_of_the_wrong_length_is_refused():

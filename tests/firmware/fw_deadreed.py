@@ -203,6 +203,9 @@ def test_a_rewrite_cut_by_a_power_cut_is_finished_at_boot():
     f.write("{broken")
     f.close()
     assert not recover(path) and boardconfig.load(path)["reeds"]["dead"] == [45]
+    os.remove(TMP + "/board.new")
+    os.remove(path)
+    assert not recover(path)  # nothing to finish: no config at all
 
 
 def _dead_game(dead, closed, detectives=(13, 26), bobbies=(29, 34)):
@@ -282,3 +285,183 @@ def test_a_destination_out_of_service_alternates_white_with_its_transport():
     assert WHITE in seen and TAXI in seen, seen
     other = tb.colour(14)  # a destination in service (bus): never white
     assert other != WHITE
+
+
+def test_a_reed_back_in_service_reads_its_switch():
+    tb = TestBoard(TMP)
+    for s in (1, 45, 100, 199):  # bits in different bytes and places of their byte
+        byte = [t for t in range(1, 200) if t != s and tb.bit(t) >> 3 == tb.bit(s) >> 3]
+        for closed in (True, False):
+            assert tb.command("reed", station=s, out=True)["dead"] == [s]
+            for t in byte:  # the other switches of its byte closed: its own bit is read
+                tb.set(t, True)
+            tb.set(s, closed)  # unseen while out of service
+            tb.settle()
+            tb.run(len(byte) + 1)  # one switch's change a scan cycle
+            assert tb.board.occ[s] == 0  # its switch is not heard while out of service
+            assert tb.command("status")["dead"] == [s]
+            assert tb.command("reed", station=s, out=False)["dead"] == []
+            assert tb.board.occ[s] == (1 if closed else 0), (s, closed)
+            for t in byte + [s]:
+                tb.set(t, False)
+            tb.settle()
+            tb.run(len(byte) + 1)
+    assert tb.board.occ.count(b"\x01") == 0
+
+
+def test_a_reed_that_cannot_be_written_into_board_json_changes_nothing():
+    import os
+    tb = TestBoard(TMP)
+    os.remove(TMP + "/board.json")
+    r = tb.command("reed", station=45, out=True)
+    assert not r["ok"] and r["error"] == "bad_input", r
+    assert r["message"].startswith("board.json could not be rewritten (") and r["message"].endswith("): nothing changed"), r
+    assert tb.board.blind is None and "dead" not in tb.command("status")
+
+
+def _host_places():
+    """D1 on 13 may move; stations 4 (taxi from 13) and 14 (bus) are out of service."""
+    tb = TestBoard(TMP)
+    tb.command("hello", proto=1)
+    assert tb.command("setup", detectives=[13, 26], bobbies=[29, 34])["ok"]
+    for s in (13, 26, 29, 34):
+        tb.place(s)
+    assert tb.command("mrx", ticket="taxi")["ok"]
+    assert tb.command("reed", station=4, out=True)["ok"] and tb.command("reed", station=14, out=True)["ok"]
+    tb.messages()
+    return tb
+
+
+def test_a_place_with_a_ticket_that_does_not_go_there_is_refused_and_forgets_the_ticket():
+    tb = _host_places()
+    b = tb.board
+    tb.lift(13)
+    r = tb.command("place", piece="D1", station=4, ticket="underground")  # 4 is a taxi ride from 13
+    assert not r["ok"] and r["error"] == "illegal" and r["message"] == "D1 cannot go to 4 now", r
+    assert b.pre_ticket == -1 and b.bad == 0 and b.lifted == 0
+    r = tb.command("place", piece="D1", station=26)
+    assert not r["ok"] and r["error"] == "bad_input" and r["message"] == "station 26's reed is in service: put the piece there", r
+    seq = tb.store.seq
+    r = tb.command("place", piece="D1", station=4)  # by taxi, the only way: committed at once
+    assert r["ok"] and r["seq"] == tb.store.seq == seq + 1 and "pending" not in r and b.game.pos[0] == 4, r
+    r = tb.command("place", piece="D1", station=14, ticket="bus")  # D1 has moved: not in hand
+    assert not r["ok"] and r["error"] == "wrong_turn" and r["message"] == "D1 is not in hand", r
+    assert b.game.pos[0] == 4 and b.lifted == -1
+
+
+def test_at_most_20_reeds_out_of_service():
+    tb = TestBoard(TMP)
+    for s in range(1, 21):
+        assert tb.command("reed", station=s, out=True)["ok"]
+    r = tb.command("reed", station=21, out=True)
+    assert not r["ok"] and r["error"] == "bad_input", r
+    assert r["message"] == "at most 20 reeds can be out of service: repair the board", r
+    assert tb.board.blind.n == 20 and not tb.board.blind.dead[21]
+    assert tb.command("reed", station=20, out=True)["dead"] == list(range(1, 21))  # already out: unchanged
+
+
+def test_the_host_places_a_piece_standing_out_of_sight_without_a_lifted_note():
+    tb = _host_places()
+    assert tb.command("reed", station=13, out=True)["ok"]  # D1 stands there, unseen
+    tb.messages()
+    r = tb.command("place", piece="D1", station=14, ticket="taxi")  # 14 is a bus ride from 13
+    assert not r["ok"] and r["error"] == "illegal" and tb.board.lifted == 0, r
+    tb.run(5)
+    notes = [m["note"] for m in tb.messages() if "note" in m]
+    assert "lifted" not in notes, notes  # the host lifted it: the players are not told
+    r = tb.command("place", piece="D1", station=4)
+    assert r["ok"] and tb.board.game.pos[0] == 4, r
+
+
+def test_a_ticket_pressed_leaves_white_only_the_destinations_out_of_service_it_reaches():
+    tb = _host_places()
+    tb.lift(13)  # D1 in hand: 4 (taxi) and 14 (bus) are out of service
+
+    def whites(cycles):
+        seen = set()
+        for _ in range(cycles):
+            tb.run(1)
+            for st in (4, 14):
+                if tb.colour(st) == WHITE:
+                    seen.add(st)
+        return sorted(seen)
+
+    assert whites(300) == [4, 14]
+    tb.press(1)  # the bus ticket first
+    assert tb.board.pre_ticket == 1
+    assert whites(300) == [14]
+
+
+def test_a_short_confirm_after_a_reset_with_a_piece_in_hand_does_nothing():
+    tb = _host_places()
+    tb.lift(13)
+    assert tb.board.lifted == 0
+    assert tb.command("reset", confirm=True)["ok"] and tb.board.stage == 0
+    tb.messages()
+    tb.press(3)
+    tb.run(5)
+    assert [m for m in tb.messages() if "note" in m] == [] and tb.board.stage == 0 and tb.board.game is None
+    assert tb.command("status")["ok"]
+
+
+def test_with_no_piece_out_of_sight_a_closing_station_is_a_stray():
+    tb = _host_places()  # 4 and 14 out of service, no piece on them
+    b = tb.board
+    assert b.blind.on_dead(b) == -1
+    tb.set(100, True)  # nothing in hand: a stray, not a placement of a piece nobody sees lifted
+    tb.settle()
+    assert b.occ[100] == 3 and b.n_extra == 1 and b.n_missing == 0 and b.lifted == -1
+    tb.set(100, False)
+    tb.settle()
+    assert b.n_extra == 0
+
+
+def test_a_piece_out_of_sight_is_shown_lifted_for_one_placement_only():
+    tb = _host_places()
+    b = tb.board
+    assert tb.command("reed", station=13, out=True)["ok"]  # D1 stands there, unseen, and may move
+    tb.messages()
+    tb.set(100, True)  # one station closes: D1 was lifted and put there (not a move of D1: illegal)
+    tb.settle()
+    assert b.n_missing == 1 and b.lifted == 0 and b.bad == 100
+    illegal = [m for m in tb.messages() if m.get("note") == "illegal"]
+    assert [(m["piece"], m["station"]) for m in illegal] == [("D1", 100)], illegal  # told once
+    for s in (101, 102, 103, 104):  # more closing: no longer one placement, D1 is where the game says
+        tb.set(s, True)
+        tb.settle()
+        assert b.n_missing == 0 and b.lifted == -1, s
+
+
+def test_a_short_confirm_after_the_game_ended_with_a_piece_in_hand_does_nothing():
+    from sy.rules import commit as commitlib
+    salt = "ab" * 16
+    tb = TestBoard(TMP)
+    tb.command("hello", proto=1)
+    assert tb.command("setup", detectives=[13, 47, 29, 34, 50], bobbies=[], commit=commitlib.commitment(45, salt))["ok"]
+    for s in (13, 47, 29, 34, 50):
+        tb.place(s)
+    assert tb.command("mrx", ticket="taxi", commit=commitlib.commitment(46, salt))["ok"]
+    assert tb.command("reed", station=4, out=True)["ok"]  # a taxi ride from 13
+    tb.lift(47)
+    tb.place(46)  # D2 moves onto him
+    tb.lift(13)  # D1 in hand, 4 among its destinations
+    assert tb.board.lifted == 0
+    assert tb.command("capture", piece="D2", reveal=[salt, 46])["ok"] and tb.board.stage == 3
+    tb.messages()
+    tb.press(3)
+    tb.run(5)
+    assert tb.board.game.pos[0] == 13 and tb.board.stage == 3
+    assert [m for m in tb.messages() if m.get("note") in ("where", "illegal")] == []
+
+
+def test_a_board_without_a_config_path_of_its_own_rewrites_the_simulators():
+    import os
+    from sy.play.deadreed import config_path
+
+    class App:
+        pass
+
+    assert config_path(App()) == (os.getenv("SY_SIM") or "sim") + "/board.json"  # the unix port: the simulator's
+    app = App()
+    app.config_path = TMP + "/board.json"
+    assert config_path(app) == TMP + "/board.json"

@@ -307,6 +307,65 @@ def test_a_map_is_loaded_once_by_its_name_and_only_a_map():
         raise AssertionError("%r loaded as a map" % (bad,))
 
 
+
+def test_a_map_name_is_a_module_name():
+    """sy/rules/mapgraph.py and sy/europe/graph.py import sy.maps.<name> only for such a name."""
+    from sy.rules.mapgraph import _is_module_name
+    assert [n for n in ("london", "london1983", "a", "europe_testmap", "a_1") if not _is_module_name(n)] == []
+    for bad in ("", "1london", "_x", "lon-don", "lon don", "../london", "london.py", "lon/don", "x\x00", None, 5, b"ab"):
+        assert not _is_module_name(bad), bad
+
+
+def test_a_module_of_the_maps_that_is_not_a_map_is_refused_as_such():
+    if sys.implementation.name == "micropython":
+        return  # a module put into sys.modules by hand: CPython's import machinery
+    import types
+    import sy.maps
+    from sy.rules import mapgraph
+    fake = types.ModuleType("sy.maps.notamap")
+    sys.modules["sy.maps.notamap"] = fake
+    sy.maps.notamap = fake
+    try:
+        mapgraph.load("notamap")
+    except ValueError as e:
+        assert str(e) == "'notamap' is not a map", e
+    else:
+        raise AssertionError("a module without ADJ loaded as a map")
+    finally:
+        del sys.modules["sy.maps.notamap"]
+        del sy.maps.notamap
+    assert "notamap" not in mapgraph._loaded
+
+
+def test_the_maps_transports_are_the_rules_tickets():
+    """The rules pass a ticket's number as the transport of the map's lines (the black ticket's is
+    the ferry's): the numbers agree, and name the same things."""
+    from sy.rules import mapgraph, base
+    assert (mapgraph.TAXI, mapgraph.BUS, mapgraph.UNDERGROUND, mapgraph.FERRY) == (TAXI, BUS, UNDERGROUND, BLACK) == (0, 1, 2, 3)
+    assert mapgraph.TRANSPORT_NAMES[:3] == base.TICKET_NAMES[:3] == ("taxi", "bus", "underground")
+    assert mapgraph.TRANSPORT_NAMES[3] == "ferry"
+
+
+def test_the_rules_import_on_a_host_without_a_micropython_module():
+    """CPython has no `micropython` module unless Adafruit Blinka (a test dependency) is installed:
+    the rules then take const from sy/compat.py (the host's console runs without Blinka)."""
+    if sys.implementation.name == "micropython":
+        return
+    from sy import compat
+    from sy.rules import base
+    saved = sys.modules.get("micropython")
+    sys.modules["micropython"] = None  # import micropython raises ImportError
+    try:
+        ns = {"__name__": "base_without_micropython"}
+        with open(base.__file__) as f:
+            exec(compile(f.read(), base.__file__, "exec"), ns)
+    finally:
+        if saved is None:
+            del sys.modules["micropython"]
+        else:
+            sys.modules["micropython"] = saved
+    assert ns["const"] is compat.const and ns["TICKET_NAMES"] == base.TICKET_NAMES
+
 # --- Mister X where his station is known (sy/rules/mrxknown.py) -------------------------------------
 def _his_moves_from_the_map(g, here):
     """His legal single moves by the rules, from the map: a ticket of the supply along its own

@@ -103,6 +103,8 @@ def handle_reveal(p, msg):
     offset = msg.get("offset", 0)
     if not isinstance(moves, list):
         raise ProtoError("bad_input", "moves must be a list of [salt, station]")
+    if not isinstance(offset, int) or isinstance(offset, bool):
+        raise ProtoError("bad_input", "offset must be the index of the chunk's first move")
     if offset == 0:
         p.revealed = [0, 0, None, 0]  # entries checked, his station, the first problem, entries logged
     state = p.revealed

@@ -169,7 +169,7 @@ class Protocol:
     def handle_hello(self, msg):
         """The status, with the versions; handle() then resends the events after `acked`."""
         v = msg.get("proto")
-        if v != PROTO:
+        if not isinstance(v, int) or isinstance(v, bool) or v != PROTO:  # 1.0 and true are not the version 1
             raise ProtoError("version", "the board speaks protocol %d, the host %r" % (PROTO, v))
         acked = msg.get("acked", 0)
         if not isinstance(acked, int) or acked < 0:

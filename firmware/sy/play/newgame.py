@@ -86,4 +86,5 @@ def reset(b):
     b.game = None
     b.stage = IDLE
     b.restoring = False
+    b._drop_lift()  # a piece in hand is no longer a move: its `lifted` note, if not sent yet, is not sent
     b.compare_and_commit()

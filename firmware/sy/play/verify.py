@@ -63,6 +63,8 @@ def check_chunk(store, graph, state, start, moves):
                     salt, state[1] = _pair(start, "start")
                     if commit and not commitlib.matches(state[1], salt, commit):
                         raise RuleError("unfair", "the start station does not match its commitment")
+                    if not graph.is_station(state[1]):  # the map has no lines from it to look up
+                        raise RuleError("unfair", "the start: %r is not a station" % state[1])
                 continue
             k += 1
             if first <= k < first + len(moves):

@@ -27,7 +27,6 @@ MRX_TICKETS = (5, 2)  # black, double
 ROUNDS = 22
 REVEALS = (3, 8, 13, 18, 24)
 BOBBIES = (None, None, 2, 1, 0, 0)  # bobbies for 2..5 detectives
-MAX_PIECES = 7
 
 RESULTS = (None, "detectives", "mrx")
 REASONS = (None, "capture", "mrx_stuck", "rounds_done", "detectives_stuck")

@@ -12,7 +12,7 @@ import sys
 from sy.rules import mapgraph
 from sy.rules.base import (RuleError, is_int, TAXI, BUS, UNDERGROUND, BLACK, TICKET_NAMES, PHASE_MRX,  # noqa: F401
                          PHASE_DETECTIVES, PHASE_OVER, BOX, DETECTIVE_TICKETS, TWO_PLAYER_STOCK, MRX_TICKETS,
-                         ROUNDS, REVEALS, BOBBIES, MAX_PIECES, RESULTS, REASONS, SAVE_VERSION, const)
+                         ROUNDS, REVEALS, BOBBIES, RESULTS, REASONS, SAVE_VERSION, const)
 
 # MicroPython (the board, the simulator). Not "micropython is importable": Adafruit Blinka installs a
 # module of that name for CPython.
