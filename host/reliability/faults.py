@@ -9,7 +9,7 @@ import time
 
 from host.link.boardlink import BoardCommandError
 from host.reliability.common import FastLink, RelSim
-from sy.play.board import BOBBY_RGB, PIECE_RGB
+from sy.play.board import BOBBY_RGB, PIECE_RGB, TRANSPORT_RGB, _ERROR
 
 DARK = (0, 0, 0)
 
@@ -26,8 +26,8 @@ def full(name):
     return shown(tuple((v * 255) >> 8 for v in PIECE_RGB[k:k + 3]))
 
 
-RED = shown((255, 0, 0))
-TAXI, BUS, UG = shown((255, 170, 0)), shown((0, 210, 170)), shown((255, 0, 0))
+RED = shown(tuple(_ERROR))
+TAXI, BUS, UG = (shown(tuple(TRANSPORT_RGB[3 * t:3 * t + 3])) for t in range(3))
 
 
 class Bench:

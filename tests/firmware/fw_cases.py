@@ -16,7 +16,7 @@ from sy.storage.store import Store
 from sy.storage import resume
 from testkit import MemStrip, TestBoard, play_game, popped, scratch
 from sy.rules import commit as commitlib
-from sy.play.board import TRANSPORT_RGB, _ERROR, SETUP, PLAY, OVER
+from sy.play.board import PIECE_RGB, TRANSPORT_RGB, _ERROR, SETUP, PLAY, OVER
 from sy.rules.base import PHASE_OVER
 
 # the firmware's colours, full scale as a TestBoard reads them (tb.colour)
@@ -257,7 +257,7 @@ def _start(detectives=(13, 26, 29, 34, 50), bobbies=()):
 def test_setup_lights_targets_and_waits_for_switches():
     tb = _ready()
     tb.run(1)
-    assert tb.colour(13) in ((0, 60, 255), (0, 0, 0))  # D1 blue (blinking until placed)
+    assert tb.colour(13) in (tuple(PIECE_RGB[0:3]), (0, 0, 0))  # D1 blue (blinking until placed)
     for s in (13, 26, 29, 34):
         tb.place(s)
     assert tb.board.stage == SETUP

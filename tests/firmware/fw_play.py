@@ -13,20 +13,29 @@ if sys.implementation.name != "micropython":
             sys.path.insert(0, p)
 
 from testkit import TestBoard, scratch
-from sy.play.board import IDLE, SETUP, PLAY, OVER
+from sy.play.board import IDLE, SETUP, PLAY, OVER, PIECE_RGB, BOBBY_RGB, TRANSPORT_RGB, _ERROR
 
 TMP = scratch("sy-fwtest-play")
 DETECTIVES = (13, 26, 29, 34, 50)
 DARK = (0, 0, 0)
 WHITE = (255, 255, 255)
-RED = (255, 0, 0)
-TAXI, BUS, UG = (255, 170, 0), (0, 210, 170), (255, 0, 0)  # the transports' colours
-D1, D2, D3 = (0, 60, 255), (0, 255, 40), (170, 0, 255)  # the first detectives' colours, full scale
-LIT_D1, LIT_D2 = ((0, 59, 254), (0, 254, 39))  # a piece lit at its full level (255 / 256)
+
+
+def _rgb(table, k):
+    return (table[k], table[k + 1], table[k + 2])
 
 
 def _scaled(rgb, lvl):
     return ((rgb[0] * lvl) >> 8, (rgb[1] * lvl) >> 8, (rgb[2] * lvl) >> 8)
+
+
+# the firmware's colours, full scale (docs/protocol.md names them: taxi yellow, bus turquoise,
+# underground red; D1 blue, D2 green, D3 purple; bobbies lavender)
+RED = _rgb(_ERROR, 0)
+TAXI, BUS, UG = _rgb(TRANSPORT_RGB, 0), _rgb(TRANSPORT_RGB, 3), _rgb(TRANSPORT_RGB, 6)
+D1, D2, D3 = _rgb(PIECE_RGB, 0), _rgb(PIECE_RGB, 3), _rgb(PIECE_RGB, 6)
+LAVENDER = _rgb(PIECE_RGB, BOBBY_RGB)
+LIT_D1, LIT_D2 = _scaled(D1, 255), _scaled(D2, 255)  # a piece lit at its full level (255 / 256)
 
 
 def _ready(detectives=DETECTIVES, bobbies=()):
@@ -139,8 +148,8 @@ def test_bobbies_are_lavender_whatever_their_index():
     # a game's pieces are its detectives, then its bobbies: with two detectives the bobbies are
     # pieces 2 and 3, and still lavender (not D3's purple and D4's pink)
     tb = _ready(detectives=(13, 26), bobbies=(29, 34))
-    LAVENDER = _scaled((110, 110, 190), 255)
-    assert _frame(tb, 500, (13, 26, 29, 34)) == [LIT_D1, LIT_D2, LAVENDER, LAVENDER]
+    lit = _scaled(LAVENDER, 255)
+    assert _frame(tb, 500, (13, 26, 29, 34)) == [LIT_D1, LIT_D2, lit, lit]
     for s in (13, 26, 29, 34):
         tb.place(s)
     assert tb.board.stage == PLAY
