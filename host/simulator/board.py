@@ -228,9 +228,22 @@ class SimBoard:
         if settle:
             self.settle()
 
-    def settle(self):
-        """Wait out the debounce time and a few scans."""
+    def settle(self, patience=10.0):
+        """Wait out the debounce time and a few scans: on the wall clock, then, if the firmware has
+        not run that many scan cycles meanwhile (its LED frames carry its cycle count; a board
+        process the OS did not schedule in time, on a loaded machine), until it has: fast hands
+        must not lift and place a piece between two scans of a board that was not running."""
+        before = self.frame()
         self.pause((self.config["debounce_ms"] + 40) / 1000)
+        if before is None:
+            return
+        need = before[1] + self.config["debounce_ms"] * self.config["scan_hz"] // 1000 + 2
+        end = time.monotonic() + patience
+        while time.monotonic() < end:
+            now = self.frame()
+            if now is None or now[1] >= need or now[1] < before[1]:  # (a restarted board counts from 0)
+                return
+            time.sleep(0.005)
 
     def pause(self, seconds):
         """The hands wait (on the board's clock: the wall clock here)."""
