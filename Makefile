@@ -15,7 +15,7 @@ demo: setup
 	yard sim --demo
 
 test: setup
-	python -m pytest -q
+	python -m pytest -q -n auto --dist loadfile --no-loadscope-reorder
 
 setup: $(VENV)/.installed apt host/pico/node_modules/.installed
 
