@@ -228,7 +228,7 @@ class SimBoard:
         if settle:
             self.settle()
 
-    def settle(self, patience=10.0):
+    def settle(self, patience=3.0):
         """Wait out the debounce time and a few scans: on the wall clock, then, if the firmware has
         not run that many scan cycles meanwhile (its LED frames carry its cycle count; a board
         process the OS did not schedule in time, on a loaded machine), until it has: fast hands
@@ -239,7 +239,7 @@ class SimBoard:
             return
         need = before[1] + self.config["debounce_ms"] * self.config["scan_hz"] // 1000 + 2
         end = time.monotonic() + patience
-        while time.monotonic() < end:
+        while time.monotonic() < end and self.alive() and not self._stop:  # (a stopped board runs no scan)
             now = self.frame()
             if now is None or now[1] >= need or now[1] < before[1]:  # (a restarted board counts from 0)
                 return
