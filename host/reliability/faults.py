@@ -9,7 +9,8 @@ import time
 
 from host.link.boardlink import BoardCommandError
 from host.reliability.common import FastLink, RelSim
-from sy.play.board import BOBBY_RGB, PIECE_RGB, TRANSPORT_RGB, _ERROR
+from host.web.board import piece_rgb
+from sy.play.board import TRANSPORT_RGB, _ERROR
 
 DARK = (0, 0, 0)
 
@@ -20,10 +21,8 @@ def shown(c, bright=64):
 
 
 def full(name):
-    """A piece's colour at its full level (255/256), as it reaches the strip: D1..D5 their own,
-    every bobby lavender (sy/play/board.py)."""
-    k = 3 * (int(name[1:]) - 1) if name[0] == "D" else BOBBY_RGB
-    return shown(tuple((v * 255) >> 8 for v in PIECE_RGB[k:k + 3]))
+    """A piece's colour at its full level (255/256), as it reaches the strip."""
+    return shown(tuple((v * 255) >> 8 for v in piece_rgb(name)))
 
 
 RED = shown(tuple(_ERROR))

@@ -16,11 +16,16 @@ MRX_PIECE = "X"
 STATIONS = 199
 
 
-def piece_colour(name):
-    """A piece's colour as the board's LEDs show it (sy/play/board.py): D1..D5 each their own,
-    every bobby (B1, B2...) lavender; '#rrggbb'."""
+def piece_rgb(name):
+    """A piece's colour as the board's LEDs show it (sy/play/board.py), full scale: D1..D5 each
+    their own, every bobby (B1, B2...) lavender; (r, g, b)."""
     k = 3 * (int(name[1:]) - 1) if name.startswith("D") else BOBBY_RGB
-    return "#%02x%02x%02x" % tuple(PIECE_RGB[k:k + 3])
+    return tuple(PIECE_RGB[k:k + 3])
+
+
+def piece_colour(name):
+    """piece_rgb as '#rrggbb'."""
+    return "#%02x%02x%02x" % piece_rgb(name)
 
 
 class ActionError(Exception):
