@@ -112,3 +112,33 @@ def test_monitor_shows_the_boards_lines():
         r = yard("monitor", "--port", sim.port, "--hello", "0", "--status", "--seconds", "2")
     assert r.returncode == 0, r.stderr
     assert "event 1" in r.stdout and '"setup"' in r.stdout and "reply" in r.stdout
+
+
+_MISSED_SIGNAL = r"""
+import os, signal, sys, threading, time
+from host.commands import cli
+cli._exit_on_signals()
+wait_here, _ = os.pipe()
+
+def elsewhere():
+    time.sleep(0.3)
+    # the signal's C-level handler runs in this thread: the main thread's wait is not interrupted,
+    # as when a signal lands after input() wrote its prompt and before it waits for a key
+    signal.pthread_kill(threading.get_ident(), signal.%s)
+
+threading.Thread(target=elsewhere).start()
+try:
+    os.read(wait_here, 1)  # nobody ever writes: only the signal can end this wait
+finally:
+    print("cleaned up", flush=True)
+"""
+
+
+@pytest.mark.parametrize("sig", ["SIGTERM", "SIGHUP"])
+def test_exit_signal_that_misses_the_wait_still_ends_yard(sig):
+    """A closed terminal's SIGHUP or a kill's SIGTERM that does not interrupt the main thread's wait
+    (it landed just before the wait began) still ends yard, through its clean-up."""
+    r = subprocess.run([sys.executable, "-c", _MISSED_SIGNAL % sig], capture_output=True, text=True, cwd=ROOT,
+                       timeout=20, stdin=subprocess.DEVNULL)
+    assert r.returncode == 128 + getattr(__import__("signal"), sig), r.stderr
+    assert r.stdout == "cleaned up\n"

@@ -5,8 +5,11 @@ Benchmarks are registered in host/commands/bench.py.
 """
 import argparse
 import importlib
+import os
 import signal
 import sys
+import threading
+import time
 
 from host.errors import UserError, BoardError
 
@@ -37,16 +40,54 @@ def build_parser():
     return parser
 
 
+_EXIT_SIGNALS = (signal.SIGTERM, signal.SIGHUP)
+_exiting = []  # the signal that is ending yard, once its handler has run
+
+
 def _exit_on(signum, _frame):
+    if _exiting:
+        return  # sent again by _wake_main while yard already cleans up: nothing more to do
+    _exiting.append(signum)
     raise SystemExit(128 + signum)
+
+
+def _wake_main(wakeups):
+    """Python runs a signal's handler in the main thread, when the signal interrupts what that
+    thread waits for or between two bytecodes. A signal that lands just before a blocking call
+    starts (after input() wrote its prompt, before it waits for a key) interrupts nothing: the
+    handler would wait for the next key press, and a closed terminal sends none. The C-level
+    handler also writes each signal's number to `wakeups` (signal.set_wakeup_fd): this thread reads
+    it and sends the signal to the main thread again until its handler has run."""
+    main = threading.main_thread().ident
+    while True:
+        try:
+            got = os.read(wakeups, 64)
+        except OSError:
+            return
+        for signum in set(got) & set(_EXIT_SIGNALS):
+            for _ in range(100):  # 10 s; one resend is enough unless the main thread is busy
+                time.sleep(0.1)
+                if _exiting:
+                    break
+                signal.pthread_kill(main, signum)
+
+
+def _exit_on_signals():
+    """A closed terminal (SIGHUP) or a kill (SIGTERM) ends yard through its `finally` blocks, so a
+    simulated board's firmware process (in its own session) is stopped, not left running."""
+    if signal.getsignal(signal.SIGTERM) is _exit_on:
+        return  # installed already (main() called again in one process)
+    wakeups, write_end = os.pipe()
+    os.set_blocking(write_end, False)
+    signal.set_wakeup_fd(write_end, warn_on_full_buffer=False)
+    for sig in _EXIT_SIGNALS:
+        signal.signal(sig, _exit_on)
+    threading.Thread(target=_wake_main, args=(wakeups,), name="signal-wake", daemon=True).start()
 
 
 def main(argv=None):
     args = build_parser().parse_args(argv)
-    # a closed terminal (SIGHUP) or a kill (SIGTERM) ends yard through its `finally` blocks, so a
-    # simulated board's firmware process (in its own session) is stopped, not left running
-    for sig in (signal.SIGTERM, signal.SIGHUP):
-        signal.signal(sig, _exit_on)
+    _exit_on_signals()
     try:
         return importlib.import_module(args._module).run(args) or 0
     except (UserError, BoardError) as e:
