@@ -50,7 +50,7 @@ ARCHES = (None, "x86", "x64", "armv6", "armv6m", "armv7m", "armv7em", "armv7emsp
 PICO_ARCH = "armv6m"
 # modules of machine code (viper), as paths below firmware/sy: built only for a board whose
 # architecture is known; without them the firmware runs their plain Python twins (sy/hardware/leds.py)
-NATIVE_MODULES = ("hardware/ledsfast.py",)
+NATIVE_MODULES = ("hardware/ledsfast.py", "rules/movesfast.py")
 
 
 def arch_of_mpy(mpy):

@@ -651,3 +651,40 @@ def test_no_piece_is_where_he_may_be_after_his_move():
     g.mrx_move(TAXI)
     assert [p for p in g.pos if g.is_candidate(p)] == []
     assert g.candidates() and all(s not in at for s in g.candidates())
+
+
+# --- to_move in machine code (sy/rules/movesfast.py) and in Python agree --------------------------
+def test_to_move_in_machine_code_agrees_with_the_python_one():
+    from sy.rules import game as rules_game
+    if sys.implementation.name == "micropython":
+        assert rules_game.NATIVE  # the unix port compiles the native twin, as a Pico's build does
+    seed = 12345
+    # crowded corners of the map (stations and their neighbours), so pieces get stuck as well
+    spots = (1, 8, 9, 18, 19, 20, 32, 33, 43, 46, 57, 58, 59, 74, 75, 189, 190, 191, 192, 194, 195, 197)
+    stuck = 0
+    for case in range(400):
+        g = Game([13, 26, 29], [34], 45) if case & 1 else Game([13, 26, 29, 34, 50], [], 45)
+        n = g.n_pieces
+        g.phase = PHASE_DETECTIVES
+        taken = []
+        while len(taken) < n:
+            seed = (seed * 1103515245 + 12345) & 0x7FFFFFFF
+            s = spots[(seed >> 8) % len(spots)]
+            if s not in taken:
+                taken.append(s)
+        for i in range(n):
+            g.pos[i] = taken[i]
+        seed = (seed * 1103515245 + 12345) & 0x7FFFFFFF
+        g.moved = (seed >> 8) & ((1 << n) - 1)
+        for i in range(g.n_detectives):
+            for t in range(3):
+                seed = (seed * 1103515245 + 12345) & 0x7FFFFFFF
+                g.tickets[i][t] = (0, 0, 1, 4)[(seed >> 8) & 3]
+        want = rules_game.PYTHON_TO_MOVE(g)
+        assert g.to_move() == want, (case, list(g.pos), g.moved, [list(t) for t in g.tickets])
+        for i in range(n):
+            if not g.moved & (1 << i) and not want & (1 << i):
+                stuck += 1
+        g.phase = PHASE_MRX
+        assert g.to_move() == 0
+    assert stuck > 20  # the cases do hold pieces that cannot move

@@ -117,29 +117,21 @@ class Game:
 
     def _moves(self, piece, out):
         """Append the piece's moves to out (if given); True if it has any."""
-        g = self.graph
-        adj = g.adj
-        here = self.pos[piece]
-        bobby = self.is_bobby(piece)
-        for t in range(3):
-            if not bobby and self.tickets[piece][t] == 0:
-                continue
-            lo, hi = g.span(here, t)
-            for i in range(lo, hi):
-                s = adj[i]
-                if self.holder_of(s) < 0:
-                    if out is None:
-                        return True
-                    out.append((s, t))
-        return bool(out)
+        if self.is_bobby(piece):
+            transports = 7  # bobbies pay nothing: every line is open to them
+        else:
+            held = self.tickets[piece]
+            transports = (1 if held[TAXI] else 0) | (2 if held[BUS] else 0) | (4 if held[UNDERGROUND] else 0)
+        return self.graph.free_moves(self.pos[piece], transports, self.pos, out)
 
     def to_move(self):
         """Bitmask of the pieces that still have to move this round (0 outside the detectives' turn)."""
         if self.phase != PHASE_DETECTIVES:
             return 0
         mask = 0
+        moved = self.moved
         for i in range(self.n_pieces):
-            if not self.moved & (1 << i) and self.can_move(i):
+            if not moved & (1 << i) and self._moves(i, None):
                 mask |= 1 << i
         return mask
 
@@ -155,12 +147,15 @@ class Game:
                 if self.holder_of(s) >= 0:
                     continue
                 if t < 3 and self.supply[t]:
+                    if out is None:
+                        return True
                     found = True
-                    if out is not None:
-                        out.append((s, t))
+                    out.append((s, t))
                 if self.black:
+                    if out is None:
+                        return True
                     found = True
-                    if out is not None and (s, BLACK) not in out:
+                    if (s, BLACK) not in out:
                         out.append((s, BLACK))
         return found
 
@@ -373,3 +368,22 @@ class Game:
         """The Game saved by save(); RuleError bad_input if the data is not a valid snapshot."""
         from sy.rules import savedgame
         return savedgame.load(cls, data, graph)
+
+
+PYTHON_TO_MOVE = Game.to_move  # (tests compare the machine code with it)
+
+
+def _native():
+    """Game.to_move as machine code where MicroPython compiled it (sy/rules/movesfast.py: .mpy
+    files made for this board's architecture); the Python one above everywhere else."""
+    if not _BOARD:
+        return False
+    try:
+        from sy.rules import movesfast
+    except (ImportError, ValueError, SyntaxError):  # no native code on this port, or another arch
+        return False
+    Game.to_move = movesfast.to_move
+    return True
+
+
+NATIVE = _native()
