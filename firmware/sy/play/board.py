@@ -155,7 +155,7 @@ class Board:
                 self.out.note({"note": "mrx_piece", "station": station})
             if self.x_on != x_on:
                 self.save()  # the snapshot's header keeps it: a resume takes his piece up as his
-        self.compare_and_commit()
+        self.compare_and_commit(game_changed=False)
 
     def _may(self, p):
         return bool(self._may_mask() & (1 << p))
@@ -206,16 +206,20 @@ class Board:
         if self.lifted >= 0:
             self.pre_ticket = -1 if self.pre_ticket == ticket else ticket
             self.dirty = True
-            self.compare_and_commit()
+            self.compare_and_commit(game_changed=False)
             return True
         return False
 
     # --- the comparison -------------------------------------------------------------------
-    def compare(self):
+    def compare(self, game_changed=True):
         """Compare where the rules put the pieces with the closed reeds, and nothing more (no
         commit, no change of stage): fills missing, extra and tomove, the board's view. Returns
         n << 8 | s: n closed stations no piece is on that closed while a piece was in hand
-        (placements), s the last of them (an int: the comparison allocates nothing)."""
+        (placements), s the last of them (an int: the comparison allocates nothing).
+        game_changed False (a reed or a ticket button changed, not the game): tomove is the last
+        evaluation's, as every change to the game is evaluated (a commit, a host's command, a
+        take-back, a resume) and the rules' to_move costs 1-2 ms on a Pico, in the cycle that
+        answers a placement."""
         self.dirty = True
         g = self.game
         self.n_missing = self.n_extra = 0
@@ -250,15 +254,16 @@ class Board:
                         to = s
         if not self.n_missing:
             self.off = 0  # every piece in place
-        self.tomove = g.to_move()
+        if game_changed:
+            self.tomove = g.to_move()
         return n_new << 8 | to
 
-    def compare_and_commit(self, quiet=False):
+    def compare_and_commit(self, quiet=False, game_changed=True):
         """compare(), then what it decides, committed: a board set up starts the game (`ready`),
         a resumed board whose pieces agree again says so, a piece lifted and put down on a new
         station is a move (committed once its ticket is known); and the lift's feedback (no
         `lift` note if quiet). Called after every change of the reeds or of the game."""
-        placed = self.compare()
+        placed = self.compare(game_changed)
         g = self.game
         if g is None:
             return
