@@ -18,6 +18,10 @@ except ImportError:  # CPython
     from sy.compat import ticks_ms, ticks_us, ticks_diff, sleep_ms
 
 FRAME_MS = 40  # animation frame period when nothing changes
+# an animation frame, a note or part of a host's line holds the scan loop up to 10 ms on a Pico:
+# none starts when a reed or button change settles sooner, so the scan that takes it is on time
+# (the answer to a placement is due debounce_ms + 20 ms after the reed closed)
+SETTLE_GUARD_MS = 10
 GC_EVERY = 12 * 1024  # bytes allocated between automatic collections (16 KB: the Pico's peak 5 KB higher)
 _MEM = hasattr(gc, "mem_alloc")  # MicroPython (CPython's gc cannot say)
 # what a scan cycle did besides scanning (App.cycle_kind; the longest plain cycle's kind is
@@ -108,6 +112,11 @@ class App:
             self._after_event(writes)
             if not board.every_scan:
                 return
+        due = deb.due_in(now)
+        if 0 <= due < SETTLE_GUARD_MS and not self.board.every_scan:
+            if self.board.dirty:  # a frame that answers something is drawn all the same
+                self._frame(now)
+            return
         r = self.link.poll()
         if r:
             self.commands += 1
@@ -124,15 +133,17 @@ class App:
             self.cycle_kind = LINE_PART
             return  # part of a host's line read (up to 64 bytes, ~4 ms on a Pico): this cycle's one thing
         if self.board.dirty or ticks_diff(now, self.last_frame) >= FRAME_MS:
-            self.board.dirty = False
-            self.cycle_kind = FRAME
-            self.last_frame = now
-            strip = self.leds.strip
-            strip.cycle = self.cycles
-            self.board.render(now)
+            self._frame(now)
         elif self.board.lift_note >= 0:
             self.cycle_kind = NOTE
             self.board.send_notes()
+
+    def _frame(self, now):
+        self.board.dirty = False
+        self.cycle_kind = FRAME
+        self.last_frame = now
+        self.leds.strip.cycle = self.cycles
+        self.board.render(now)
 
     def _after_event(self, writes):
         # A collection takes 10-15 ms on a Pico (it scans the ~60 KB of live objects), longer than
@@ -187,6 +198,10 @@ class App:
                     self.cycle_max_kind = self.cycle_kind
                 if self.leds.shown != frames and took > self.frame_cycle_max_us:
                     self.frame_cycle_max_us = took
-            left = period - ticks_diff(ticks_ms(), now)
+            t = ticks_ms()
+            left = period - ticks_diff(t, now)
+            due = self.debouncer.due_in(t)
+            if 0 <= due < left:
+                left = due  # a change settles before the next period: scan right then
             if left > 0:
                 sleep_ms(left)

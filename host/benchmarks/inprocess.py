@@ -7,7 +7,7 @@ only the firmware. Never flashed: under the unix port it is compiled beside the 
 import json
 
 from sy.hardware import boardconfig
-from sy.app import App
+from sy.app import App, SETTLE_GUARD_MS
 from sy.hardware.leds import Leds
 from sy.storage.store import Store
 
@@ -180,17 +180,19 @@ class InProcessBoard:
         self.settle()
 
     def command(self, cmd, **args):
-        """Send a command, run one cycle, return its reply (dict); events/notes stay in outbox."""
+        """Send a command, run cycles until its reply (dict); events/notes stay in outbox. One
+        cycle, unless a reed change settles within sy/app.py's SETTLE_GUARD_MS: the line waits."""
         args["cmd"] = cmd
         args["id"] = rid = self.next_id
         self.next_id += 1
         self.link.inbox.append(json.dumps(args).encode())
-        self.run(1)
-        for k in range(len(self.link.outbox)):
-            msg = json.loads(self.link.outbox[k])
-            if msg.get("id") == rid and "ok" in msg:
-                del self.link.outbox[k]
-                return msg
+        for _ in range(SETTLE_GUARD_MS // self.period + 2):
+            self.run(1)
+            for k in range(len(self.link.outbox)):
+                msg = json.loads(self.link.outbox[k])
+                if msg.get("id") == rid and "ok" in msg:
+                    del self.link.outbox[k]
+                    return msg
         raise AssertionError("no reply to %s" % cmd)
 
 

@@ -297,3 +297,24 @@ def test_a_quiet_scan_is_not_read_byte_by_byte():
     Scan.reads = 0
     assert not d.update(raw, 70)  # settled: quiet again
     assert Scan.reads == 0
+
+
+def test_due_in_says_when_the_first_pending_change_settles():
+    # the scan loop sleeps until then and starts nothing long just before it (sy/app.py)
+    d, raw = _primed(2, 30)
+    assert d.due_in(0) == -1  # nothing pending
+    _bit(raw, 3, True)
+    d.update(raw, 100)
+    assert d.due_in(100) == 30 and d.due_in(125) == 5
+    _bit(raw, 12, True)
+    d.update(raw, 110)  # a second change, later: the first still settles first
+    assert d.due_in(110) == 20
+    _bit(raw, 3, False)
+    d.update(raw, 115)  # bit 3 bounced back (pending no more); bit 12 is next, at 140
+    assert d.due_in(115) == 25
+    assert d.due_in(141) == 0  # late: at the next scan
+    assert d.update(raw, 140)
+    assert popped(d) == [(12 << 1) | CLOSED] and d.due_in(140) == -1
+    _bit(raw, 12, False)
+    d.update(raw, 0xFFF0)  # across the 16-bit clock's wrap
+    assert d.due_in(0xFFF0) == 30 and d.due_in(0x10004) == 10

@@ -661,7 +661,8 @@ def test_the_cycle_that_takes_a_reed_change_draws_no_frame():
     changes = tb.app.changes
     while tb.app.changes == changes:
         shown = tb.strip.seq
-        tb.link.inbox.append(b'{"cmd": "ping", "id": 99}')
+        if not tb.link.inbox:  # (a line waits while the change is about to settle: sy/app.py)
+            tb.link.inbox.append(b'{"cmd": "ping", "id": 99}')
         tb.run(1)
         if tb.app.changes == changes:
             tb.messages()
@@ -698,3 +699,29 @@ def test_every_event_saves_the_game_and_a_long_game_outgrows_the_buffer():
     st2 = tb.command("status")
     for k in ("pieces", "round", "moves", "log", "tickets", "mrx_tickets", "stage"):
         assert st[k] == st2[k], k
+
+
+def test_nothing_long_starts_while_a_change_is_about_to_settle():
+    """An animation frame or a host's line holds a Pico's scan loop up to 10 ms: in the cycles just
+    before a reed change settles neither starts, so the scan that takes the change is on time."""
+    from sy.app import SETTLE_GUARD_MS
+    tb = _detectives_turn()
+    tb.run(20)
+    tb.set(13, False)
+    deb = tb.app.debouncer
+    tb.run(1)
+    while not 0 <= deb.due_in(tb.now + tb.period) < SETTLE_GUARD_MS:
+        tb.run(1)
+    shown = tb.strip.seq
+    tb.app.last_frame = tb.now - 1000  # an animation frame is due
+    tb.link.inbox.append(b'{"cmd": "ping", "id": 98}')
+    changes = tb.app.changes
+    tb.run(1)
+    assert tb.app.changes == changes and deb.due_in(tb.now) >= 0
+    assert tb.strip.seq == shown and tb.link.inbox  # neither the frame nor the line started
+    while tb.app.changes == changes:
+        tb.run(1)
+    tb.run(1)
+    assert [m["id"] for m in tb.messages() if "ok" in m] == [98]
+    tb.run(1)
+    assert tb.strip.seq > shown and tb.board.lifted == 0

@@ -25,6 +25,7 @@ class Debouncer:
         self.head = 0  # next write
         self.tail = 0  # next read
         self.unsettled = 0  # bits whose raw state differs from the settled one (0: update() skips its pass)
+        self.due = 0  # with unsettled bits: the ms ticks (low 16 bits) at which the first of them settles
 
     def prime(self, raw):
         """Take raw as the settled state (at boot): no changes are reported for it."""
@@ -42,6 +43,7 @@ class Debouncer:
         stamp = self.stamp
         queued = False
         unsettled = 0
+        wait = 0
         first = self.head  # this scan's changes start here
         for i in range(self.nbytes):
             r = raw[i]
@@ -58,14 +60,26 @@ class Debouncer:
                 for k in range(8):
                     m = 0x80 >> k
                     if p & m:
-                        if (now - stamp[base + k]) & 0xFFFF >= self.ms:
+                        age = (now - stamp[base + k]) & 0xFFFF
+                        if age >= self.ms:
                             stable[i] ^= m
                             first = self._push(((base + k) << 1) | (1 if r & m else 0), now, first)
                             queued = True
                         else:
+                            if not unsettled or self.ms - age < wait:
+                                wait = self.ms - age
                             unsettled += 1
         self.unsettled = unsettled
+        if unsettled:
+            self.due = (now + wait) & 0xFFFF
         return queued
+
+    def due_in(self, now):
+        """ms until the first unsettled bit settles (0: at the next scan), or -1 if none is."""
+        if not self.unsettled:
+            return -1
+        left = (self.due - now) & 0xFFFF
+        return 0 if left > 0x8000 else left
 
     def _push(self, v, now, first):
         """Queue change v behind this scan's changes whose raw change came earlier (they start at
