@@ -11,6 +11,7 @@ import time
 
 from host.misterx.secretgame import SecretGame
 from pty_terminal import PtyTerminal
+from sy.play.board import PIECE_RGB, BOBBY_RGB
 from sy.rules.game import TICKET_NAMES, PHASE_DETECTIVES
 
 WORDS = ("taxi", "bus", "ug", "black")  # the console's ticket words
@@ -64,6 +65,22 @@ def mrx_input(sg, rng):
     return "%s %d" % (WORDS[t], s)
 
 
+def wait_until_lit_to_move(sim, g, piece, timeout=10):
+    """Wait until the board shows that `piece` may move, as the people at the table do: it pulses
+    (96..255 of its colour) where in Mister X's turn every piece glows at 24. The host logs Mister
+    X's move before the board has it: a hand that lifts a piece on the log's word alone lifts it out
+    of turn, and the board then takes its placement for no move."""
+    c = 3 * piece if piece < g.n_detectives else BOBBY_RGB
+    bright = int(sim.config["leds"]["brightness"] * 256)
+    dim = max(((PIECE_RGB[c + k] * 24) >> 8) * bright >> 8 for k in range(3))
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        if max(sim.leds().get(g.pos[piece], (0, 0, 0))) > 2 * dim + 1:
+            return
+        time.sleep(0.02)
+    raise AssertionError("the board never showed %s's turn" % g.piece_name(piece))
+
+
 def move_one_detective(sim, path, rng, timeout=15, hunt=False, logged=True):
     """Move the first piece that has to move; wait until the host logged it (logged=False: the
     host is not running, nobody logs it). False when no piece has to move. hunt: the detectives
@@ -80,6 +97,7 @@ def move_one_detective(sim, path, rng, timeout=15, hunt=False, logged=True):
         s, t = min(opts, key=lambda o: (o[0] != g.mrx, abs(o[0] - g.mrx)))
     fits = [tt for ss, tt in opts if ss == s]
     before = len(sg.lines)
+    wait_until_lit_to_move(sim, g, piece)
     sim.lift(g.pos[piece])
     if not g.is_bobby(piece) and len(fits) > 1:
         sim.press(TICKET_NAMES[t])
