@@ -12,13 +12,21 @@ import time
 from host import ROOT
 
 
+def _sigint_default():
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 class PtyTerminal:
     def __init__(self, args, env=None, cwd=ROOT, name="host", timeout=60):
         """env: the environment (the caller's own by default); name: who speaks, in a failed
         expect's message; timeout: expect's default, in seconds."""
         self.master, slave = pty.openpty()
+        # Ctrl-C (interrupt()) must reach the program as it does from a terminal: a test run started
+        # in the background of a shell without job control inherits SIGINT ignored, and Python keeps
+        # an ignored SIGINT ignored (no KeyboardInterrupt): the child starts with it at its default
         self.proc = subprocess.Popen([sys.executable, "-m", "host", *args], stdin=slave, stdout=slave, stderr=slave,
-                                     env=env, cwd=cwd, close_fds=True, start_new_session=True)
+                                     env=env, cwd=cwd, close_fds=True, start_new_session=True,
+                                     preexec_fn=_sigint_default)
         os.close(slave)
         self.name = name
         self.timeout = timeout
