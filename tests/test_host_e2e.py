@@ -152,7 +152,9 @@ def test_undo_at_the_console_takes_back_a_detectives_move(env):
     the game plays to its end with the move gone from the secret log and the board's record."""
     rng = random.Random(5)
     with SimBoard(heapsize=HEAP, debounce_ms=10) as sim:
-        host = start_game(sim, env, 2)
+        # start stations, not random cards: Mister X far from the detectives, so the game cannot end
+        # before his first prompt after a detectives' turn (random cards ended it there once)
+        host = start_game(sim, env, 2, ["--start", "13,26,29,34:172"])
         try:
             state = {}
 
