@@ -112,8 +112,8 @@ class App:
             self._after_event(writes)
             if not board.every_scan:
                 return
-        due = deb.due_in(now)
-        if 0 <= due < SETTLE_GUARD_MS and not self.board.every_scan:
+        # (an attribute read before the call: the idle scan pays no method call for it)
+        if deb.unsettled and deb.due_in(now) < SETTLE_GUARD_MS and not self.board.every_scan:
             if self.board.dirty:  # a frame that answers something is drawn all the same
                 self._frame(now)
             return
@@ -200,8 +200,9 @@ class App:
                     self.frame_cycle_max_us = took
             t = ticks_ms()
             left = period - ticks_diff(t, now)
-            due = self.debouncer.due_in(t)
-            if 0 <= due < left:
-                left = due  # a change settles before the next period: scan right then
+            if self.debouncer.unsettled:
+                due = self.debouncer.due_in(t)
+                if due < left:
+                    left = due  # a change settles before the next period: scan right then
             if left > 0:
                 sleep_ms(left)
