@@ -78,6 +78,7 @@ class App:
             resume.resume(self.board)
         finally:
             forget("storage.resume")
+        self.board.dirty = False  # the boot frame, drawn here, shows it all
         self.board.render(now)
         self.last_frame = now
 
@@ -116,6 +117,11 @@ class App:
         if deb.unsettled and deb.due_in(now) < SETTLE_GUARD_MS and not self.board.every_scan:
             if self.board.dirty:  # a frame that answers something is drawn all the same
                 self._frame(now)
+            return
+        if self.board.dirty and not self.board.every_scan:
+            # the players' answer goes before the host's next line: the host answers a note (a
+            # placement's ticket question) quickly, and its command may save to flash (100 ms)
+            self._frame(now)
             return
         r = self.link.poll()
         if r:

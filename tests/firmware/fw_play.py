@@ -655,7 +655,7 @@ def test_the_confirm_button_held_outside_a_game_in_play_does_nothing():
 # --- one thing a scan cycle ---------------------------------------------------------------------------------
 def test_the_cycle_that_takes_a_reed_change_draws_no_frame():
     """On a Pico a change's evaluation and a frame each take milliseconds: the frame that answers a
-    change comes in the next cycle, as does a host's line that waits meanwhile."""
+    change comes in the next cycle, and a host's line that waits meanwhile in the one after."""
     tb = _detectives_turn()
     tb.set(13, False)
     changes = tb.app.changes
@@ -669,9 +669,10 @@ def test_the_cycle_that_takes_a_reed_change_draws_no_frame():
     assert tb.strip.seq == shown and tb.board.lifted == 0
     assert [m for m in tb.messages() if m.get("id") == 99] == []  # the line waits too
     tb.run(1)
-    assert [m["id"] for m in tb.messages() if "ok" in m] == [99]
-    tb.run(1)
     assert tb.strip.seq == shown + 1 and tb.colour(4) == TAXI
+    assert [m for m in tb.messages() if m.get("id") == 99] == []  # the players' answer first
+    tb.run(1)
+    assert [m["id"] for m in tb.messages() if "ok" in m] == [99]
 
 
 # --- saving ------------------------------------------------------------------------------------------------
@@ -722,6 +723,29 @@ def test_nothing_long_starts_while_a_change_is_about_to_settle():
     while tb.app.changes == changes:
         tb.run(1)
     tb.run(1)
-    assert [m["id"] for m in tb.messages() if "ok" in m] == [98]
+    assert tb.strip.seq > shown and tb.board.lifted == 0  # the players' answer first,
+    assert tb.link.inbox and not [m for m in tb.messages() if "ok" in m]
     tb.run(1)
-    assert tb.strip.seq > shown and tb.board.lifted == 0
+    assert [m["id"] for m in tb.messages() if "ok" in m] == [98]  # then the host's line
+
+
+def test_the_answer_to_a_placement_goes_before_a_waiting_host_line():
+    """A placement the board asks a ticket for: the host answers the `choose` note at once, and its
+    line may save to flash (100 ms on a Pico); the frame that answers the players comes first."""
+    tb = _detectives_turn()
+    tb.run(20)
+    tb.set(13, False)
+    tb.run(10)
+    tb.messages()
+    tb.set(23, True)  # D1 13 -> 23: taxi or bus
+    changes = tb.app.changes
+    while tb.app.changes == changes:
+        tb.run(1)
+    assert tb.board.pend_to == 23 and tb.board.dirty
+    shown = tb.strip.seq
+    tb.link.inbox.append(b'{"cmd": "choose", "ticket": "bus", "id": 97}')
+    tb.run(1)
+    assert tb.strip.seq == shown + 1 and tb.link.inbox  # the question shown, the line still waiting
+    assert tb.board.game.pos[0] == 13
+    tb.run(1)
+    assert [m["id"] for m in tb.messages() if "ok" in m] == [97] and tb.board.game.pos[0] == 23

@@ -234,9 +234,8 @@ def test_a_snapshot_without_a_game_is_an_idle_board():
 def test_a_restart_draws_its_first_frame_at_once():
     data = _game_bytes()
     tb = _board_with({"v": 1, "stage": PLAY, "x_on": 0}, data)
-    before = tb.strip.seq
-    tb.run(3)  # 15 ms: before the 40 ms of a frame that is not asked for (a collection may take a cycle)
-    assert tb.strip.seq > before  # the pieces to put back are shown at once
+    assert tb.board.restoring and tb.strip.seq > 0  # the pieces to put back: shown by start(), no cycle run
+    assert not tb.board.dirty  # and not drawn again ahead of the host's first line
 
 
 def test_resume_says_whether_it_took_a_game_up():
