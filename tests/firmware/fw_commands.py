@@ -719,6 +719,16 @@ def _verdict(tb, start, moves):
     return r["verified"], r["message"]
 
 
+def test_a_reveal_chunk_out_of_order_is_refused_and_changes_nothing():
+    tb, x, y = _committed_game()
+    assert tb.command("reveal", start=[SALT, 45], moves=[[SALT, 46], [SALT, x]], more=True)["received"] == 2
+    for offset in (1, -1, 3):  # a chunk again, a negative index, a gap: the reveal goes on at 2
+        r = tb.command("reveal", offset=offset, moves=[[SALT, y]])
+        assert _refused(r, "bad_input") == "the next chunk starts at offset 2", (offset, r)
+    r = tb.command("reveal", offset=2, moves=[[SALT, y]])
+    assert r["verified"] is True and r["received"] == 3, r
+
+
 def test_the_reveal_in_chunks_is_checked_and_journaled():
     tb, x, y = _committed_game()
     assert "list" in _refused(tb.command("reveal", start=[SALT, 45], moves="46"), "bad_input")

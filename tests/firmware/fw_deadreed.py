@@ -147,9 +147,10 @@ def test_reed_command_remembered_in_board_json():
 def test_reed_command_refuses_bad_input():
     tb = TestBoard(TMP)
     for args in ({"station": 0, "out": True}, {"station": 200, "out": True}, {"station": "4", "out": True},
-                 {"station": 4, "out": 1}, {"station": 4}):
+                 {"station": 4, "out": 1}, {"station": 4, "out": 0}, {"station": 4}, {"out": True}):
         r = tb.command("reed", **args)
         assert not r["ok"] and r["error"] == "bad_input", r
+        assert r["message"].startswith("station" if args.get("station") != 4 else "out"), r
     assert "dead" not in tb.command("status")
     f = open(TMP + "/board.json")
     assert "dead" not in json.load(f)["reeds"]
@@ -179,6 +180,11 @@ def test_taken_out_during_a_game_and_place_by_the_host():
     assert not r["ok"], r  # 26 is in service
     r = tb.command("place", piece="D2", station=4)
     assert not r["ok"] and r["error"] == "wrong_turn", r
+    for args in ({"piece": "D1"}, {"piece": "D1", "station": 14, "ticket": "black"}):  # no station; no such ride
+        r = tb.command("place", **args)
+        assert not r["ok"] and r["error"] == "bad_input", r
+        assert r["message"] == ("ticket must be taxi, bus or underground" if "ticket" in args
+                                else "station must be a station number 1..199"), r
     r = tb.command("place", piece="D1", station=14)
     assert r["ok"], r
     assert tb.board.game.pos[0] == 14
