@@ -140,7 +140,7 @@ class App:
             return  # part of a host's line read (up to 64 bytes, ~4 ms on a Pico): this cycle's one thing
         if self.board.dirty or ticks_diff(now, self.last_frame) >= FRAME_MS:
             self._frame(now)
-        elif self.board.lift_note >= 0:
+        elif self.board.lift_note >= 0 or self.board.ask_note:
             self.cycle_kind = NOTE
             self.board.send_notes()
 

@@ -44,6 +44,7 @@ class Service:
 
     every_scan = True  # render() latches every scan's switches (sy/app.py calls it each cycle)
     lift_note = -1  # no notes to send later (sy/play/board.py send_notes)
+    ask_note = False
 
     def __init__(self, app, game_board, paused):
         self.app = app

@@ -81,6 +81,7 @@ class Board:
         self.tomove = 0
         self.lifted = -1
         self.lift_note = -1  # a lifted piece the host has not been told about yet (send_notes)
+        self.ask_note = False  # the ticket question of a placement (pend_to) not told yet (send_notes)
         self.dest = bytearray(64)  # legal destinations of the lifted piece
         self.dest_mask = bytearray(64)  # transports (bit t) per destination
         self.n_dest = 0
@@ -328,18 +329,26 @@ class Board:
             self.lift_note = p  # told in a later cycle: the players' frame comes first (sy/app.py)
 
     def send_notes(self):
-        """Tell the host about the piece in hand, if it is still in hand; True if a note went."""
+        """Tell the host what the players were shown in an earlier cycle (sy/app.py), a note a
+        cycle: the piece in hand, if it is still in hand; then the ticket question of its
+        placement, if the board still asks it. True if a note went."""
+        g = self.game
         p = self.lift_note
         self.lift_note = -1
-        if p < 0 or p != self.lifted:
-            return False
-        g = self.game
-        legal = [[self.dest[i], ticket_mask_names(self.dest_mask[i])] for i in range(self.n_dest)]
-        note = {"note": "lifted", "piece": g.piece_name(p), "station": g.pos[p], "legal": legal}
-        if self.blind is not None:
-            self.blind.note(self, note)  # its destinations whose reed is out of service
-        self.out.note(note)
-        return True
+        if p >= 0 and p == self.lifted:
+            legal = [[self.dest[i], ticket_mask_names(self.dest_mask[i])] for i in range(self.n_dest)]
+            note = {"note": "lifted", "piece": g.piece_name(p), "station": g.pos[p], "legal": legal}
+            if self.blind is not None:
+                self.blind.note(self, note)  # its destinations whose reed is out of service
+            self.out.note(note)
+            return True
+        ask = self.ask_note
+        self.ask_note = False
+        if ask and self.pend_to and self.lifted >= 0:
+            self.out.note({"note": "choose", "piece": g.piece_name(self.lifted), "station": self.pend_to,
+                           "tickets": ticket_mask_names(self.pend_mask)})
+            return True
+        return False
 
     def _place(self, p, to):
         g = self.game
@@ -370,8 +379,7 @@ class Board:
             self.pend_to = to
             self.pend_mask = mask
             self.pend_at = self.now
-            self.out.note({"note": "choose", "piece": g.piece_name(p), "station": to,
-                           "tickets": ticket_mask_names(mask)})
+            self.ask_note = True  # told in a later cycle, as the lift: the players' frame first
 
     def _commit_move(self, p, ticket, to):
         g = self.game
