@@ -26,6 +26,7 @@ class Debouncer:
         self.tail = 0  # next read
         self.unsettled = 0  # bits whose raw state differs from the settled one (0: update() skips its pass)
         self.due = 0  # with unsettled bits: the ms ticks (low 16 bits) at which the first of them settles
+        self.lo = self.hi = 0  # with unsettled bits: the first and last byte that holds one
 
     def prime(self, raw):
         """Take raw as the settled state (at boot): no changes are reported for it."""
@@ -37,15 +38,19 @@ class Debouncer:
     def update(self, raw, now):
         """Feed one scan taken at `now` (ms ticks); returns True if changes were queued."""
         last = self.last
-        if not self.unsettled and raw == last:  # nothing changed, nothing pending (compared in C)
-            return False
+        if raw == last:  # no raw change since the last scan (compared in C)
+            if not self.unsettled:
+                return False
+            lo, hi = self.lo, self.hi  # only the bytes with bits waiting to settle can change
+        else:
+            lo, hi = 0, self.nbytes - 1
         stable = self.stable
         stamp = self.stamp
         queued = False
         unsettled = 0
         wait = 0
         first = self.head  # this scan's changes start here
-        for i in range(self.nbytes):
+        for i in range(lo, hi + 1):
             r = raw[i]
             d = r ^ last[i]
             if d:
@@ -65,9 +70,13 @@ class Debouncer:
                             stable[i] ^= m
                             first = self._push(((base + k) << 1) | (1 if r & m else 0), now, first)
                             queued = True
-                        else:
-                            if not unsettled or self.ms - age < wait:
+                        else:  # still waiting: when the first of these settles, and where they are
+                            if not unsettled:
                                 wait = self.ms - age
+                                self.lo = i
+                            elif self.ms - age < wait:
+                                wait = self.ms - age
+                            self.hi = i
                             unsettled += 1
         self.unsettled = unsettled
         if unsettled:
