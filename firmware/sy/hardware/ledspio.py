@@ -41,11 +41,21 @@ class PioStrip:
         self._dma = rp2.DMA()
         self._ctrl = self._dma.pack_ctrl(size=0, inc_write=False, treq_sel=_DREQ_PIO0_TX0)
         self._done = ticks_us()  # when the last frame is out and latched
+        self.stalls = 0  # frames whose DMA had to be stopped (wait())
 
     def wait(self):
-        """Until the last frame is out of `buf` and latched."""
-        while ticks_diff(self._done, ticks_us()) > 0 or self._dma.active():
+        """Until the last frame is out of `buf` and latched. A transfer still running a whole
+        frame's time after it should have ended is stopped: that frame is lost, not the board
+        (a wait with no end would hold the scan loop for good)."""
+        while ticks_diff(self._done, ticks_us()) > 0:
             pass
+        if self._dma.active():
+            limit = ticks_add(self._done, _US_PER_BYTE * len(self.buf))
+            while self._dma.active():
+                if ticks_diff(ticks_us(), limit) > 0:
+                    self._dma.active(0)
+                    self.stalls += 1
+                    break
 
     def write(self):
         self.wait()
