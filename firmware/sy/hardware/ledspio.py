@@ -40,17 +40,20 @@ class PioStrip:
         self._sm.active(1)
         self._dma = rp2.DMA()
         self._ctrl = self._dma.pack_ctrl(size=0, inc_write=False, treq_sel=_DREQ_PIO0_TX0)
+        self._frame_us = _US_PER_BYTE * len(self.buf) + _LATCH_US  # one frame on the wire, latched
         self._done = ticks_us()  # when the last frame is out and latched
         self.stalls = 0  # frames whose DMA had to be stopped (wait())
 
     def wait(self):
-        """Until the last frame is out of `buf` and latched. A transfer still running a whole
-        frame's time after it should have ended is stopped: that frame is lost, not the board
-        (a wait with no end would hold the scan loop for good)."""
-        while ticks_diff(self._done, ticks_us()) > 0:
+        """Until the last frame is out of `buf` and latched: at most a frame's time after write().
+        A deadline further off than that is one long past, read across the µs ticks' wrap (a
+        frame written 9 minutes before: the ticks wrap every 18); waiting for it would hold the
+        board for minutes. A transfer still running a frame's time on is stopped: that frame is
+        lost, not the board."""
+        while 0 < ticks_diff(self._done, ticks_us()) <= self._frame_us:
             pass
         if self._dma.active():
-            limit = ticks_add(self._done, _US_PER_BYTE * len(self.buf))
+            limit = ticks_add(ticks_us(), self._frame_us)
             while self._dma.active():
                 if ticks_diff(ticks_us(), limit) > 0:
                     self._dma.active(0)
@@ -59,5 +62,5 @@ class PioStrip:
 
     def write(self):
         self.wait()
-        self._done = ticks_add(ticks_us(), _US_PER_BYTE * len(self.buf) + _LATCH_US)
+        self._done = ticks_add(ticks_us(), self._frame_us)
         self._dma.config(read=self.buf, write=self._sm, count=len(self.buf), ctrl=self._ctrl, trigger=True)
