@@ -51,9 +51,26 @@ CORNERED = True  # RISK "landing": also where the replies would leave him no mov
 # bits a move, with TILT on top); the landing plan under their tilt is not measured yet
 MCTS_PLAN = {"near": 0.2, "risk": "adjacent", "escape_at": 0.0, "cornered": False, "sig_leak": 0.0}
 ESCAPE_AT = 0.99  # Hider.escapes: his row's landing risk from which he takes a surfacing double (0: never)
+OUTLOOK_SHARE = 1.0  # RISK "landing": times this ** (share of his moves from there that end next to a piece after the reply)
+AHEAD_SHARE = 1.0  # RISK "landing": times this ** (share of his next moves that end where the next reply steps)
+STAGE = 0.0  # shares ** (STAGE * stage_weight(moves)): bits spent late, where a capture avoided is worth most (0: off)
+STAGE_PARTS = "both"
+TICKET_RISK = 0.0  # a ticket's mass times (1 - the landing risk its shares leave) ** this
+STAGE_FORM = "late"
+BOXED = False  # RISK "landing": before a surfacing, count as landings the stations every move from which ends next to a piece
+STAGE_SMALL = 1.0  # the stage's exponent times this while the public set has 3 stations or fewer
 SIG_LEAK = 1.0  # _tilt_tickets: how strongly tickets with even shares are preferred
 RISK = "landing"  # which destinations get the RISKY_SHARE share: "landing" (in proportion to how
 # often greedy detectives would step there, policy.landing_risk) or "adjacent" (next to a piece)
+
+
+def stage_weight(moves):
+    """About how often heuristic Mister X wins once he has made `moves` moves uncaught (bench ai,
+    easy against heuristic detectives: 0.18 at the start, 0.25 at 8, 0.36 at 12, 0.56 at 16, 0.85
+    at 20): what a capture avoided on this move is worth."""
+    if STAGE_FORM == "late":
+        return 0.17 + 0.83 * min(1.0, moves / 22.0) ** 2.5
+    return 0.26 + 0.74 * min(1.0, moves / 21.0) ** 1.6
 
 
 def surfaces_next(sim):
@@ -135,6 +152,11 @@ def plan(sim, beta=1.2, iterations=ITERATIONS, doubles=True, crowd=None, prior=N
     cornered = CORNERED if cornered is None else cornered
     sig_leak = SIG_LEAK if sig_leak is None else sig_leak
     landings = {}
+    stage = stage_weight(sim.moves) * STAGE if STAGE else 1.0
+    if STAGE and sim.cand.bit_count() <= 3:
+        stage *= STAGE_SMALL
+    stage_l = stage if STAGE_PARTS in ("both", "landing") else 1.0
+    stage_a = stage if STAGE_PARTS in ("both", "adjacent") else 1.0
     appeal = {}
     sig_appeal = {}
     for (sig, to) in cols:
@@ -142,10 +164,18 @@ def plan(sim, beta=1.2, iterations=ITERATIONS, doubles=True, crowd=None, prior=N
             a = 1.0
         elif risk == "landing":
             if sig not in landings:
-                landings[sig] = policy.landing_risk(sim, sig[1:], cornered=cornered)
-            a = 1.0 - (1.0 - near) * landings[sig].get(to, 0.0)
+                look = {} if OUTLOOK_SHARE != 1.0 else None
+                ahead = {} if AHEAD_SHARE != 1.0 else None
+                box = BOXED and (sim.moves + len(sig) - 1 + 1) in sim.reveals
+                landings[sig] = (policy.landing_risk(sim, sig[1:], cornered=cornered, outlook=look, ahead=ahead,
+                                                     boxed=box), look, ahead)
+            a = (1.0 - (1.0 - near) * landings[sig][0].get(to, 0.0)) ** stage_l
             if ADJACENT_SHARE != 1.0 and policy.dmin(sim.tb, sim.pos, to) <= 1:
-                a *= ADJACENT_SHARE
+                a *= ADJACENT_SHARE ** stage_a
+            if OUTLOOK_SHARE != 1.0:
+                a *= OUTLOOK_SHARE ** landings[sig][1].get(to, 0.0)
+            if AHEAD_SHARE != 1.0:
+                a *= AHEAD_SHARE ** landings[sig][2].get(to, 0.0)
         else:
             a = near if policy.dmin(sim.tb, sim.pos, to) <= 1 else 1.0
         if crowd:
@@ -157,6 +187,17 @@ def plan(sim, beta=1.2, iterations=ITERATIONS, doubles=True, crowd=None, prior=N
         sig_count[sig] = sig_count.get(sig, 0) + 1
     if sig_leak:
         _tilt_tickets(sig_mass, appeal, sig_appeal, sig_leak)
+    if TICKET_RISK and landings:
+        total = sum(sig_mass.values())
+        for sig in sig_mass:
+            if sig_appeal[sig] <= 0 or sig not in landings:
+                continue
+            c = sum(a * landings[sig][0].get(to, 0.0) for (sg, to), a in appeal.items() if sg == sig)
+            sig_mass[sig] *= max(0.0, 1.0 - c / sig_appeal[sig]) ** TICKET_RISK
+        now = sum(sig_mass.values())
+        if now > 0:
+            for sig in sig_mass:
+                sig_mass[sig] *= total / now
     # a ticket whose every destination has no appeal (near=0, all where the detectives step): its
     # mass goes to the other tickets; if no ticket has any, each shares its mass evenly, as the
     # rows must still go somewhere
