@@ -25,7 +25,9 @@ the station is shown anyway, so there he plays his best.
 The one preference in the destinations' shares (what the attacker sees after the ticket): a
 destination where greedy detectives would step next (policy.landing_risk, computed from public
 facts for each ticket; or where their replies leave him no move) keeps only RISKY_SHARE of an
-even share, any other station next to a piece ADJACENT_SHARE. Each such share costs bits (a detective who knows the plan knows where he is not),
+even share, any other station next to a piece ADJACENT_SHARE, both to a power that grows with
+the move number (STAGE, stage_weight: the bits go to the late moves, where a capture avoided
+is most often a win). Each such share costs bits (a detective who knows the plan knows where he is not),
 so a ticket whose shares are closer to even gets more of the mass (SIG_LEAK: which ticket he
 plays tells nothing about where he is). A cornered Mister X (the plan would put him on their
 steps) whose next move but one surfaces takes a double move there instead (Hider.escapes).
@@ -43,7 +45,7 @@ TILT = 2.0  # how far MCTS values bend his row (host/ai/agents.py MctsMrX)
 # the share of a destination the detectives would step on (RISK), against 1 for any other: the
 # public preference in the destinations' shares (bench ai, docs/host.md: with ADJACENT_SHARE 0.5,
 # 0.2 leaks 0.44 bits a move; 0.1 with 0.4: 0.50; larger: less strength)
-RISKY_SHARE = 0.2
+RISKY_SHARE = 0.2  # (both shares to the power STAGE * stage_weight(moves), below)
 CROWD = 0.0  # see plan(): leak grows fast with it (crowd 3: ~1.5 bits a move)
 ADJACENT_SHARE = 0.5  # RISK "landing": a station next to a piece keeps this much more (other detectives)
 CORNERED = True  # RISK "landing": also where the replies would leave him no move
@@ -51,25 +53,22 @@ CORNERED = True  # RISK "landing": also where the replies would leave him no mov
 # bits a move, with TILT on top); the landing plan under their tilt is not measured yet
 MCTS_PLAN = {"near": 0.2, "risk": "adjacent", "escape_at": 0.0, "cornered": False, "sig_leak": 0.0}
 ESCAPE_AT = 0.99  # Hider.escapes: his row's landing risk from which he takes a surfacing double (0: never)
-OUTLOOK_SHARE = 1.0  # RISK "landing": times this ** (share of his moves from there that end next to a piece after the reply)
-AHEAD_SHARE = 1.0  # RISK "landing": times this ** (share of his next moves that end where the next reply steps)
-STAGE = 0.0  # shares ** (STAGE * stage_weight(moves)): bits spent late, where a capture avoided is worth most (0: off)
-STAGE_PARTS = "both"
-TICKET_RISK = 0.0  # a ticket's mass times (1 - the landing risk its shares leave) ** this
-STAGE_FORM = "late"
-BOXED = False  # RISK "landing": before a surfacing, count as landings the stations every move from which ends next to a piece
-STAGE_SMALL = 1.0  # the stage's exponent times this while the public set has 3 stations or fewer
+# RISK "landing": the shares (RISKY_SHARE's and ADJACENT_SHARE's) are raised to the power
+# STAGE * stage_weight(moves) (0: not at all): near even early in the game, where a capture
+# avoided is worth little (he is likely caught later anyway) and bits cost as much, tight late,
+# where it is worth most. bench ai (docs/host.md, 80 games of the attacker): 2.5 leaks 0.47 bits
+# a move (the plain shares: 0.467) and wins 0.216 of 2000 games (0.192); 3.0: 0.55 bits
+STAGE = 2.5
 SIG_LEAK = 1.0  # _tilt_tickets: how strongly tickets with even shares are preferred
 RISK = "landing"  # which destinations get the RISKY_SHARE share: "landing" (in proportion to how
 # often greedy detectives would step there, policy.landing_risk) or "adjacent" (next to a piece)
 
 
 def stage_weight(moves):
-    """About how often heuristic Mister X wins once he has made `moves` moves uncaught (bench ai,
-    easy against heuristic detectives: 0.18 at the start, 0.25 at 8, 0.36 at 12, 0.56 at 16, 0.85
-    at 20): what a capture avoided on this move is worth."""
-    if STAGE_FORM == "late":
-        return 0.17 + 0.83 * min(1.0, moves / 22.0) ** 2.5
+    """What a capture avoided on the move after `moves` is worth: about how often the easy level
+    wins against heuristic detectives once he has made that many moves uncaught (bench ai, 600
+    games with STAGE 5: 0.26 until move 3, 0.3 at 4-7, 0.47 at 8-11, 0.66 at 12-15, 0.84 at
+    16-19, 0.97 from 20). Public: the move number only."""
     return 0.26 + 0.74 * min(1.0, moves / 21.0) ** 1.6
 
 
@@ -152,11 +151,7 @@ def plan(sim, beta=1.2, iterations=ITERATIONS, doubles=True, crowd=None, prior=N
     cornered = CORNERED if cornered is None else cornered
     sig_leak = SIG_LEAK if sig_leak is None else sig_leak
     landings = {}
-    stage = stage_weight(sim.moves) * STAGE if STAGE else 1.0
-    if STAGE and sim.cand.bit_count() <= 3:
-        stage *= STAGE_SMALL
-    stage_l = stage if STAGE_PARTS in ("both", "landing") else 1.0
-    stage_a = stage if STAGE_PARTS in ("both", "adjacent") else 1.0
+    stage = STAGE * stage_weight(sim.moves) if STAGE else 1.0  # (risk "landing" only)
     appeal = {}
     sig_appeal = {}
     for (sig, to) in cols:
@@ -164,18 +159,10 @@ def plan(sim, beta=1.2, iterations=ITERATIONS, doubles=True, crowd=None, prior=N
             a = 1.0
         elif risk == "landing":
             if sig not in landings:
-                look = {} if OUTLOOK_SHARE != 1.0 else None
-                ahead = {} if AHEAD_SHARE != 1.0 else None
-                box = BOXED and (sim.moves + len(sig) - 1 + 1) in sim.reveals
-                landings[sig] = (policy.landing_risk(sim, sig[1:], cornered=cornered, outlook=look, ahead=ahead,
-                                                     boxed=box), look, ahead)
-            a = (1.0 - (1.0 - near) * landings[sig][0].get(to, 0.0)) ** stage_l
+                landings[sig] = policy.landing_risk(sim, sig[1:], cornered=cornered)
+            a = (1.0 - (1.0 - near) * landings[sig].get(to, 0.0)) ** stage
             if ADJACENT_SHARE != 1.0 and policy.dmin(sim.tb, sim.pos, to) <= 1:
-                a *= ADJACENT_SHARE ** stage_a
-            if OUTLOOK_SHARE != 1.0:
-                a *= OUTLOOK_SHARE ** landings[sig][1].get(to, 0.0)
-            if AHEAD_SHARE != 1.0:
-                a *= AHEAD_SHARE ** landings[sig][2].get(to, 0.0)
+                a *= ADJACENT_SHARE ** stage
         else:
             a = near if policy.dmin(sim.tb, sim.pos, to) <= 1 else 1.0
         if crowd:
@@ -187,17 +174,6 @@ def plan(sim, beta=1.2, iterations=ITERATIONS, doubles=True, crowd=None, prior=N
         sig_count[sig] = sig_count.get(sig, 0) + 1
     if sig_leak:
         _tilt_tickets(sig_mass, appeal, sig_appeal, sig_leak)
-    if TICKET_RISK and landings:
-        total = sum(sig_mass.values())
-        for sig in sig_mass:
-            if sig_appeal[sig] <= 0 or sig not in landings:
-                continue
-            c = sum(a * landings[sig][0].get(to, 0.0) for (sg, to), a in appeal.items() if sg == sig)
-            sig_mass[sig] *= max(0.0, 1.0 - c / sig_appeal[sig]) ** TICKET_RISK
-        now = sum(sig_mass.values())
-        if now > 0:
-            for sig in sig_mass:
-                sig_mass[sig] *= total / now
     # a ticket whose every destination has no appeal (near=0, all where the detectives step): its
     # mass goes to the other tickets; if no ticket has any, each shares its mass evenly, as the
     # rows must still go somewhere

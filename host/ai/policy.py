@@ -166,7 +166,7 @@ def heuristic_detective(sim, rnd, cands=None):
     return (p, best[1], best[2])
 
 
-def landing_risk(sim, tickets, draws=4, cornered=False, outlook=None, ahead=None, boxed=False):
+def landing_risk(sim, tickets, draws=4, cornered=False):
     """{station: the share of `draws` replies in which a greedy detective steps on it} after
     Mister X plays `tickets` (one, or a double move's two) from the public state of sim: the
     heuristic detectives (heuristic_detective, each draw with its own fixed tie-breaking) reply to
@@ -192,83 +192,7 @@ def landing_risk(sim, tickets, draws=4, cornered=False, outlook=None, ahead=None
             for s in _bits(probe.cand):
                 if not probe.mrx_can_move(s):
                     hits[s] = hits.get(s, 0) + 1
-        if boxed:
-            for s in _bits(probe.cand):
-                if probe.mrx_can_move(s) and _boxed(probe, s):
-                    hits[s] = hits.get(s, 0) + 1
-        if outlook is not None:
-            _outlook(probe, outlook, 1.0 / draws)
-        if ahead is not None and probe.reason == "mrx_stuck":  # (he stood nowhere: the round closed)
-            _ahead(probe, ahead, 1.0 / draws, rnd)
     return {s: n / draws for s, n in hits.items()}
-
-
-def _ahead(probe, out, weight, rnd):
-    """Adds to out[s], for every possible station s once the detectives replied (probe), weight
-    times the share of his next moves from s that end where the detectives' next reply steps
-    (or on a piece): for each plain ticket he has, the public set after it and the heuristic
-    detectives' reply to it, simulated; the tickets he may play from s count equally."""
-    tb = probe.tb
-    cands = _bits(probe.cand)
-    per = {}
-    for t in (0, 1, 2):
-        if not probe.supply[t]:
-            continue
-        nxt = probe.copy()
-        nxt.mrx = 0
-        nxt.result = nxt.reason = None
-        nxt.mrx_step(t, 0)
-        nxt._start_detectives()
-        landed = set(nxt.pos)
-        while nxt.phase == PHASE_DETECTIVES and nxt.result is None and nxt.to_move():
-            p, tt, to = heuristic_detective(nxt, rnd)
-            landed.add(to)
-            nxt.move(p, tt, to)
-        landed.update(nxt.pos)
-        nbr = tb.nbr[t]
-        for s in cands:
-            ex = nbr[s]
-            if not ex:
-                continue
-            bad = sum(1 for d in ex if d in landed) / len(ex)
-            got = per.setdefault(s, [0.0, 0])
-            got[0] += bad
-            got[1] += 1
-    for s in cands:
-        got = per.get(s)
-        v = got[0] / got[1] if got else 1.0
-        out[s] = out.get(s, 0.0) + weight * v
-
-
-def _boxed(probe, s):
-    """Whether every move from s ends next to a piece (probe: after the detectives' reply)."""
-    tb = probe.tb
-    pos = probe.pos
-    for to, _t in probe.mrx_options_from(s):
-        if dmin(tb, pos, to) > 1:
-            return False
-    return True
-
-
-def _outlook(probe, out, weight):
-    """Adds to out[s], for every possible station s once the detectives replied (probe), weight
-    times the share of his moves from s that end next to a piece (or nowhere: no move)."""
-    tb = probe.tb
-    pos = probe.pos
-    danger = {}
-    for s in _bits(probe.cand):
-        opts = probe.mrx_options_from(s)
-        seen = set()
-        bad = 0
-        for to, _t in opts:
-            if to in seen:
-                continue
-            seen.add(to)
-            d = danger.get(to)
-            if d is None:
-                d = danger[to] = dmin(tb, pos, to) <= 1
-            bad += d
-        out[s] = out.get(s, 0.0) + weight * (bad / len(seen) if seen else 1.0)
 
 
 def _bits(mask):
