@@ -44,7 +44,7 @@ ITERATIONS = 40
 TILT = 2.0  # how far MCTS values bend his row (host/ai/agents.py MctsMrX)
 # the share of a destination the detectives would step on (RISK), against 1 for any other: the
 # public preference in the destinations' shares (bench ai, docs/host.md: with ADJACENT_SHARE 0.5,
-# 0.2 leaks 0.44 bits a move; 0.1 with 0.4: 0.50; larger: less strength)
+# 0.2 leaks 0.44 bits a move; 0.1 with 0.4: 0.50; larger: less strength; all without STAGE)
 RISKY_SHARE = 0.2  # (both shares to the power STAGE * stage_weight(moves), below)
 CROWD = 0.0  # see plan(): leak grows fast with it (crowd 3: ~1.5 bits a move)
 ADJACENT_SHARE = 0.5  # RISK "landing": a station next to a piece keeps this much more (other detectives)
