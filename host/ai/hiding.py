@@ -25,7 +25,9 @@ the station is shown anyway, so there he plays his best.
 The one preference in the destinations' shares (what the attacker sees after the ticket): a
 destination where greedy detectives would step next (policy.landing_risk, computed from public
 facts for each ticket; or where their replies leave him no move) keeps only RISKY_SHARE of an
-even share, any other station next to a piece ADJACENT_SHARE. Each such share costs bits (a detective who knows the plan knows where he is not),
+even share, any other station next to a piece ADJACENT_SHARE, both to a power that grows with
+the move number (STAGE, stage_weight: the bits go to the late moves, where a capture avoided
+is most often a win). Each such share costs bits (a detective who knows the plan knows where he is not),
 so a ticket whose shares are closer to even gets more of the mass (SIG_LEAK: which ticket he
 plays tells nothing about where he is). A cornered Mister X (the plan would put him on their
 steps) whose next move but one surfaces takes a double move there instead (Hider.escapes).
@@ -42,8 +44,8 @@ ITERATIONS = 40
 TILT = 2.0  # how far MCTS values bend his row (host/ai/agents.py MctsMrX)
 # the share of a destination the detectives would step on (RISK), against 1 for any other: the
 # public preference in the destinations' shares (bench ai, docs/host.md: with ADJACENT_SHARE 0.5,
-# 0.2 leaks 0.44 bits a move; 0.1 with 0.4: 0.50; larger: less strength)
-RISKY_SHARE = 0.2
+# 0.2 leaks 0.44 bits a move; 0.1 with 0.4: 0.50; larger: less strength; all without STAGE)
+RISKY_SHARE = 0.2  # (both shares to the power STAGE * stage_weight(moves), below)
 CROWD = 0.0  # see plan(): leak grows fast with it (crowd 3: ~1.5 bits a move)
 ADJACENT_SHARE = 0.5  # RISK "landing": a station next to a piece keeps this much more (other detectives)
 CORNERED = True  # RISK "landing": also where the replies would leave him no move
@@ -51,9 +53,23 @@ CORNERED = True  # RISK "landing": also where the replies would leave him no mov
 # bits a move, with TILT on top); the landing plan under their tilt is not measured yet
 MCTS_PLAN = {"near": 0.2, "risk": "adjacent", "escape_at": 0.0, "cornered": False, "sig_leak": 0.0}
 ESCAPE_AT = 0.99  # Hider.escapes: his row's landing risk from which he takes a surfacing double (0: never)
+# RISK "landing": the shares (RISKY_SHARE's and ADJACENT_SHARE's) are raised to the power
+# STAGE * stage_weight(moves) (0: not at all): near even early in the game, where a capture
+# avoided is worth little (he is likely caught later anyway) and bits cost as much, tight late,
+# where it is worth most. bench ai (docs/host.md, 80 games of the attacker): 2.5 leaks 0.47 bits
+# a move (the plain shares: 0.467) and wins 0.216 of 2000 games (0.192); 3.0: 0.55 bits
+STAGE = 2.5
 SIG_LEAK = 1.0  # _tilt_tickets: how strongly tickets with even shares are preferred
 RISK = "landing"  # which destinations get the RISKY_SHARE share: "landing" (in proportion to how
 # often greedy detectives would step there, policy.landing_risk) or "adjacent" (next to a piece)
+
+
+def stage_weight(moves):
+    """What a capture avoided on the move after `moves` is worth: about how often the easy level
+    wins against heuristic detectives once he has made that many moves uncaught (bench ai, 600
+    games with STAGE 5: 0.26 until move 3, 0.3 at 4-7, 0.47 at 8-11, 0.66 at 12-15, 0.84 at
+    16-19, 0.97 from 20). Public: the move number only."""
+    return 0.26 + 0.74 * min(1.0, moves / 21.0) ** 1.6
 
 
 def surfaces_next(sim):
@@ -135,6 +151,7 @@ def plan(sim, beta=1.2, iterations=ITERATIONS, doubles=True, crowd=None, prior=N
     cornered = CORNERED if cornered is None else cornered
     sig_leak = SIG_LEAK if sig_leak is None else sig_leak
     landings = {}
+    stage = STAGE * stage_weight(sim.moves) if STAGE else 1.0  # (risk "landing" only)
     appeal = {}
     sig_appeal = {}
     for (sig, to) in cols:
@@ -143,9 +160,9 @@ def plan(sim, beta=1.2, iterations=ITERATIONS, doubles=True, crowd=None, prior=N
         elif risk == "landing":
             if sig not in landings:
                 landings[sig] = policy.landing_risk(sim, sig[1:], cornered=cornered)
-            a = 1.0 - (1.0 - near) * landings[sig].get(to, 0.0)
+            a = (1.0 - (1.0 - near) * landings[sig].get(to, 0.0)) ** stage
             if ADJACENT_SHARE != 1.0 and policy.dmin(sim.tb, sim.pos, to) <= 1:
-                a *= ADJACENT_SHARE
+                a *= ADJACENT_SHARE ** stage
         else:
             a = near if policy.dmin(sim.tb, sim.pos, to) <= 1 else 1.0
         if crowd:
