@@ -729,20 +729,27 @@ def test_nothing_long_starts_while_a_change_is_about_to_settle():
     assert [m["id"] for m in tb.messages() if "ok" in m] == [98]  # then the host's line
 
 
-def test_a_ticket_question_is_shown_then_told():
-    """A placement where two tickets fit: the frame that asks the players comes in the next
-    cycle, the host's `choose` note in the one after (a note holds a Pico's loop 3-5 ms)."""
+def _placed_where_two_tickets_fit():
+    """D1 lifted from 13 and put on 23 (taxi or bus): returned in the cycle that took the placement."""
     tb = _detectives_turn()
     tb.run(20)
     tb.set(13, False)
     tb.run(20)
     tb.messages()
-    tb.set(23, True)  # D1 13 -> 23: taxi or bus
+    tb.set(23, True)
     changes = tb.app.changes
     while tb.app.changes == changes:
         tb.run(1)
+    assert tb.board.pend_to == 23 and tb.board.dirty
+    return tb
+
+
+def test_a_ticket_question_is_shown_then_told():
+    """A placement where two tickets fit: the frame that asks the players comes in the next
+    cycle, the host's `choose` note in the one after (a note holds a Pico's loop 3-5 ms)."""
+    tb = _placed_where_two_tickets_fit()
     shown = tb.strip.seq
-    assert tb.board.pend_to == 23 and tb.messages() == []
+    assert tb.messages() == []
     tb.run(1)
     assert tb.strip.seq == shown + 1 and tb.messages() == []
     tb.run(1)
@@ -754,16 +761,7 @@ def test_a_ticket_question_is_shown_then_told():
 def test_the_answer_to_a_placement_goes_before_a_waiting_host_line():
     """A placement the board asks a ticket for: the host answers the `choose` note at once, and its
     line may save to flash (100 ms on a Pico); the frame that answers the players comes first."""
-    tb = _detectives_turn()
-    tb.run(20)
-    tb.set(13, False)
-    tb.run(10)
-    tb.messages()
-    tb.set(23, True)  # D1 13 -> 23: taxi or bus
-    changes = tb.app.changes
-    while tb.app.changes == changes:
-        tb.run(1)
-    assert tb.board.pend_to == 23 and tb.board.dirty
+    tb = _placed_where_two_tickets_fit()
     shown = tb.strip.seq
     tb.link.inbox.append(b'{"cmd": "choose", "ticket": "bus", "id": 97}')
     tb.run(1)
