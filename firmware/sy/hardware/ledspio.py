@@ -15,6 +15,10 @@ import rp2
 from machine import Pin
 from time import ticks_us, ticks_add, ticks_diff
 
+TYPE_CHECKING = False  # a type checker takes it as true: the PIO assembler's names, which
+if TYPE_CHECKING:  # rp2.asm_pio gives the program below only when it assembles it
+    from rp2.asm_pio import *  # noqa: F403
+
 _DREQ_PIO0_TX0 = 0  # RP2040 datasheet 2.5.3.1: the DMA pacing signal of PIO 0's state machine 0
 _LATCH_US = 80  # the chain latches a frame once its data line stays low 50 us (WS2812B: > 50 us)
 _US_PER_BYTE = 10  # 8 bits of 1.25 us
