@@ -22,7 +22,7 @@ FRAME_MS = 40  # animation frame period when nothing changes
 # none starts when a reed or button change settles sooner, so the scan that takes it is on time
 # (the answer to a placement is due debounce_ms + 20 ms after the reed closed)
 SETTLE_GUARD_MS = 10
-GC_EVERY = 10 * 1024  # bytes allocated between automatic collections (12 KB: the Pico's peak ~2 KB higher)
+GC_EVERY = 12 * 1024  # bytes allocated between automatic collections (16 KB: the Pico's peak 5 KB higher)
 _MEM = hasattr(gc, "mem_alloc")  # MicroPython (CPython's gc cannot say)
 # what a scan cycle did besides scanning (App.cycle_kind; the longest plain cycle's kind is
 # reported by the `mem` command, so a benchmark can say what the players' pieces waited for)
