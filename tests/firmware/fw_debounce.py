@@ -320,6 +320,18 @@ def test_due_in_says_when_the_first_pending_change_settles():
     assert d.due_in(0xFFF0) == 30 and d.due_in(0x10004) == 10
 
 
+def test_due_in_counts_a_later_bit_that_changed_first():
+    # update() meets the pending bits in bit order, not in time order: bit 12 changed first
+    d, raw = _primed(2, 30)
+    _bit(raw, 12, True)
+    d.update(raw, 100)
+    _bit(raw, 3, True)
+    d.update(raw, 110)
+    assert d.unsettled == 2 and d.due_in(110) == 20
+    assert d.update(raw, 130) and popped(d) == [(12 << 1) | CLOSED]
+    assert d.due_in(130) == 10
+
+
 def test_pending_bits_bytes_apart_settle_in_the_quiet_scans():
     # with nothing new, update() passes over the bytes from the first to the last that hold a
     # pending bit only (the cycle that takes a change on a Pico: 0.9 ms less): every one settles
