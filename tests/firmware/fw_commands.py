@@ -846,6 +846,34 @@ def test_a_reveal_without_commitments_is_checked_against_the_map_and_the_surfaci
         assert _verdict(tb, [SALT, bad], [[SALT, 46]]) == (False, "the start: %d is not a station" % bad)
 
 
+def test_a_chunk_reads_the_journal_from_the_line_of_its_first_move():
+    # not from the first line: on a Pico that made 24 KB of garbage for each chunk of two moves
+    tb, x, y = _committed_game()
+    store = tb.store
+    at = [a for a, _line in store.lines_at(0)]
+    mrx = [a for a, line in store.lines_at(0) if json.loads(line)["type"] == "mrx"]  # the double (46, x), then y
+    read = []
+    lines_at = store.lines_at
+
+    def counted(a):
+        for item in lines_at(a):
+            read.append(item[0])
+            yield item
+    store.lines_at = counted
+    try:
+        assert tb.command("reveal", start=[SALT, 45], moves=[[SALT, 46]], more=True)["received"] == 1
+        assert read == [a for a in at if a <= mrx[0]], read  # up to the line of move 2, the double's half
+        read.clear()
+        assert tb.command("reveal", offset=1, moves=[[SALT, x]], more=True)["received"] == 2
+        assert read == [a for a in at if mrx[0] <= a <= mrx[1]], read
+        read.clear()
+        r = tb.command("reveal", offset=2, moves=[[SALT, y]])
+        assert r["verified"] is True and r["message"] == "Mister X's 3 moves match the commitments and the map", r
+        assert read == [a for a in at if a >= mrx[1]], read  # the last chunk reads on to the end: the count
+    finally:
+        store.lines_at = lines_at
+
+
 def test_a_journal_line_the_reveal_cannot_read_is_a_verdict_not_an_internal_error():
     """Mister X's lines of the journal as the board wrote them; one it did not write (another
     firmware's, a damaged one) ends the check with a verdict."""

@@ -82,6 +82,7 @@ def handle_setup(p, msg):
         raise ProtoError("wrong_turn", "a game is in progress; send replace: true to abandon it")
     commit_arg(msg.get("commit"))
     from sy.play import newgame
+    p.revealed = None  # a reveal under way read the old game's journal: its offsets mean nothing now
     return {"seq": newgame.new_game(b, msg)}  # reads only the setup's own keys
 
 
@@ -90,6 +91,7 @@ def handle_reset(p, msg):
         raise ProtoError("bad_input", "reset abandons the game: send confirm: true")
     from sy.play import newgame
     newgame.reset(p.board)
+    p.revealed = None
     return {"seq": 0}
 
 
@@ -105,16 +107,17 @@ def handle_reveal(p, msg):
         raise ProtoError("bad_input", "moves must be a list of [salt, station]")
     if not isinstance(offset, int) or isinstance(offset, bool):
         raise ProtoError("bad_input", "offset must be the index of the chunk's first move")
+    from sy.play import verify
     if offset == 0:
-        p.revealed = [0, 0, None, 0]  # entries checked, his station, the first problem, entries logged
+        p.revealed = verify.new_state()
     state = p.revealed
     if state is None or offset != state[0]:
         raise ProtoError("bad_input", "the next chunk starts at offset %d" % (state[0] if state else 0))
-    from sy.play import verify
+    more = bool(msg.get("more"))
     if state[2] is None:
-        verify.check_chunk(b.store, b.game.graph, state, msg.get("start"), moves)
+        verify.check_chunk(b.store, b.game.graph, state, msg.get("start"), moves, not more)
     state[0] += len(moves)
-    if msg.get("more"):
+    if more:
         return {"received": state[0]}
     p.revealed = None
     seq, ok, message = verify.verdict(b, state)

@@ -83,7 +83,7 @@ class Protocol:
         self.link = link
         self.app = app
         self.board = None  # set by the app (the board needs us as its output first)
-        self.revealed = None  # [start, [[salt, station], ...]] while a reveal arrives in chunks
+        self.revealed = None  # how far a reveal arriving in chunks got (sy/play/verify.py's new_state())
         self.board_name = board_name
 
     # --- output (the board's `out`) -----------------------------------------------------------

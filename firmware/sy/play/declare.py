@@ -20,9 +20,7 @@ def _latest_commit(store):
     of his last travel-log entry (or of the setup), the station it surfaced on (or 0), and whether
     the game was set up with a commitment."""
     commit, shown, committed = None, 0, False
-    for _seq, text in store.lines(1):
-        if '"setup"' not in text and '"mrx"' not in text:
-            continue  # detectives' moves and notes: not parsed
+    for _seq, text in store.lines(1, ('"setup"', '"mrx"')):  # detectives' moves and notes: not parsed
         obj = json.loads(text)
         kind = obj.get("type")
         if kind == "setup":

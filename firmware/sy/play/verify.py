@@ -5,13 +5,16 @@ reveals [salt, station] for the start and for every move in travel-log order, in
 a line. The board checks each commitment, that surfacing moves match the stations shown, and that
 the route follows the tickets (sy.rules.commit.check_route). Each chunk is checked as it comes, against
 the journal read line by line, so the board never holds the whole reveal or the whole log: only
-how far the check got, his station there and the first problem found (docs/memory.md).
+how far the check got, his station there, the first problem found and where in the journal the
+next chunk's moves start: a chunk reads the journal from there, not from its first line (on a
+Pico, reading the whole journal for each chunk of two moves made 24 KB of garbage, docs/memory.md).
 The host's `reveal` command (sy/link/handlers.py) loads this module for each chunk; it is dropped
 after it, with sy/rules/commit.py (sy/link/proto.py's _ONCE_A_GAME).
 """
 import json
 
 from sy.rules.game import TICKET_NAMES, RuleError
+from sy.storage.store import holds
 
 
 def _pair(v, what):
@@ -21,19 +24,25 @@ def _pair(v, what):
     return v[0], v[1]
 
 
-def _entries(store):
-    """Yield (commit, ticket, shown) for the setup (ticket None) and for every travel-log entry,
-    in order, from the journal."""
-    for _seq, text in store.lines(1):
-        if '"setup"' not in text and '"mrx"' not in text:
+_MARKS = ('"setup"', '"mrx"')
+
+
+def _entries(store, at):
+    """Yield (line_at, i, commit, ticket, shown) for the setup (ticket None) and for every
+    travel-log entry, in order, from the journal line at byte offset `at` on: line_at is where the
+    entry's line starts, i its place in that line (a double move's second is 1)."""
+    for line_at, text in store.lines_at(at):
+        if not holds(text, _MARKS):
             continue  # detectives' moves and notes: not parsed
         obj = json.loads(text)
         kind = obj.get("type")
         if kind == "setup":
-            yield obj.get("commit"), None, 0
+            yield line_at, 0, obj.get("commit"), None, 0
         elif kind == "mrx":
+            i = 0
             for h in obj.get("double") or (obj,):
-                yield h.get("commit"), TICKET_NAMES.index(h["ticket"]), h.get("to", 0)
+                yield line_at, i, h.get("commit"), TICKET_NAMES.index(h["ticket"]), h.get("to", 0)
+                i += 1
 
 
 def _entry(commitlib, graph, here, k, commit, ticket, shown, pair):
@@ -50,14 +59,23 @@ def _entry(commitlib, graph, here, k, commit, ticket, shown, pair):
     return s
 
 
-def check_chunk(store, graph, state, start, moves):
+def new_state():
+    """A reveal's state before its first chunk: [entries checked, his station, the first problem
+    or None, entries logged, the journal offset of the line holding the next entry to check, the
+    entries before that line]."""
+    return [0, 0, None, 0, 0, 0]
+
+
+def check_chunk(store, graph, state, start, moves, last):
     """Check the revealed moves[i] as travel-log entry state[0] + i (and start, with the first
-    chunk). state = [entries checked, his station, problem or None, entries logged], updated."""
+    chunk); state (new_state()) is updated. A chunk that is not the last stops reading the journal
+    at the line of the entry after its moves; the last reads on to count the entries logged."""
     from sy.rules import commit as commitlib
     first = state[0]
-    k = -1  # the travel-log entry of the journal line at hand (-1: the setup)
+    end = first + len(moves)
+    k = state[5] - 1  # the travel-log entry at hand (-1: the setup; before: the line's first)
     try:
-        for commit, ticket, shown in _entries(store):
+        for line_at, i, commit, ticket, shown in _entries(store, state[4]):
             if ticket is None:
                 if first == 0:
                     salt, state[1] = _pair(start, "start")
@@ -67,7 +85,10 @@ def check_chunk(store, graph, state, start, moves):
                         raise RuleError("unfair", "the start: %r is not a station" % state[1])
                 continue
             k += 1
-            if first <= k < first + len(moves):
+            if k >= end and not last:
+                state[4], state[5] = line_at, k - i  # the next chunk starts with this entry
+                return
+            if first <= k < end:
                 state[1] = _entry(commitlib, graph, state[1], k, commit, ticket, shown, moves[k - first])
         state[3] = k + 1
     except RuleError as e:  # the verdict: a sentence for the players

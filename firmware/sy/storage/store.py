@@ -25,6 +25,16 @@ def exists(path):
         return False
 
 
+def holds(text, marks):
+    """Whether text holds one of marks (strings); any text, if marks is empty."""
+    if not marks:
+        return True
+    for m in marks:
+        if m in text:
+            return True
+    return False
+
+
 class Store:
     def __init__(self, folder):
         if folder and not exists(folder):
@@ -52,22 +62,30 @@ class Store:
         self.seq += 1
         return self.seq
 
-    def lines(self, first=1):
-        """Yield (seq, text) for journal lines from seq `first` on (allocates: events only)."""
+    def lines(self, first=1, marks=()):
+        """Yield (seq, text) for journal lines from seq `first` on (allocates: events only).
+        marks: only the lines that hold one of these strings (the others are read, not copied)."""
+        seq = 0
+        for _at, line in self.lines_at(0):
+            seq += 1
+            if seq >= first and holds(line, marks):
+                yield seq, line.rstrip("\n")
+
+    def lines_at(self, at):
+        """Yield (offset, line) for the journal's lines from byte offset `at` (a line's start) on,
+        each with the offset it starts at and its newline: a reader that stops at a line comes
+        back to it later without reading what came before (the reveal, sy/play/verify.py)."""
         if not exists(self.journal):
             return
         f = open(self.journal)
         try:
-            seq = 0
-            left = self.jlen
-            while left > 0:
+            f.seek(at)
+            while at < self.jlen:
                 line = f.readline()
                 if not line:
                     break
-                left -= len(line)
-                seq += 1
-                if seq >= first:
-                    yield seq, line.rstrip("\n")
+                yield at, line
+                at += len(line)  # JSON from json.dumps is ASCII: a character is a byte
         finally:
             f.close()
 
