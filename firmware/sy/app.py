@@ -23,6 +23,11 @@ FRAME_MS = 40  # animation frame period when nothing changes
 # (the answer to a placement is due debounce_ms + 20 ms after the reed closed)
 SETTLE_GUARD_MS = 10
 GC_EVERY = 12 * 1024  # bytes allocated between automatic collections (16 KB: the Pico's peak 5 KB higher)
+# ... and while a host's command reads the whole journal (the record, a reveal, a claim, a hello's
+# resend): each line read is garbage at once, ~30 KB in a long game. Collected every 4 KB, such a
+# command's peak stays this close to the live heap (at 12 KB it read 76-85 KB on a Pico; none of
+# these commands comes while a piece is in the air: docs/memory.md)
+GC_EVERY_READING = 4 * 1024
 _MEM = hasattr(gc, "mem_alloc")  # MicroPython (CPython's gc cannot say)
 # what a scan cycle did besides scanning (App.cycle_kind; the longest plain cycle's kind is
 # reported by the `mem` command, so a benchmark can say what the players' pieces waited for)
@@ -161,6 +166,11 @@ class App:
         if self.store.writes != writes:
             self.cycle_kind = COLLECT
             self._collect()
+
+    def reading_journal(self, on):
+        """The collector's pace while a host's command reads the whole journal (on) and after."""
+        if _MEM:
+            gc.threshold(GC_EVERY_READING if on else GC_EVERY)
 
     def _collect(self):
         # the heap in use is read here, right before collecting, and only while a benchmark or a

@@ -110,6 +110,7 @@ class Protocol:
 
     def handle(self, raw):
         rid = cmd = None
+        reading = False
         try:
             try:
                 valid = well_formed(raw)
@@ -141,6 +142,9 @@ class Protocol:
                 raise ProtoError("wrong_turn", "the board is in service mode: end yard calibrate/selftest first")
             if rid is None and cmd != "ack":
                 raise ProtoError("bad_input", "every command but ack needs an integer id")
+            reading = cmd in _READ_THE_JOURNAL and self.app is not None
+            if reading:
+                self.app.reading_journal(True)
             out = fn(self, msg)
             if rid is not None:
                 self._reply(rid, out or {})
@@ -157,6 +161,8 @@ class Protocol:
             if hasattr(sys, "print_exception"):
                 sys.print_exception(e)
         finally:
+            if reading:
+                self.app.reading_journal(False)
             for name in _ONCE_A_GAME.get(cmd, ()):
                 forget(name)
 
@@ -229,5 +235,7 @@ _GAME_COMMANDS = ("status", "mrx", "choose", "undo", "capture", "cornered", "gui
 _ONCE_A_GAME = {"setup": ("play.newgame", "rules.gamestart"), "reset": ("play.newgame", "rules.gamestart"),
                 "reveal": ("play.verify", "rules.commit"), "record": ("play.report",),
                 "reed": ("play.deadreed",), "place": ("play.deadreed",)}
+# commands that read the whole journal: collected as they go (sy/app.py's GC_EVERY_READING)
+_READ_THE_JOURNAL = ("hello", "record", "reveal", "capture", "cornered")
 # commands that change the game: refused while service mode has the switches and LEDs
 _CHANGES_THE_GAME = ("mrx", "choose", "setup", "reset", "reveal", "capture", "cornered", "guide", "undo", "place")
