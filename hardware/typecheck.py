@@ -66,8 +66,14 @@ class TypecheckError(Exception):
     pass
 
 
-def board_files(root=ROOT):
-    """Firmware files (and boot.py) that import a board-only module."""
+# a port's own module: a file that imports one is checked against that port only
+PORT_MODULES = {"rp2": "rp2", "esp32": "esp32"}
+
+
+def board_files(root=ROOT, port=None):
+    """Firmware files (and boot.py) that import a board-only module; with port, those that do not
+    import another port's own module (sy/hardware/ledspio.py is the Pico's alone)."""
+    others = {m for p, m in PORT_MODULES.items() if port is not None and p != port}
     out = []
     cands = [os.path.join(root, "boot.py"), os.path.join(FIRMWARE, "main.py")]
     for dirpath, _, names in os.walk(os.path.join(root, "firmware")):
@@ -77,7 +83,7 @@ def board_files(root=ROOT):
             continue
         with open(path) as f:
             mods = set(_IMPORT.findall(f.read()))
-        if mods & set(BOARD_MODULES):
+        if mods & set(BOARD_MODULES) and not mods & others:
             out.append(path)
     return out
 
@@ -145,10 +151,10 @@ def main(argv=None):
     ap.add_argument("--port", choices=sorted(STUBS), action="append", help="default: every port")
     ap.add_argument("files", nargs="*", help="default: every firmware file that imports a board module")
     args = ap.parse_args(argv)
-    files = [os.path.abspath(f) for f in args.files] or board_files()
     bad = 0
     try:
         for port in args.port or sorted(STUBS):
+            files = [os.path.abspath(f) for f in args.files] or board_files(port=port)
             errors, known, _ = split_known(check(files, port))
             for path, line, rule, msg in errors:
                 print("%s:%d: [%s] %s (%s)" % (os.path.relpath(path, ROOT), line, port, msg.replace("\n", " "), rule))

@@ -162,7 +162,7 @@ def test_the_import_walk_sees_the_boards_dynamic_loads(tmp_path):
     got = board_modules()
     assert {"play." + n for n in ("mrxturn", "status", "report", "newgame", "verify", "declare", "undo",
                                   "deadreed")} <= got  # imported by link/handlers.py's handlers
-    assert {"link.handlers", "link.service", "storage.resume", "maps.london", "maps.london1983", "hardware.ledsfast", "rules.movesfast",
+    assert {"link.handlers", "link.service", "storage.resume", "maps.london", "maps.london1983", "hardware.ledsfast", "hardware.ledspio", "rules.movesfast",
             "hardware.simhw", "rules.gamestart", "rules.mrxknown"} <= got
     assert {"europe.app", "europe.board", "europe.rules", "europe.record", "europe.graph"} <= got
     assert {"rules", "maps", "hardware", "play", "link", "storage", "europe"} <= got  # the packages' __init__

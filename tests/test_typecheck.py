@@ -69,11 +69,15 @@ def test_the_checked_files_are_found():
     assert "firmware/sy/hardware/leds_circuitpython.py" not in files
     for f in files:
         assert f.endswith(".py") and (f.startswith("firmware/") or f == "boot.py")
+    pio = "firmware/sy/hardware/ledspio.py"  # imports rp2: the Pico's alone
+    assert pio in files
+    assert [os.path.relpath(f, typecheck.ROOT) for f in typecheck.board_files(port="rp2")].count(pio) == 1
+    assert pio not in [os.path.relpath(f, typecheck.ROOT) for f in typecheck.board_files(port="esp32")]
 
 
 @pytest.mark.parametrize("port", sorted(typecheck.STUBS))
 def test_firmware_typechecks_against_the_board_stubs(port, tmp_path):
-    files = typecheck.board_files()
+    files = typecheck.board_files(port=port)
     if not files:
         pytest.skip("no firmware file imports a board module yet")
     errors, known, unused = typecheck.split_known(typecheck.check(files, port, str(tmp_path)))

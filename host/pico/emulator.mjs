@@ -15,7 +15,11 @@
 // - buttons and the safe-mode pin: inputs driven high (rp2040js does not model pull-ups) and low
 //   while pressed.
 // - WS2812 chain: decoded from the data pin's edges (a high pulse over 600 ns is a 1), a frame
-//   ends with the line low for 50 us (the chips latch).
+//   ends with the line low for 50 us (the chips latch). The pin may be bit-banged by the CPU or
+//   driven by a PIO state machine (fed by DMA).
+// - PIO in emulated time: rp2040js steps its state machines from a wall-clock timer, ignoring
+//   clock dividers and delays; here they run beside the CPU, each instruction taking its
+//   (1 + delay) cycles at its clock divider, so what they put on a pin has the real timing.
 // - the flash chip: the boot ROM's flash_range_erase / flash_range_program are intercepted (no
 //   flash chip sits behind rp2040js's SSI) and take the datasheet's time with the CPU stalled,
 //   as on a Pico (the SDK runs them from RAM with interrupts off).
@@ -75,6 +79,11 @@ let clockOffsetNs = 0; // emulated time across reboots: ns before this machine's
 const stats = { erases: 0, programs: 0, erase_ns: 0, program_ns: 0, frames: 0 };
 let romErase = -1;
 let romProgram = -1;
+let pioMachines = []; // enabled PIO state machines: [pio, sm]
+let pioNowNs = -1; // while a state machine steps: the emulated time of its instruction
+let pioBusy = false; // some enabled machine is not stalled on its FIFO (it must be stepped)
+let pioNextNs = 0; // when the next instruction of a busy machine is due
+const WAIT_PIN = 1; // rp2040js's WaitType.Pin: the one stall that no FIFO or IRQ write ends
 
 function nowNs() {
   return clockOffsetNs + (mcu ? mcu.clock.nanos : 0);
@@ -148,7 +157,7 @@ function flashHook(isErase) {
     stats.program_ns += ns;
   }
   returnFromRomCall();
-  mcu.clock.tick(ns); // the CPU waits for the chip
+  advance(ns); // the CPU waits for the chip
   if (cut && cut.afterFlash) {
     if (cut.skipOps > 0) cut.skipOps--;
     else powerOff({ where: 'after-' + kind, offset: r[0] });
@@ -205,7 +214,7 @@ function attachHardware() {
     const level = led.outputValue;
     if (level === lastLevel) return;
     lastLevel = level;
-    const t = mcu.clock.nanos;
+    const t = pioNowNs >= 0 ? pioNowNs : mcu.clock.nanos;
     if (level) {
       rise = t;
     } else if (rise >= 0) {
@@ -217,6 +226,98 @@ function attachHardware() {
       latchAlarm.schedule(50000);
     }
   });
+}
+
+// --- PIO beside the CPU, in emulated time ----------------------------------------------------------
+function attachPio() {
+  pioMachines = [];
+  pioBusy = false;
+  for (const pio of mcu.pio) {
+    pio.run = () => {}; // no wall-clock stepping: runPio() steps the enabled machines
+    const write = pio.writeUint32.bind(pio);
+    pio.writeUint32 = (offset, value) => {
+      write(offset, value);
+      if (offset === 0) { // CTRL: machines enabled or disabled
+        pioMachines = [];
+        pioBusy = true;
+        pioNextNs = 0;
+        for (const p of mcu.pio) {
+          for (const sm of p.machines) {
+            if (sm.enabled) {
+              if (sm.yardT === undefined) sm.yardT = mcu.clock.nanos;
+              pioMachines.push([p, sm]);
+            } else {
+              sm.yardT = undefined;
+            }
+          }
+        }
+      }
+    };
+    for (const sm of pio.machines) {
+      const push = sm.writeFIFO.bind(sm);
+      sm.writeFIFO = (value) => { // a stalled machine goes on from the moment its data comes
+        if (sm.waiting && sm.yardT !== undefined) sm.yardT = Math.max(sm.yardT, mcu.clock.nanos);
+        push(value);
+        pioBusy = pioMachines.length > 0;
+        pioNextNs = 0;
+      };
+    }
+  }
+}
+
+// The clock moves on by ns (the CPU stalled by the flash chip): state machines at work, or DMA
+// feeding them, run beside it in steps of 1 us, as they do on a Pico while its CPU waits.
+function advance(ns) {
+  while (ns > 0 && (pioBusy || (pioMachines.length && mcu.dma.channels.some((c) => c.active)))) {
+    const step = Math.min(ns, 1000);
+    mcu.clock.tick(step);
+    runPio(mcu.clock.nanos);
+    ns -= step;
+  }
+  if (ns > 0) {
+    mcu.clock.tick(ns);
+    if (pioBusy) runPio(mcu.clock.nanos);
+  }
+}
+
+// Each machine runs up to `upTo` (ns), an instruction every (1 + delay) cycles of its divided clock.
+function runPio(upTo) {
+  let busy = false;
+  let next = Infinity;
+  for (const [pio, sm] of pioMachines) {
+    let t = sm.yardT;
+    if (sm.waiting) {
+      if (sm.waitType === WAIT_PIN) sm.checkWait(); // a FIFO's or an IRQ's stall ends by their writes
+      if (sm.waiting) {
+        sm.yardT = upTo; // stalled: time passes
+        if (sm.waitType === WAIT_PIN) { // polled: at the pace of the CPU's instructions
+          busy = true;
+          next = upTo;
+        }
+        continue;
+      }
+    }
+    const div = ((sm.clockDivInt || 65536) + sm.clockDivFrac / 256) * CYCLE_NS;
+    while (t < upTo) {
+      pioNowNs = t;
+      const before = sm.cycles;
+      sm.step();
+      pio.checkChangedPins();
+      if (sm.waiting && sm.cycles === before) {
+        t = upTo;
+        break;
+      }
+      t += Math.max(1, sm.cycles - before) * div;
+    }
+    pioNowNs = -1;
+    sm.yardT = t;
+    if (!sm.waiting || sm.waitType === WAIT_PIN) {
+      busy = true;
+      next = Math.min(next, t);
+    }
+  }
+  pioBusy = busy;
+  pioNextNs = busy ? next : 0;
 }
 
 function attachUsb() {
@@ -257,6 +358,7 @@ function powerOn() {
   serialIn.length = 0; // bytes in flight die with the board
   attachUsb();
   attachHardware();
+  attachPio();
   const watchdog = mcu.peripherals[0x40058];
   watchdog.onWatchdogTrigger = () => {
     emit({ ev: 'reset', t: nowNs() / 1e6, why: 'watchdog' });
@@ -319,13 +421,16 @@ function runSlice() {
       if (core.waiting) {
         let dt = mcu.clock.nanosToNextAlarm;
         if (dt <= 0) dt = 1e6;
+        if (pioBusy) dt = Math.min(dt, 1000); // a state machine at work: 1 us steps
         if (realtime && nowNs() + dt > target) {
           dt = Math.max(0, target - nowNs());
           mcu.clock.tick(dt);
+          if (pioBusy) runPio(mcu.clock.nanos);
           i = 1e9; // wait for the wall clock
           break;
         }
         mcu.clock.tick(dt);
+        if (pioBusy) runPio(mcu.clock.nanos);
       } else {
         const pc = core.PC;
         if (pc === romErase || pc === romProgram) {
@@ -335,6 +440,7 @@ function runSlice() {
         const cycles = core.executeInstruction();
         instructions++;
         mcu.clock.tick(cycles * CYCLE_NS);
+        if (pioBusy && mcu.clock.nanos >= pioNextNs) runPio(mcu.clock.nanos);
         if (cut && cut.atInstruction !== undefined && instructions >= cut.atInstruction) {
           powerOff({ where: 'instruction', pc });
         }

@@ -23,7 +23,6 @@ def compact(cfg):
 def real(cfg):
     """(inputs, leds) on a Pico or an ESP32."""
     from machine import Pin, SPI
-    import neopixel
     from sy.hardware.reeds import ShiftReeds, PinButtons, BoardInputs
     r = cfg["reeds"]
     mode = r["spi_mode"]
@@ -39,8 +38,20 @@ def real(cfg):
         buttons = PinButtons([Pin(b[k], Pin.IN, pull) for k in ("taxi", "bus", "underground", "confirm")],
                              b["active_low"])
     c = cfg["leds"]
-    strip = neopixel.NeoPixel(Pin(c["pin"], Pin.OUT), c["count"])
-    return BoardInputs(reeds, buttons, r["chips"]), _leds(cfg, strip)
+    return BoardInputs(reeds, buttons, r["chips"]), _leds(cfg, _strip(c["pin"], c["count"]))
+
+
+def _strip(pin, count):
+    """The WS2812 chain's driver: on an RP2040 a PIO state machine fed by DMA (sy/hardware/ledspio.py:
+    a frame costs the CPU ~0.2 ms, not the 6 ms of bit-banging with interrupts off); elsewhere
+    (ESP32) MicroPython's neopixel."""
+    import sys
+    if sys.platform == "rp2":
+        from sy.hardware.ledspio import PioStrip
+        return PioStrip(pin, count)
+    from machine import Pin
+    import neopixel
+    return neopixel.NeoPixel(Pin(pin, Pin.OUT), count)
 
 
 def simulated(cfg, folder):

@@ -17,6 +17,8 @@ class Leds:
     def __init__(self, strip, count, index, order="GRB", brightness=0.25, current_limit_ma=2000,
                  ma_per_channel=20.0, idle_ma_per_led=1.0):
         self.strip = strip  # anything with .buf (bytearray, 3 per LED, wire order) and .write()
+        # and, if it sends .buf in the background (sy/hardware/ledspio.py), .wait() for it to finish
+        self._wait = getattr(strip, "wait", None)
         self.count = count
         self.frame = bytearray(3 * count)
         self._dark = bytes(3 * count)
@@ -47,6 +49,9 @@ class Leds:
         self.shown = 0  # frames written
 
     def clear(self):
+        """Dark, to draw the next frame (after the last one has gone out of the strip's buffer)."""
+        if self._wait is not None:
+            self._wait()
         self.frame[:] = self._dark
         self.strip.buf[:] = self._dark
         self.lit = 0
