@@ -853,19 +853,26 @@ def test_a_chunk_reads_the_journal_from_the_line_of_its_first_move():
     at = [a for a, _line in store.lines_at(0)]
     mrx = [a for a, line in store.lines_at(0) if json.loads(line)["type"] == "mrx"]  # the double (46, x), then y
     read = []
+    open_files = [0]
     lines_at = store.lines_at
 
     def counted(a):
-        for item in lines_at(a):
-            read.append(item[0])
-            yield item
+        open_files[0] += 1
+        try:
+            for item in lines_at(a):
+                read.append(item[0])
+                yield item
+        finally:
+            open_files[0] -= 1  # a chunk that stops early closes the journal (MicroPython would not)
     store.lines_at = counted
     try:
         assert tb.command("reveal", start=[SALT, 45], moves=[[SALT, 46]], more=True)["received"] == 1
         assert read == [a for a in at if a <= mrx[0]], read  # up to the line of move 2, the double's half
+        assert open_files == [0]
         read.clear()
         assert tb.command("reveal", offset=1, moves=[[SALT, x]], more=True)["received"] == 2
         assert read == [a for a in at if mrx[0] <= a <= mrx[1]], read
+        assert open_files == [0]
         read.clear()
         r = tb.command("reveal", offset=2, moves=[[SALT, y]])
         assert r["verified"] is True and r["message"] == "Mister X's 3 moves match the commitments and the map", r

@@ -31,18 +31,22 @@ def _entries(store, at):
     """Yield (line_at, i, commit, ticket, shown) for the setup (ticket None) and for every
     travel-log entry, in order, from the journal line at byte offset `at` on: line_at is where the
     entry's line starts, i its place in that line (a double move's second is 1)."""
-    for line_at, text in store.lines_at(at):
-        if not holds(text, _MARKS):
-            continue  # detectives' moves and notes: not parsed
-        obj = json.loads(text)
-        kind = obj.get("type")
-        if kind == "setup":
-            yield line_at, 0, obj.get("commit"), None, 0
-        elif kind == "mrx":
-            i = 0
-            for h in obj.get("double") or (obj,):
-                yield line_at, i, h.get("commit"), TICKET_NAMES.index(h["ticket"]), h.get("to", 0)
-                i += 1
+    lines = store.lines_at(at)
+    try:
+        for line_at, text in lines:
+            if not holds(text, _MARKS):
+                continue  # detectives' moves and notes: not parsed
+            obj = json.loads(text)
+            kind = obj.get("type")
+            if kind == "setup":
+                yield line_at, 0, obj.get("commit"), None, 0
+            elif kind == "mrx":
+                i = 0
+                for h in obj.get("double") or (obj,):
+                    yield line_at, i, h.get("commit"), TICKET_NAMES.index(h["ticket"]), h.get("to", 0)
+                    i += 1
+    finally:
+        lines.close()  # the journal's file (MicroPython closes no generator it drops)
 
 
 def _entry(commitlib, graph, here, k, commit, ticket, shown, pair):
@@ -74,8 +78,9 @@ def check_chunk(store, graph, state, start, moves, last):
     first = state[0]
     end = first + len(moves)
     k = state[5] - 1  # the travel-log entry at hand (-1: the setup; before: the line's first)
+    entries = _entries(store, state[4])
     try:
-        for line_at, i, commit, ticket, shown in _entries(store, state[4]):
+        for line_at, i, commit, ticket, shown in entries:
             if ticket is None:
                 if first == 0:
                     salt, state[1] = _pair(start, "start")
@@ -95,6 +100,8 @@ def check_chunk(store, graph, state, start, moves, last):
         state[2] = e.message
     except (ValueError, KeyError, TypeError) as e:
         state[2] = "the revealed moves are malformed (%s)" % e
+    finally:
+        entries.close()
 
 
 def verdict(b, state):
