@@ -330,6 +330,14 @@ def test_due_in_counts_a_later_bit_that_changed_first():
     assert d.unsettled == 2 and d.due_in(110) == 20
     assert d.update(raw, 130) and popped(d) == [(12 << 1) | CLOSED]
     assert d.due_in(130) == 10
+    # and the other way round, in a quiet scan: the lower bit settles first, the later one waits
+    d, raw = _primed(2, 30)
+    _bit(raw, 3, True)
+    d.update(raw, 100)
+    _bit(raw, 12, True)
+    d.update(raw, 101)
+    d.update(raw, 105)
+    assert d.unsettled == 2 and d.due_in(105) == 25
 
 
 def test_pending_bits_bytes_apart_settle_in_the_quiet_scans():
