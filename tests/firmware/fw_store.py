@@ -45,6 +45,32 @@ def test_lines_from_a_seq_and_only_what_the_store_counts():
 def test_lines_of_a_store_without_a_journal():
     st = fresh_store(TMP)
     assert list(st.lines()) == []
+    assert list(st.lines_at(0)) == []
+
+
+def test_lines_holding_a_mark_keep_their_seq():
+    st = fresh_store(TMP)
+    for text in ('{"type": "setup"}', '{"type": "move"}', '{"type": "mrx"}', '{"type": "move"}', '{"type": "mrx"}'):
+        st.append(text)
+    assert list(st.lines(1, ('"mrx"',))) == [(3, '{"type": "mrx"}'), (5, '{"type": "mrx"}')]
+    assert [s for s, _t in st.lines(1, ('"setup"', '"mrx"'))] == [1, 3, 5]
+    assert [s for s, _t in st.lines(4, ('"setup"', '"mrx"'))] == [5]
+    assert list(st.lines(1, ('"undo"',))) == []
+    assert [s for s, _t in st.lines(2, ())] == [2, 3, 4, 5]  # no marks: every line
+
+
+def test_lines_at_a_byte_offset_come_back_to_a_line():
+    st = fresh_store(TMP)
+    texts = ['{"k": %d}' % k for k in (1, 22, 333)]
+    for text in texts:
+        st.append(text)
+    at = [0, len(texts[0]) + 1, len(texts[0]) + len(texts[1]) + 2]
+    assert list(st.lines_at(0)) == [(a, t + "\n") for a, t in zip(at, texts)]
+    assert list(st.lines_at(at[1])) == [(at[1], texts[1] + "\n"), (at[2], texts[2] + "\n")]
+    assert list(st.lines_at(at[2])) == [(at[2], texts[2] + "\n")]
+    st.jlen = at[2]  # the last line past what the store counts (appended, then a power cut)
+    assert list(st.lines_at(at[1])) == [(at[1], texts[1] + "\n")]
+    assert list(st.lines_at(at[2])) == []
 
 
 def test_a_snapshot_file_holds_its_checksum_header_and_data():
