@@ -12,7 +12,7 @@ if sys.implementation.name != "micropython":
         if p not in sys.path:
             sys.path.insert(0, p)
 
-from testkit import TestBoard, scratch
+from testkit import TestBoard, read_file, scratch
 from sy.rules import commit as commitlib
 
 TMP = scratch("sy-fwtest-commands")
@@ -78,7 +78,8 @@ def test_setup_refuses_malformed_fields_with_bad_input():
                  {"two_player": "yes"}, {"two_player": 1}, {"rounds": "22"}, {"rounds": True},
                  {"reveals": [3, "8"]}, {"tickets": [10, 8, 4]}, {"tickets": {"taxi": 10, "bus": 8}},
                  {"tickets": {"taxi": 10, "bus": True, "underground": 4}}, {"mrx_tickets": {"black": 5}},
-                 {"mrx": 45}, {"commit": "ab"}):
+                 {"mrx": 45}, {"commit": "ab"}, {"commit": "AB" * 32}, {"commit": "g" * 64},
+                 {"commit": "\u00e9" * 64}):
         r = _setup(tb, **args)
         _refused(r, "bad_input")
         assert tb.board.game is None and tb.board.stage == 0, args
@@ -106,6 +107,17 @@ def test_setup_takes_its_options_and_journals_them():
     want = {"type": "setup", "detectives": [13, 26], "bobbies": [29, 34], "mrx": None, "two_player": True}
     want.update(opts)
     assert line == want, line
+    # keys the rules do not read are not journalled (a name outside ASCII would break the
+    # journal's byte count: Store.jlen counts characters)
+    tb = _board()
+    extra = {"tickets": {"taxi": 5, "bus": 4, "underground": 3, "tax\u00ef": 9},
+             "mrx_tickets": {"black": 2, "double": 1, "note": "x" * 300}}
+    r = _setup(tb, **extra)
+    assert r["ok"], r
+    line = _record(tb)[0]
+    assert line["tickets"] == {"taxi": 5, "bus": 4, "underground": 3}, line
+    assert line["mrx_tickets"] == {"black": 2, "double": 1}, line
+    assert tb.store.jlen == len(read_file(tb.store.journal))
     tb = _board()
     assert tb.command("setup", detectives=list(DETECTIVES))["ok"]  # no bobbies named: none
     assert _record(tb) == [{"type": "setup", "detectives": list(DETECTIVES), "bobbies": [], "mrx": None}]

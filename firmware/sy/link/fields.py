@@ -26,9 +26,14 @@ def station_arg(v, what="to", required=False):
     return v
 
 
+_HEX = "0123456789abcdef"
+
+
 def commit_arg(v):
+    # journalled as given: anything but lowercase hex (what sy/rules/commit.py makes) would never
+    # match, and a character outside ASCII would break the journal's byte count (Store.jlen)
     if v is None:
         return None
-    if not isinstance(v, str) or len(v) != 64:
-        raise ProtoError("bad_input", "commit must be a SHA-256 hex digest (64 characters)")
+    if not isinstance(v, str) or len(v) != 64 or not all(c in _HEX for c in v):
+        raise ProtoError("bad_input", "commit must be a SHA-256 hex digest (64 characters 0-9, a-f)")
     return v

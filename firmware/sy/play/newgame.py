@@ -19,6 +19,10 @@ def _ints(obj, key, need):
     return v
 
 
+_DETECTIVE_TICKETS = ("taxi", "bus", "underground")
+_MRX_TICKETS = ("black", "double")
+
+
 def _counts(obj, key, names):
     v = obj.get(key)
     if v is None:
@@ -49,8 +53,8 @@ def _setup(obj, graph):
     name = obj.get("map", graph.name if graph else "london")
     if graph is not None and name != graph.name:
         raise RuleError("bad_input", "this board is the %r map, not %r" % (graph.name, name))
-    game = Game(det, bob, 0, two, _counts(obj, "tickets", ("taxi", "bus", "underground")),
-                _counts(obj, "mrx_tickets", ("black", "double")), rounds, reveals, graph)
+    game = Game(det, bob, 0, two, _counts(obj, "tickets", _DETECTIVE_TICKETS),
+                _counts(obj, "mrx_tickets", _MRX_TICKETS), rounds, reveals, graph)
     line = {"type": "setup", "detectives": det, "bobbies": bob, "mrx": None}
     if two:
         line["two_player"] = True
@@ -71,9 +75,12 @@ def new_game(b, obj):
     b.x_on = False
     b.gp = -1
     b._drop_lift()
-    for k in ("tickets", "mrx_tickets", "rounds", "reveals", "commit"):
+    for k in ("rounds", "reveals", "commit"):
         if obj.get(k) is not None:
             line[k] = obj[k]
+    for k, names in (("tickets", _DETECTIVE_TICKETS), ("mrx_tickets", _MRX_TICKETS)):
+        if obj.get(k) is not None:  # the counts the rules took (_counts), not keys they did not read
+            line[k] = {n: obj[k][n] for n in names}
     seq = b.commit_line(line)
     b.compare_and_commit()
     return seq
