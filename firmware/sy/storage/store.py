@@ -57,7 +57,8 @@ class Store:
             f.write("\n")
         finally:
             f.close()
-        self.jlen += len(text) + 1  # JSON from json.dumps is ASCII
+        self.jlen += len(text) + 1  # ASCII only: MicroPython's json.dumps keeps other characters, so the
+        # commands check what they journal (commitments hex, names from the rules': sy/link/fields.py)
         self.writes += 1
         self.seq += 1
         return self.seq
@@ -85,7 +86,7 @@ class Store:
                 if not line:
                     break
                 yield at, line
-                at += len(line)  # JSON from json.dumps is ASCII: a character is a byte
+                at += len(line)  # the journal is ASCII (append): a character is a byte
         finally:
             f.close()
 
