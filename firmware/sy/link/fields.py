@@ -26,14 +26,15 @@ def station_arg(v, what="to", required=False):
     return v
 
 
-_HEX = "0123456789abcdef"
+_HEX = b"0123456789abcdef"  # as sy/rules/commit.py's (a module loaded only after the game)
 
 
 def commit_arg(v):
     # journalled as given: anything but lowercase hex (what sy/rules/commit.py makes) would never
-    # match, and a character outside ASCII would break the journal's byte count (Store.jlen)
+    # match, and a character outside ASCII would break the journal's byte count (Store.jlen).
+    # Checked as bytes, as commit.valid_salt does: MicroPython interns each 1-character string
     if v is None:
         return None
-    if not isinstance(v, str) or len(v) != 64 or not all(c in _HEX for c in v):
+    if not isinstance(v, str) or len(v) != 64 or not all(c in _HEX for c in v.encode()):
         raise ProtoError("bad_input", "commit must be a SHA-256 hex digest (64 characters 0-9, a-f)")
     return v
