@@ -53,9 +53,15 @@ def _setup(obj, graph):
     name = obj.get("map", graph.name if graph else "london")
     if graph is not None and name != graph.name:
         raise RuleError("bad_input", "this board is the %r map, not %r" % (graph.name, name))
-    game = Game(det, bob, 0, two, _counts(obj, "tickets", _DETECTIVE_TICKETS),
-                _counts(obj, "mrx_tickets", _MRX_TICKETS), rounds, reveals, graph)
+    tickets = _counts(obj, "tickets", _DETECTIVE_TICKETS)
+    mrx_tickets = _counts(obj, "mrx_tickets", _MRX_TICKETS)
+    game = Game(det, bob, 0, two, tickets, mrx_tickets, rounds, reveals, graph)
     line = {"type": "setup", "detectives": det, "bobbies": bob, "mrx": None}
+    # the counts the rules took, not the host's dict: keys they did not read are not journalled
+    if tickets is not None:
+        line["tickets"] = dict(zip(_DETECTIVE_TICKETS, tickets))
+    if mrx_tickets is not None:
+        line["mrx_tickets"] = dict(zip(_MRX_TICKETS, mrx_tickets))
     if two:
         line["two_player"] = True
     if name != "london":
@@ -78,9 +84,6 @@ def new_game(b, obj):
     for k in ("rounds", "reveals", "commit"):
         if obj.get(k) is not None:
             line[k] = obj[k]
-    for k, names in (("tickets", _DETECTIVE_TICKETS), ("mrx_tickets", _MRX_TICKETS)):
-        if obj.get(k) is not None:  # the counts the rules took (_counts), not keys they did not read
-            line[k] = {n: obj[k][n] for n in names}
     seq = b.commit_line(line)
     b.compare_and_commit()
     return seq
