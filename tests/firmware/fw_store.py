@@ -57,6 +57,22 @@ def test_lines_holding_a_mark_keep_their_seq():
     assert [s for s, _t in st.lines(4, ('"setup"', '"mrx"'))] == [5]
     assert list(st.lines(1, ('"undo"',))) == []
     assert [s for s, _t in st.lines(2, ())] == [2, 3, 4, 5]  # no marks: every line
+    # a reader that stops early closes the journal (MicroPython closes no generator it drops)
+    open_files = [0]
+    lines_at = st.lines_at
+
+    def counted(a):
+        open_files[0] += 1
+        try:
+            for item in lines_at(a):
+                yield item
+        finally:
+            open_files[0] -= 1
+    st.lines_at = counted
+    reader = st.lines(1)
+    assert next(reader) == (1, '{"type": "setup"}') and open_files == [1]
+    reader.close()
+    assert open_files == [0]
 
 
 def test_lines_at_a_byte_offset_come_back_to_a_line():

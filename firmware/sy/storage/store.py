@@ -67,10 +67,14 @@ class Store:
         """Yield (seq, text) for journal lines from seq `first` on (allocates: events only).
         marks: only the lines that hold one of these strings (the others are read, not copied)."""
         seq = 0
-        for _at, line in self.lines_at(0):
-            seq += 1
-            if seq >= first and holds(line, marks):
-                yield seq, line.rstrip("\n")
+        lines = self.lines_at(0)
+        try:
+            for _at, line in lines:
+                seq += 1
+                if seq >= first and holds(line, marks):
+                    yield seq, line.rstrip("\n")
+        finally:
+            lines.close()  # the file, when a reader drops this early (MicroPython closes no generator it drops)
 
     def lines_at(self, at):
         """Yield (offset, line) for the journal's lines from byte offset `at` (a line's start) on,
