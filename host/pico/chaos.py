@@ -79,7 +79,7 @@ def run_power_cuts(cuts_target, seed=1, log=None, micropython=None, bootrom=None
     setups = [((13, 26, 29, 34, 50), ()), ((13, 26), (29, 34)), ((91, 94, 103), (112,))]
     g = mapgraph.load()
     micropython, bootrom = find_binaries(micropython, bootrom)
-    cfg = {"board": "pico", "debounce_ms": 10, "scan_hz": 500}
+    cfg = {"board": "pico", "debounce_ms": 10, "scan_hz": 200}
     cfg.update(config or {})
     cfg = boardconfig.validate(cfg)
     build = tempfile.mkdtemp(prefix="pico-cuts-")
