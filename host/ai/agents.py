@@ -96,9 +96,11 @@ class HeuristicMrX(_Agent):
 
 class MctsMrX(_Agent):
     """MCTS where it shows (a surfacing move: the most visited move). On a hidden move a draw from
-    the balanced plan (host/ai/hiding.py), each move's share bent by its MCTS value,
-    exp(TILT * (value - best value)): the search's knowledge of his station steers him, but only
-    so far that a detective who knows this code learns little (bench ai: leak_bits_per_move).
+    the balanced plan (host/ai/hiding.py, the easy level's landing plan), each move's share bent
+    by its MCTS value, exp(TILT * (value - best value)): the search's knowledge of his station
+    would steer him, but every bit of it is a bit the attacker learns (bench ai:
+    leak_bits_per_move), and TILT is 0 since the landing plan (docs/host.md): the search plays
+    his surfacing moves.
 
     His thinking time does not depend on his station (issue 17): with a time budget the search
     always runs (even with a single legal move), stops on time, and the answer waits for the

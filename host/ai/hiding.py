@@ -41,7 +41,11 @@ BETA = {"random": 0.0, "easy": 3.0, "normal": 3.0, "hard": 3.0}  # row weight = 
 BLACK_WASTE = 0.05  # the weight of a black ticket where black_ok does not call for one
 DOUBLE_WEIGHT = 5.0  # the weight of a double move (from a station with a piece next to him)
 ITERATIONS = 40
-TILT = 2.0  # how far MCTS values bend his row (host/ai/agents.py MctsMrX)
+# how far MCTS values bend his row on a hidden move (host/ai/agents.py MctsMrX). 0: not at all,
+# the search plays his surfacing moves only. On the landing plan (bench ai, normal vs heuristic
+# detectives, 400 games, leak of 6 games of the attacker; docs/host.md): 2.0 wins 0.367 and leaks
+# 0.586 bits a move (4 games), 1.0 0.323 and 0.542, 0 0.300 and 0.471 (target 0.5)
+TILT = 0.0
 # the share of a destination the detectives would step on (RISK), against 1 for any other: the
 # public preference in the destinations' shares (bench ai, docs/host.md: with ADJACENT_SHARE 0.5,
 # 0.2 leaks 0.44 bits a move; 0.1 with 0.4: 0.50; larger: less strength; all without STAGE)
@@ -49,9 +53,12 @@ RISKY_SHARE = 0.2  # (both shares to the power STAGE * stage_weight(moves), belo
 CROWD = 0.0  # see plan(): leak grows fast with it (crowd 3: ~1.5 bits a move)
 ADJACENT_SHARE = 0.5  # RISK "landing": a station next to a piece keeps this much more (other detectives)
 CORNERED = True  # RISK "landing": also where the replies would leave him no move
-# the MCTS levels (normal, hard) keep the plan their leak was measured with (README: 0.48 and 0.46
-# bits a move, with TILT on top); the landing plan under their tilt is not measured yet
-MCTS_PLAN = {"near": 0.2, "risk": "adjacent", "escape_at": 0.0, "cornered": False, "sig_leak": 0.0}
+# the MCTS levels' (normal, hard) settings of the plan where they differ from the easy level's:
+# none since 3 December (session 13). Their old plan ({"near": 0.2, "risk": "adjacent",
+# "escape_at": 0.0, "cornered": False, "sig_leak": 0.0}, TILT 2.0) won 0.25 [0.21, 0.295] of 400
+# games (normal vs heuristic detectives) at 0.48 bits a move; the easy level's landing plan,
+# TILT 0: 0.300 [0.257, 0.347] at 0.471
+MCTS_PLAN = {}
 ESCAPE_AT = 0.99  # Hider.escapes: his row's landing risk from which he takes a surfacing double (0: never)
 # RISK "landing": the shares (RISKY_SHARE's and ADJACENT_SHARE's) are raised to the power
 # STAGE * stage_weight(moves) (0: not at all): near even early in the game, where a capture
