@@ -41,6 +41,27 @@ def fresh_store(folder):
     return Store(folder)
 
 
+def watch_journal_readers(store, offsets=None):
+    """Wrap store.lines_at so a test sees the journal readers left open (MicroPython closes no
+    generator it drops, so a reader that stops early must close its file itself). Returns
+    (open, original): open[0] counts the readers open now; each line read appends its byte offset
+    to `offsets` if given; `store.lines_at = original` undoes it."""
+    open_readers = [0]
+    original = store.lines_at
+
+    def counted(at):
+        open_readers[0] += 1
+        try:
+            for item in original(at):
+                if offsets is not None:
+                    offsets.append(item[0])
+                yield item
+        finally:
+            open_readers[0] -= 1
+    store.lines_at = counted
+    return open_readers, original
+
+
 def read_file(path):
     f = open(path, "rb")
     try:

@@ -12,7 +12,7 @@ if sys.implementation.name != "micropython":
         if p not in sys.path:
             sys.path.insert(0, p)
 
-from testkit import TestBoard, read_file, scratch
+from testkit import TestBoard, read_file, scratch, watch_journal_readers
 from sy.rules import commit as commitlib
 
 TMP = scratch("sy-fwtest-commands")
@@ -865,18 +865,8 @@ def test_a_chunk_reads_the_journal_from_the_line_of_its_first_move():
     at = [a for a, _line in store.lines_at(0)]
     mrx = [a for a, line in store.lines_at(0) if json.loads(line)["type"] == "mrx"]  # the double (46, x), then y
     read = []
-    open_files = [0]
-    lines_at = store.lines_at
-
-    def counted(a):
-        open_files[0] += 1
-        try:
-            for item in lines_at(a):
-                read.append(item[0])
-                yield item
-        finally:
-            open_files[0] -= 1  # a chunk that stops early closes the journal (MicroPython would not)
-    store.lines_at = counted
+    # a chunk that stops early closes the journal (MicroPython would not)
+    open_files, lines_at = watch_journal_readers(store, read)
     try:
         assert tb.command("reveal", start=[SALT, 45], moves=[[SALT, 46]], more=True)["received"] == 1
         assert read == [a for a in at if a <= mrx[0]], read  # up to the line of move 2, the double's half

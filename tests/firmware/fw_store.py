@@ -16,7 +16,7 @@ from binascii import crc32
 
 from sy.storage.store import Store, MAGIC, exists
 from sy.storage import resume
-from testkit import scratch, _rmtree, fresh_store, read_file, write_file
+from testkit import scratch, _rmtree, fresh_store, read_file, write_file, watch_journal_readers
 
 TMP = scratch("sy-fwtest-store-units")
 
@@ -58,17 +58,7 @@ def test_lines_holding_a_mark_keep_their_seq():
     assert list(st.lines(1, ('"undo"',))) == []
     assert [s for s, _t in st.lines(2, ())] == [2, 3, 4, 5]  # no marks: every line
     # a reader that stops early closes the journal (MicroPython closes no generator it drops)
-    open_files = [0]
-    lines_at = st.lines_at
-
-    def counted(a):
-        open_files[0] += 1
-        try:
-            for item in lines_at(a):
-                yield item
-        finally:
-            open_files[0] -= 1
-    st.lines_at = counted
+    open_files, _original = watch_journal_readers(st)
     reader = st.lines(1)
     assert next(reader) == (1, '{"type": "setup"}') and open_files == [1]
     reader.close()
