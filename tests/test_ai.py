@@ -353,3 +353,53 @@ def test_a_cornered_mister_x_escapes_into_a_surfacing_double():
         g2 = rules.Game.load(g.save(), g.graph)
         g2.mrx_double(*a[1:])  # legal (the rules core raises otherwise)
     assert escapes >= 1 and kept > 100, (escapes, kept)  # (seeded: 1 escape in these 60 games)
+
+
+def test_a_double_that_surfaces_first_hides_its_second_half_by_the_plan():
+    """A double move whose first half surfaces and second does not (hiding.splits): whatever the
+    search or the formula chose, the second half is drawn from the plan for the shown station
+    (Hider.second_half_row), a function of public facts only: the same from the public view as
+    from his real game, and the draws follow it. Before, the choice was replayable from the shown
+    station (the hard level leaked 1.1 bits a move on these moves)."""
+    import random
+    from host.ai import hiding
+    from host.ai.model import Sim
+    from host.ai.policy import mrx_filtered_options
+    checked = 0
+    for k in range(12):
+        dets, bobbies, x = bench.game_setup(3, k, 5)
+        g = rules.Game(dets, bobbies, x)
+        mrx, det = make_mrx_agent("easy", seed=k), make_detective_agent("easy", seed=k + 100)
+        while g.result is None and checked < 6:
+            if g.phase != rules.PHASE_MRX:
+                p, t, to = det.choose(public_view(g))
+                g.move(p, None if g.is_bobby(p) else t, to)
+                continue
+            if hiding.splits(g) and g.double:
+                sim = Sim.from_game(g, g.mrx)
+                t1, to1 = sorted(mrx_filtered_options(sim))[0][::-1]
+                row = mrx.hider.second_half_row(g, t1, to1)[0]
+                assert row and row == mrx.hider.second_half_row(public_view(g), t1, to1)[0]
+                assert abs(sum(row.values()) - 1) < 1e-9 and all(sig[0] == "move" for sig, _to in row)
+                seen = {}
+                rnd = random.Random(k)
+                for _ in range(400):
+                    a = mrx.hider.second_half(g, ("double", t1, to1, None, None), rnd)
+                    assert a[:3] == ("double", t1, to1)
+                    seen[(("move", a[3]), a[4])] = seen.get((("move", a[3]), a[4]), 0) + 1
+                    assert mrx.hider.at_moves == g.moves + 2 and mrx.hider.belief
+                rules.Game.load(g.save(), g.graph).mrx_double(*a[1:])  # legal
+                assert set(seen) <= set(row)
+                for key, p in row.items():
+                    assert abs(seen.get(key, 0) / 400 - p) < 0.08, (key, p, seen.get(key, 0))
+                checked += 1
+            a = mrx.choose(g)
+            if a[0] == "move":
+                g.mrx_move(a[1], a[2])
+            else:
+                g.mrx_double(*a[1:])
+    assert checked >= 3, checked
+    # any other action passes through unchanged
+    g = rules.Game(DETS, [], 45)
+    assert make_mrx_agent("easy", seed=1).hider.second_half(g, ("move", rules.TAXI, 46), random.Random(1)) \
+        == ("move", rules.TAXI, 46)

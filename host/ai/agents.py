@@ -48,7 +48,16 @@ class _Agent:
 
 
 # --- Mister X -------------------------------------------------------------------------------
-class RandomMrX(_Agent):
+class _Hiding:
+    """What host/ai/leak.py reads of a Mister X agent that hides with a plan (hiding.Hider)."""
+
+    def second_half_distribution(self, game, ticket1, to1):
+        """{(signature, to): probability} of the hidden second half of a double move whose first
+        half (ticket1 to to1) surfaced: the plan's, from public facts (game may be public)."""
+        return self.hider.second_half_row(game, ticket1, to1)[0]
+
+
+class RandomMrX(_Hiding, _Agent):
     """No preferences: on a surfacing move any legal single move, uniformly; on a hidden one a draw
     from the balanced plan without preferences (host/ai/hiding.py), which, unlike a uniform
     choice, tells a detective who knows it nothing beyond the public possible set."""
@@ -69,7 +78,7 @@ class RandomMrX(_Agent):
         return self.hider.row(game)[0] or {}
 
 
-class HeuristicMrX(_Agent):
+class HeuristicMrX(_Hiding, _Agent):
     """Greedy where it shows (a surfacing move): away from the nearest piece, keeps escape routes,
     picks the ticket that leaves the detectives the most possible stations. On a hidden move a
     draw from the balanced plan (host/ai/hiding.py) weighted by the same preferences: a mixed
@@ -82,7 +91,8 @@ class HeuristicMrX(_Agent):
     def choose(self, game):
         _check_mrx(game)
         if hiding.surfaces_next(game):
-            return policy.heuristic_mrx(Sim.from_game(game, game.mrx), self.rnd)
+            action = policy.heuristic_mrx(Sim.from_game(game, game.mrx), self.rnd)
+            return self.hider.second_half(game, action, self.rnd)
         return self.hider.choose(game, self.rnd)
 
     def hidden_distribution(self, game):
@@ -94,7 +104,7 @@ class HeuristicMrX(_Agent):
         return row
 
 
-class MctsMrX(_Agent):
+class MctsMrX(_Hiding, _Agent):
     """MCTS where it shows (a surfacing move: the most visited move). On a hidden move a draw from
     the balanced plan (host/ai/hiding.py, the easy level's landing plan), each move's share bent
     by its MCTS value, exp(TILT * (value - best value)): the search's knowledge of his station
@@ -120,7 +130,9 @@ class MctsMrX(_Agent):
         _check_mrx(game)
         action, self.last = mcts.search_mrx(game, self.budget, fast_rng(self.rnd))
         root = self.last.pop("root", None)
-        if not hiding.surfaces_next(game):
+        if hiding.surfaces_next(game):
+            action = self.hider.second_half(game, action, self.rnd)
+        else:
             action = self.hider.choose(game, self.rnd, tilt=hiding.mcts_tilt(root, self.tilt))
         if self.seconds:
             rest = start + self.seconds - time.perf_counter()
@@ -128,11 +140,21 @@ class MctsMrX(_Agent):
                 time.sleep(rest)
         return action
 
+    @property
+    def random_rows(self):
+        """Whether his hidden-move row depends on randomness drawn before the draw: the search's,
+        when TILT bends the row by its values (host/ai/leak.py then averages several searches).
+        With TILT 0 the row is the plan's alone, a function of his station and public facts."""
+        return bool(self.tilt)
+
     def hidden_distribution(self, game):
-        """{(signature, to): probability} of his choice on a hidden move, for one draw of the
-        search's randomness (host/ai/leak.py averages several)."""
-        _action, stats = mcts.search_mrx(game, self.budget, fast_rng(self.rnd))
-        row = self.hider.row(game, tilt=hiding.mcts_tilt(stats.get("root"), self.tilt))[0]
+        """{(signature, to): probability} of his choice on a hidden move; with a tilt, for one draw
+        of the search's randomness (host/ai/leak.py averages several), else exact (no search)."""
+        root = None
+        if self.tilt:
+            _action, stats = mcts.search_mrx(game, self.budget, fast_rng(self.rnd))
+            root = stats.get("root")
+        row = self.hider.row(game, tilt=hiding.mcts_tilt(root, self.tilt))[0]
         if not row or self.hider.escapes(game, row):
             return {}
         return row

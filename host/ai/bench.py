@@ -46,14 +46,17 @@ def add_arguments(parser):
     parser.add_argument("--leak-levels", default="random,easy,normal,hard",
                         help="Mister X levels whose leak to a policy-aware attacker is measured ('' for none)")
     parser.add_argument("--leak-games", type=int, default=12, help="games per level for the leak (random, easy)")
-    parser.add_argument("--leak-games-mcts", type=int, default=3, help="games per MCTS level for the leak")
+    parser.add_argument("--leak-games-mcts", type=int, default=12,
+                        help="games per MCTS level for the leak (their search plays his surfacing moves)")
     parser.add_argument("--leak-stations", type=int, default=40,
                         help="stations the attacker replays per move at most (drawn by weight beyond)")
-    parser.add_argument("--leak-stations-mcts", type=int, default=16, help="the same for the MCTS levels")
+    parser.add_argument("--leak-stations-mcts", type=int, default=40, help="the same for the MCTS levels")
     parser.add_argument("--leak-samples", type=int, default=48,
                         help="runs per station for a policy without a readable distribution")
     parser.add_argument("--leak-search-samples", type=int, default=4,
-                        help="MCTS searches per station (the search's randomness) for the MCTS levels")
+                        help="MCTS searches per station (the search's randomness) for the MCTS levels, "
+                             "where the search bends the hidden moves (hiding.TILT; 0 by default: the row "
+                             "is then read once, exactly)")
 
 
 def wilson(k, n, z=1.96):
@@ -188,7 +191,7 @@ def leak_one(task):
     return level, r["rows"], r["result"], r["policy_runs"]
 
 
-def leak_levels(levels, games, games_mcts=3, seed=1, n_det=5, iterations=150, stations=40, stations_mcts=16,
+def leak_levels(levels, games, games_mcts=12, seed=1, n_det=5, iterations=150, stations=40, stations_mcts=40,
                 samples=48, search_samples=4, workers=0):
     mcts_levels = ("normal", "hard")
     tasks = [(lv, k, seed, n_det, iterations, stations_mcts if lv in mcts_levels else stations, samples,
@@ -208,6 +211,7 @@ def leak_levels(levels, games, games_mcts=3, seed=1, n_det=5, iterations=150, st
         mine = [d for d in done if d[0] == lv]
         rows = [r for d in mine for r in d[1]]
         n = len(rows)
+        split = [r for r in rows if r[3]]
         wins = sum(1 for d in mine if d[2] == "mrx")
         lo, hi = wilson(wins, len(mine))
         out["levels"][lv] = {
@@ -215,6 +219,9 @@ def leak_levels(levels, games, games_mcts=3, seed=1, n_det=5, iterations=150, st
             "attacker_top1_rate": round(sum(1 for r in rows if r[1]) / n, 3) if n else None,
             "public_top1_rate": round(sum(r[2] for r in rows) / n, 3) if n else None,
             "hidden_moves": n, "games": len(mine), "policy_runs": sum(d[3] for d in mine),
+            # doubles whose first half surfaces: the hidden second half is the plan's (hiding.splits)
+            "split_double_moves": len(split),
+            "split_double_leak_bits": round(sum(r[0] for r in split) / len(split), 3) if split else None,
             "stations_per_move": stations_mcts if lv in mcts_levels else stations,
             "mrx_win_rate": round(wins / len(mine), 3) if mine else None, "ci95": [round(lo, 3), round(hi, 3)],
             "target_met": (sum(r[0] for r in rows) / n <= LEAK_TARGET_BITS) if n else None,

@@ -269,13 +269,16 @@ class Hider:
         b = {st: p for st, p in self.belief.items() if game.is_candidate(st)}  # minus landings
         return b or None
 
+    def _plan(self, sim, prior, doubles):
+        got = plan(sim, self.beta, doubles=doubles, prior=prior, near=self.near, risk=self.risk,
+                   cornered=self.cornered, sig_leak=self.sig_leak)
+        return got if got else ({}, {})
+
     def row(self, game, tilt=None):
         """(his row: {(sig, to): probability}, the plan's posteriors {sig: {to: p}}) for the game
         (Mister X to move on game.mrx, not surfacing); changes nothing."""
         sim = Sim.from_game(game, game.mrx)
-        got = plan(sim, self.beta, doubles=self.doubles, prior=self.prior(game), near=self.near,
-                   risk=self.risk, cornered=self.cornered, sig_leak=self.sig_leak)
-        rows, post = got if got else ({}, {})
+        rows, post = self._plan(sim, self.prior(game), self.doubles)
         row = rows.get(game.mrx)
         if row and tilt:
             row = {k: p * tilt(k) for k, p in row.items()}
@@ -322,6 +325,41 @@ class Hider:
         if sig[0] == "move":
             return ("move", sig[1], to)
         return _double(sim, sig, to, rnd)
+
+
+    def second_half_row(self, game, ticket1, to1):
+        """(row, posteriors) of the plan for the second half of a double move whose first half,
+        ticket1 to to1, surfaces: the plan for one possible station, to1 (the board shows it), with
+        the double ticket spent. Public facts only (game.mrx is not read): the same whatever
+        station he came from."""
+        sim = Sim.from_game(game, game.mrx)
+        sim.mrx_step(ticket1, to1)
+        sim.double -= 1
+        rows, post = self._plan(sim, None, False)
+        return rows.get(to1) or {}, post
+
+    def second_half(self, game, action, rnd):
+        """The action, with the second half of a double move whose first half surfaces and second
+        does not drawn from the plan (second_half_row) instead of the search's or the formula's
+        choice: that choice is a function of the shown station, his tickets and public facts, so
+        a detective who knows the code would replay it (the hard level leaked 1.1 bits a move on
+        these moves). Any other action is returned as it is."""
+        if action[0] != "double" or not splits(game):
+            return action
+        _d, t1, to1, _t2, _to2 = action
+        row, post = self.second_half_row(game, t1, to1)
+        if not row:  # (cannot happen: the chosen second half is a legal move from to1)
+            self.belief = None
+            return action
+        sig, to = draw(row, rnd)
+        self.belief = post.get(sig)
+        self.at_moves = game.moves + 2
+        return ("double", t1, to1, sig[1], to)
+
+
+def splits(game):
+    """Whether a double move now would surface on its first half and not on its second."""
+    return (game.moves + 1) in game.reveals and (game.moves + 2) not in game.reveals
 
 
 def draw(row, rnd):
@@ -386,4 +424,4 @@ def _double(sim, sig, to2, rnd):
     return ("double", t1, to1, t2, to2)
 
 
-__all__ = ["plan", "Hider", "draw", "surfaces_next", "mcts_tilt", "BETA", "TILT", "MCTS_PLAN"]
+__all__ = ["plan", "Hider", "draw", "surfaces_next", "splits", "mcts_tilt", "BETA", "TILT", "MCTS_PLAN"]

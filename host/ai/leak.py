@@ -74,8 +74,9 @@ def _entropy(p):
 class Attacker:
     def __init__(self, make_agent, samples=16, max_stations=40, floor=0.02, rng=None, exact_samples=4):
         """make_agent(seed) -> a Mister X agent with that seed (the attacker's copy of his code).
-        An agent with hidden_distribution(game) is read exactly (its search's randomness drawn
-        exact_samples times); others are run `samples` times per station."""
+        An agent with hidden_distribution(game) is read exactly (once; where its row depends on a
+        search's randomness, `random_rows`, that randomness is drawn exact_samples times); others
+        are run `samples` times per station."""
         self.make_agent = make_agent
         self.samples = samples
         self.exact_samples = exact_samples
@@ -106,6 +107,8 @@ class Attacker:
             self.belief = {shown: 1.0}
             return self.belief
         sig = signature(action)
+        if shown1 and hasattr(self.make_agent(0), "second_half_distribution"):
+            return self._second_half(pub, sig, shown1)
         post = {}
         for s, w in self._stations():
             if not _hypothesis(pub, s).legal_mrx():
@@ -114,7 +117,7 @@ class Attacker:
             probe = self.make_agent(0)
             exact = hasattr(probe, "hidden_distribution") and not shown1
             runs = self.exact_samples if exact else self.samples
-            if exact and not getattr(probe, "budget", None):
+            if exact and not getattr(probe, "random_rows", False):
                 runs = 1  # no randomness before the draw: one computation is the distribution
             for _ in range(runs):
                 agent = self.make_agent(self.rng.getrandbits(64))
@@ -138,6 +141,23 @@ class Attacker:
                 post[to] = post.get(to, 0.0) + w * like
         total = sum(post.values())
         self.belief = {k: v / total for k, v in post.items()} if total > 0 else {}
+        return self.belief
+
+    def _second_half(self, pub, sig, shown1):
+        """A double move whose first half surfaced on shown1: his code draws the hidden second half
+        from the plan for that one station (second_half_distribution, public facts only), whatever
+        station he came from, so the posterior is the plan's share of each destination of the
+        ticket seen (with the floor), whichever stations the belief held before."""
+        agent = self.make_agent(self.rng.getrandbits(64))
+        self.policy_runs += 1
+        dist = agent.second_half_distribution(pub, sig[1], shown1)
+        mine = {to: p for (sg, to), p in dist.items() if sg == ("move", sig[2])}
+        total = sum(mine.values())
+        reach = _steps(tables(pub.graph), shown1, sig[2], set(pub.pos))
+        post = {to: (1 - self.floor) * (mine.get(to, 0.0) / total if total else 0.0) + self.floor / len(reach)
+                for to in reach}
+        norm = sum(post.values())
+        self.belief = {k: v / norm for k, v in post.items()} if norm > 0 else {}
         return self.belief
 
     def observe_landing(self, station):
@@ -166,7 +186,8 @@ def _public_state_of(agent):
 def attack_game(make_agent, detective_agent, detectives, bobbies, mrx, seed=1, samples=16,
                 max_stations=40, floor=0.02, exact_samples=4):
     """Play one game (his real agent: make_agent(seed')) while the attacker watches.
-    Returns {"rows": [(leak_bits, attacker_top1, public_top1)] per hidden turn, "result",
+    Returns {"rows": [(leak_bits, attacker_top1, public_top1, after a surfacing first half)] per
+    hidden turn, "result",
     "policy_runs"}."""
     rng = random.Random(seed)
     agent = make_agent(rng.getrandbits(64))
@@ -200,7 +221,7 @@ def attack_game(make_agent, detective_agent, detectives, bobbies, mrx, seed=1, s
                 n_pub = pub.candidates_count()
                 h = _entropy(post) if post else math.log2(n_pub)
                 top = max(post.items(), key=lambda kv: (kv[1], -kv[0]))[0] if post else None
-                rows.append((math.log2(n_pub) - h, top == ref.mrx, 1.0 / n_pub))
+                rows.append((math.log2(n_pub) - h, top == ref.mrx, 1.0 / n_pub, bool(shown1)))
         else:
             p, t, to = detective_agent.choose(pub)
             bobby = ref.is_bobby(p)
