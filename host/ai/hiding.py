@@ -326,7 +326,6 @@ class Hider:
             return ("move", sig[1], to)
         return _double(sim, sig, to, rnd)
 
-
     def second_half_row(self, game, ticket1, to1):
         """(row, posteriors) of the plan for the second half of a double move whose first half,
         ticket1 to to1, surfaces: the plan for one possible station, to1 (the board shows it), with
