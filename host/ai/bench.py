@@ -10,8 +10,8 @@ information (host/ai/leak.py): `leak_bits_per_move` = mean over hidden moves of 
 − H(attacker's posterior), `attacker_top1_rate` (the attacker's most likely station is the true
 one), `public_top1_rate` (the same for a uniform guess over the public set), against heuristic
 detectives. The attacker reads a level's hidden-move distribution from its code where it has one
-(hiding plan: exact; MCTS: its search's randomness drawn `--leak-search-samples` times per
-station), else runs it `--leak-samples` times per station.
+(hiding plan: exact; MCTS: exact too while hiding.TILT is 0, else its search's randomness drawn
+`--leak-search-samples` times per station), else runs it `--leak-samples` times per station.
 """
 import math
 import multiprocessing

@@ -13,7 +13,9 @@ filter over Mister X's station:
   fraction of runs that produced them. posterior(to) ∝ Σ_s belief(s) · P(seen, to | s), with a
   small uniform floor (`floor`) over the destinations the ticket allows from s, so that a
   destination the runs happened to miss keeps some weight (the attacker's model is sampled);
-- each detective landing removes its station; a surfacing move sets the belief to that station.
+- each detective landing removes its station; a surfacing move sets the belief to that station;
+  after a double move whose first half surfaced, the belief is the plan's shares for the second
+  half from the shown station (his code draws it so, whatever station he came from).
 
 Per hidden turn (his final station not shown; a double move counts once, at its end) it records
 log2(|public set|) − H(posterior) (bits leaked beyond public information), whether the
@@ -107,18 +109,18 @@ class Attacker:
             self.belief = {shown: 1.0}
             return self.belief
         sig = signature(action)
-        if shown1 and hasattr(self.make_agent(0), "second_half_distribution"):
+        probe = self.make_agent(0)  # what his code offers to read (the same for every station)
+        if shown1 and hasattr(probe, "second_half_distribution"):
             return self._second_half(pub, sig, shown1)
+        exact = hasattr(probe, "hidden_distribution") and not shown1
+        runs = self.exact_samples if exact else self.samples
+        if exact and not getattr(probe, "random_rows", False):
+            runs = 1  # no randomness before the draw: one computation is the distribution
         post = {}
         for s, w in self._stations():
             if not _hypothesis(pub, s).legal_mrx():
                 continue  # cornered there: he would not have moved
             counts = {}
-            probe = self.make_agent(0)
-            exact = hasattr(probe, "hidden_distribution") and not shown1
-            runs = self.exact_samples if exact else self.samples
-            if exact and not getattr(probe, "random_rows", False):
-                runs = 1  # no randomness before the draw: one computation is the distribution
             for _ in range(runs):
                 agent = self.make_agent(self.rng.getrandbits(64))
                 if public_state:
