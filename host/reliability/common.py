@@ -97,6 +97,7 @@ class RelSim(SimBoard):
             except OSError:
                 pass
             self.proc.wait()
+        self._cut_lifeline()
         termios.tcflush(self._fw_slave, termios.TCIOFLUSH)
 
     def frames(self):

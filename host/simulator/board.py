@@ -10,7 +10,11 @@ seeks and reads into its own buffer, so it allocates nothing) and publishes ever
 <folder>/leds.bin. <folder>/flash/ is the board's flash (game journal and state): it survives
 power_cut() + restart(). The serial link is relayed between the firmware's pty and a second pty
 whose path is `port`; that one outlives power cuts, like a USB-serial adapter.
+
+The firmware lives exactly as long as this object's host process wants it: stop() or
+power_cut() end it, and so does this process's end, however it ends (sandbox.py's lifeline).
 """
+import concurrent.futures
 import json
 import os
 import select
@@ -29,6 +33,25 @@ from host.simulator.sandbox import confine
 from sy.hardware import boardconfig
 
 FIRMWARE = os.path.join(ROOT, "firmware")
+# bwrap's --die-with-parent (which also ties the sandbox to bwrap, so that a power cut's kill -9
+# ends the firmware) is the kernel's parent-death signal, and the parent is the *thread* that
+# started bwrap: a board started from a thread that then ended was killed at once, 2 runs in 3,
+# or, if the thread ended before bwrap armed the signal, outlived the host. So every board is
+# started from one thread, which lives as long as the process.
+_starter = (None, None)  # (pid, executor): a forked child makes its own (the thread is not forked)
+_starter_lock = threading.Lock()
+
+
+def _start_process(*args, **kwargs):
+    """subprocess.Popen(*args, **kwargs), called from the long-lived starter thread."""
+    global _starter
+    with _starter_lock:
+        if _starter[0] != os.getpid():
+            _starter = (os.getpid(), concurrent.futures.ThreadPoolExecutor(1, thread_name_prefix="simboard-start"))
+        starter = _starter[1]
+    return starter.submit(subprocess.Popen, *args, **kwargs).result()
+
+
 BUTTONS = ("taxi", "bus", "underground", "confirm")
 _ORDERS = {"RGB": (0, 1, 2), "RBG": (0, 2, 1), "GRB": (1, 0, 2), "GBR": (2, 0, 1),
            "BRG": (1, 2, 0), "BGR": (2, 1, 0)}
@@ -53,6 +76,7 @@ class SimBoard:
         self.source = source
         self.chips = self.config["reeds"]["chips"]
         self.proc = None
+        self._lifeline = self._lifeline_in = None  # the pipe that keeps the firmware alive (start())
         self._relay = None
         self._stop = False
         self.console = bytearray()  # everything the firmware wrote to its serial port (tail)
@@ -109,7 +133,8 @@ class SimBoard:
         readable = [os.path.dirname(os.path.realpath(mp))]
         if self.source:
             readable.append(FIRMWARE)
-        return confine(argv, writable=[self.folder], readable=readable, env=self.environment(), cwd=self.folder)
+        return confine(argv, writable=[self.folder], readable=readable, env=self.environment(), cwd=self.folder,
+                       lifeline=self._lifeline_in)
 
     def environment(self):
         """The firmware process's whole environment (nothing of the host's)."""
@@ -118,9 +143,17 @@ class SimBoard:
     def start(self):
         if self._lib is None:
             self._lib = self._build()
-        self.proc = subprocess.Popen(
-            self.command(), stdin=self._fw_slave, stdout=self._fw_slave, stderr=self._fw_slave,
-            env=self.environment(), cwd=self.folder, close_fds=True, start_new_session=True)
+        self._cut_lifeline()
+        # the board lives while this process holds the pipe's write end (sandbox.py: lifeline)
+        self._lifeline_in, self._lifeline = os.pipe()
+        try:
+            self.proc = _start_process(
+                self.command(), stdin=self._fw_slave, stdout=self._fw_slave, stderr=self._fw_slave,
+                env=self.environment(), cwd=self.folder, close_fds=True, start_new_session=True,
+                pass_fds=(self._lifeline_in,))
+        finally:
+            os.close(self._lifeline_in)
+            self._lifeline_in = None
         if self._relay is None:
             self._stop = False
             self._relay = threading.Thread(target=self._run_relay, daemon=True)
@@ -167,7 +200,13 @@ class SimBoard:
         if self.proc and self.proc.poll() is None:
             self.proc.send_signal(signal.SIGKILL)
             self.proc.wait(10)
+        self._cut_lifeline()  # and whatever of the sandbox the kill did not reach
         termios.tcflush(self._fw_slave, termios.TCIOFLUSH)  # bytes in flight die with the board
+
+    def _cut_lifeline(self):
+        if self._lifeline is not None:
+            os.close(self._lifeline)
+            self._lifeline = None
 
     def restart(self):
         self.power_cut()
@@ -178,6 +217,7 @@ class SimBoard:
 
     def stop(self):
         self.power_cut()
+        self._cut_lifeline()
         self._stop = True
         if self._relay:
             self._relay.join(5)  # it ends within 0.1 s of _stop, or 2 s if it was writing

@@ -7,6 +7,15 @@ bubblewrap (`bwrap`, Debian's `bubblewrap`) in new namespaces (no network, its o
 table), with a file system of: the system's programs and libraries and the Python that runs the
 unix port, read-only; the board's own folder (flash, switch and LED files), writable; and
 nothing else (no home folders, no /tmp, no /etc). `tests/test_sim_sandbox.py` makes the attempt.
+
+The board also must not outlive the host. bwrap's `--die-with-parent` is the kernel's parent-death
+signal, armed by bwrap once it runs, and it belongs to the *thread* that started bwrap
+(board.py starts every board from one long-lived thread for that reason). A host that died in the
+few milliseconds before bwrap armed it left its board scanning for good (1 run in 5 of a host
+killed right after start()). So the sandbox also holds a lifeline: the read end of a pipe whose
+write end only the host holds; a watcher beside the firmware waits on it and, at the end of the
+file (the host closed it, or died and the kernel closed it), kills the firmware, and bwrap ends
+with it. `tests/test_sim_sandbox.py` kills such hosts.
 """
 import os
 import shutil
@@ -25,10 +34,18 @@ def bwrap():
     return path
 
 
-def confine(argv, writable, readable=(), env=None, cwd=None):
+# run by /bin/sh in the sandbox with $0 the lifeline's descriptor and "$@" the command: the watcher
+# (a background subshell) waits for the end of the lifeline, then kills the command, which has
+# taken the shell's process ID ($$) by exec
+_WATCH = '(read never <&"$0"; kill -9 $$) >/dev/null 2>&1 & exec "$@"'
+
+
+def confine(argv, writable, readable=(), env=None, cwd=None, lifeline=None):
     """argv wrapped so that it runs in the sandbox: `writable` folders read-write, `readable`
     files or folders read-only (besides /usr and the Python running this process), `env` the
-    whole environment it gets, `cwd` its working folder."""
+    whole environment it gets, `cwd` its working folder. lifeline: the read end of a pipe (pass
+    it to the process: Popen's pass_fds) whose write end the caller keeps; argv is killed when
+    that end closes (the caller closed it, or exited in any way)."""
     out = [bwrap(), "--unshare-all", "--die-with-parent", "--new-session",
            "--ro-bind", "/usr", "/usr", "--dev", "/dev", "--proc", "/proc"]
     for top in _USR_LINKS:
@@ -49,6 +66,8 @@ def confine(argv, writable, readable=(), env=None, cwd=None):
         out += ["--setenv", k, v]
     if cwd:
         out += ["--chdir", os.path.realpath(cwd)]
+    if lifeline is not None:
+        argv = ["/bin/sh", "-c", _WATCH, str(lifeline)] + list(argv)
     return out + ["--"] + list(argv)
 
 
