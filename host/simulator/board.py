@@ -147,10 +147,10 @@ class SimBoard:
         # the board lives while this process holds the pipe's write end (sandbox.py: lifeline)
         self._lifeline_in, self._lifeline = os.pipe()
         try:
+            # bwrap runs with the host's environment and gives the firmware only environment()
             self.proc = _start_process(
                 self.command(), stdin=self._fw_slave, stdout=self._fw_slave, stderr=self._fw_slave,
-                env=self.environment(), cwd=self.folder, close_fds=True, start_new_session=True,
-                pass_fds=(self._lifeline_in,))
+                cwd=self.folder, close_fds=True, start_new_session=True, pass_fds=(self._lifeline_in,))
         finally:
             os.close(self._lifeline_in)
             self._lifeline_in = None
