@@ -5,6 +5,9 @@ Ctrl-C on its serial port and `open()` at its REPL printed Mister X's secret log
 sandbox (host/simulator/sandbox.py) that holds its own folder and nothing else of the host."""
 import os
 import shutil
+import subprocess
+import sys
+import time
 
 import pytest
 
@@ -31,7 +34,6 @@ def test_board_repl_cannot_open_mister_x_secret_log(tmp_path):
     assert got[os.path.abspath(__file__)] is None and got["/etc/passwd"] is None
     assert got[os.path.expanduser("~/.bashrc")] is None
     assert got[own] and b"leds" in got[own]  # its own flash and config: the probe itself works
-
 
 
 _HOST = r"""
@@ -75,9 +77,6 @@ def test_board_lives_while_its_host_does_and_not_longer(tmp_path, from_thread):
     (bwrap's --die-with-parent follows the starting thread) or outlived the host for good; a host
     that died right after start() left its board running 1 run in 5 (bwrap had not yet armed the
     signal). Now boards start from one long-lived thread and hold a lifeline to the host."""
-    import subprocess
-    import sys
-    import time
     folder = str(tmp_path / "board")
     root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     script = _HOST % {"root": root, "folder": folder, "from_thread": from_thread}

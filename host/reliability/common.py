@@ -3,9 +3,7 @@ dead board at once, flash forensics, LED current model."""
 import json
 import os
 import shutil
-import signal
 import subprocess
-import termios
 import time
 
 from host.link.boardlink import BoardLink, LinkClosed
@@ -74,11 +72,11 @@ class RelSim(SimBoard):
             env["SY_FRAMELOG"] = self.frame_log
         return env
 
-    def command(self):
+    def command(self, lifeline=None):
         """With `strace_kill = (syscall, n)` the firmware runs under strace, which kills it
         (SIGKILL) on entering its n-th `syscall` on a flash file: a power cut timed to land
         inside a save."""
-        cmd = super().command()
+        cmd = super().command(lifeline)
         if self.strace_kill:
             sc, n = self.strace_kill
             flash = os.path.join(self.folder, "flash")
@@ -88,17 +86,6 @@ class RelSim(SimBoard):
             cmd = ["strace", "-f", "-qq", "-o", "/dev/null"] + paths + [
                 "-e", "trace=" + sc, "-e", "inject=%s:signal=KILL:when=%d" % (sc, n)] + cmd
         return cmd
-
-    def power_cut(self):
-        """kill -9 the firmware (and strace, if it runs under it: the whole process group)."""
-        if self.proc and self.proc.poll() is None:
-            try:
-                os.killpg(self.proc.pid, signal.SIGKILL)
-            except OSError:
-                pass
-            self.proc.wait()
-        self._cut_lifeline()
-        termios.tcflush(self._fw_slave, termios.TCIOFLUSH)
 
     def frames(self):
         """Every recorded frame: [(seq, wire bytes)]."""

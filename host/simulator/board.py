@@ -76,7 +76,7 @@ class SimBoard:
         self.source = source
         self.chips = self.config["reeds"]["chips"]
         self.proc = None
-        self._lifeline = self._lifeline_in = None  # the pipe that keeps the firmware alive (start())
+        self._lifeline = None  # the write end of the pipe that keeps the firmware alive (start())
         self._relay = None
         self._stop = False
         self.console = bytearray()  # everything the firmware wrote to its serial port (tail)
@@ -125,16 +125,17 @@ class SimBoard:
         rel = os.path.relpath(self._lib, self.folder)
         return (self._lib if rel.startswith("..") else rel) + ":.frozen"
 
-    def command(self):
+    def command(self, lifeline=None):
         """The firmware process, in the sandbox (host/simulator/sandbox.py): it sees its own folder (the
-        board's flash) and the programs that run it, nothing of the host's files."""
+        board's flash) and the programs that run it, nothing of the host's files; lifeline: the
+        read end of the pipe whose closing ends it (sandbox.confine)."""
         mp = tool("micropython")
         argv = [mp, "-X", "heapsize=" + self.heapsize, "-i", self.script()]
         readable = [os.path.dirname(os.path.realpath(mp))]
         if self.source:
             readable.append(FIRMWARE)
         return confine(argv, writable=[self.folder], readable=readable, env=self.environment(), cwd=self.folder,
-                       lifeline=self._lifeline_in)
+                       lifeline=lifeline)
 
     def environment(self):
         """The firmware process's whole environment (nothing of the host's)."""
@@ -145,15 +146,14 @@ class SimBoard:
             self._lib = self._build()
         self._cut_lifeline()
         # the board lives while this process holds the pipe's write end (sandbox.py: lifeline)
-        self._lifeline_in, self._lifeline = os.pipe()
+        lifeline, self._lifeline = os.pipe()
         try:
             # bwrap runs with the host's environment and gives the firmware only environment()
             self.proc = _start_process(
-                self.command(), stdin=self._fw_slave, stdout=self._fw_slave, stderr=self._fw_slave,
-                cwd=self.folder, close_fds=True, start_new_session=True, pass_fds=(self._lifeline_in,))
+                self.command(lifeline), stdin=self._fw_slave, stdout=self._fw_slave, stderr=self._fw_slave,
+                cwd=self.folder, close_fds=True, start_new_session=True, pass_fds=(lifeline,))
         finally:
-            os.close(self._lifeline_in)
-            self._lifeline_in = None
+            os.close(lifeline)
         if self._relay is None:
             self._stop = False
             self._relay = threading.Thread(target=self._run_relay, daemon=True)
@@ -196,9 +196,13 @@ class SimBoard:
                 return  # the other side is gone (closed pty): the bytes are lost, as on a cable
 
     def power_cut(self):
-        """kill -9 the firmware: no chance to flush or save anything."""
+        """kill -9 the firmware: no chance to flush or save anything. The whole process group that
+        start() made: bwrap, and whatever a subclass's command() puts before it (strace)."""
         if self.proc and self.proc.poll() is None:
-            self.proc.send_signal(signal.SIGKILL)
+            try:
+                os.killpg(self.proc.pid, signal.SIGKILL)
+            except OSError:
+                pass
             self.proc.wait(10)
         self._cut_lifeline()  # and whatever of the sandbox the kill did not reach
         termios.tcflush(self._fw_slave, termios.TCIOFLUSH)  # bytes in flight die with the board
@@ -217,7 +221,6 @@ class SimBoard:
 
     def stop(self):
         self.power_cut()
-        self._cut_lifeline()
         self._stop = True
         if self._relay:
             self._relay.join(5)  # it ends within 0.1 s of _stop, or 2 s if it was writing
