@@ -1,6 +1,9 @@
+import atexit
 import os
+import shutil
 import signal
 import sys
+import tempfile
 import time
 
 import pytest
@@ -9,6 +12,17 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 # the tests' helper modules (mpy, boardleds, yardplay, europe_games, pty_terminal, chromium...) are
 # importable as top-level modules; a test module imports helpers, never another test module
 sys.path.insert(0, HERE)
+
+# --- scratch folders -----------------------------------------------------------------------------
+# The plain firmware tests keep their files in fixed folders (tests/testkit.py `scratch`: NAME below
+# $SY_TEST_TMP). Each pytest process (each xdist worker) gets a folder of its own below it, so two
+# workers, or two test runs on one machine, never write into each other's boards; the MicroPython
+# runs inherit it. Removed when the process ends.
+_BASE = os.getenv("SY_TEST_TMP") or tempfile.gettempdir()
+os.makedirs(_BASE, exist_ok=True)
+_SCRATCH = tempfile.mkdtemp(prefix="sy-tests-", dir=_BASE)
+os.environ["SY_TEST_TMP"] = _SCRATCH
+atexit.register(shutil.rmtree, _SCRATCH, ignore_errors=True)
 
 # --- stray MicroPython processes -------------------------------------------------------------
 # SimBoard starts the firmware in a session of its own (start_new_session), so a test that never

@@ -56,7 +56,6 @@ def test_full_game_over_serial(board):
     checks = {"reveal": 0, "double": 0, "choose": 0, "moves": 0}
 
     def on_step(kind, info):
-        leds = sim.leds()
         if kind == "ready":  # the frame follows the event within a scan cycle
             assert frames(sim, 13, 0.2) - {(0, 0, 0)} and frames(sim, 26, 0.2) - {(0, 0, 0)}
         elif kind == "mrx" and info["reveal"] and checks["reveal"] < 2:

@@ -212,7 +212,7 @@ def test_setup_by_clicks(game):
         page.click('#hand [data-piece="%s"]' % name)
         click_station(page, s)
         wait(lambda: sim.switch(s), what="reed %d closed" % s)
-    wait(lambda: any(l.get("type") == "ready" for l in journal(sim)), what="the board's ready event")
+    wait(lambda: any(line.get("type") == "ready" for line in journal(sim)), what="the board's ready event")
     page.wait_for_function("yard.state.game.phase === 'detectives'", timeout=15000)
     assert page.locator("#logstrip .cell.taxi, #logstrip .cell.bus, #logstrip .cell.underground, "
                         "#logstrip .cell.black").count() == 1

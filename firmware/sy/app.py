@@ -10,7 +10,6 @@ from sy.hardware.debounce import Debouncer
 from sy.play.board import Board
 from sy import forget
 from sy.link.proto import Protocol
-from sy.link.lines import Link
 
 try:
     from time import ticks_ms, ticks_us, ticks_diff, sleep_ms
