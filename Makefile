@@ -46,7 +46,7 @@ $(VENV)/.demo: pyproject.toml
 	$(VENV)/bin/pip install -q -e .
 	touch $@
 
-# ... and the test and bench extras: pytest and its plugins, ruff, Playwright, Blinka, cosmic-ray
+# ... and the test and bench extras: pytest and its plugins, ruff, Playwright, pyright, cosmic-ray
 $(VENV)/.test: $(VENV)/.demo
 	$(VENV)/bin/pip install -q -e '.[test,bench]'
 	touch $@
