@@ -10,9 +10,10 @@ export PATH := $(CURDIR)/$(VENV)/bin:$(PATH)
 # the demo: the simulated board runs in bubblewrap's sandbox
 DEMO_APT := bwrap:bubblewrap
 # the tests: besides, a virtual board's serial port (socat), PDF templates (rsvg-convert), the
-# browser view (Chromium), power cuts timed into flash writes (strace), the emulated Pico (Node)
+# browser view (Chromium), power cuts timed into flash writes (strace), the emulated Pico (Node),
+# the circuit simulations (ngspice)
 TEST_APT := $(DEMO_APT) socat:socat rsvg-convert:librsvg2-bin chromium:chromium strace:strace \
-	node:nodejs npm:npm
+	node:nodejs npm:npm ngspice:ngspice
 # the fast tests: the firmware's and the rules' tests under CPython, the records, the map, the
 # command line; no browser, no emulated Pico, no MicroPython (-k "not micropython": make test runs
 # the same files under the unix port)
