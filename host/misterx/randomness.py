@@ -4,8 +4,7 @@ Everything that decides something the detectives must not learn (Mister X's star
 computer player's choices, the salts of his commitments) comes from the operating system's secure
 source. A seeded generator makes a game repeatable: that is for demos and tests only, because
 whoever knows (or guesses) the seed replays every secret choice. A 30-bit seed is searched
-exhaustively in two minutes, and `--seed` is visible in the
-process list.
+exhaustively in two minutes, and `--seed` is visible in the process list.
 """
 import random
 import secrets
