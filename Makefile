@@ -24,7 +24,7 @@ FAST_TESTS := tests/core tests/test_firmware_units.py tests/test_architecture.py
 # pytest-randomly shuffles the files and the tests in each (a new seed each run, printed at the
 # top; `--randomly-seed=N` repeats one, `-p no:randomly` keeps the written order). --dist loadfile
 # keeps a file's tests in one worker, where they share its module-scoped fixtures (a browser, a board)
-PYTEST_ALL := python -m pytest -q -n auto --dist loadfile
+PYTEST_ALL := python -m pytest -q -n auto --dist loadfile --no-loadscope-reorder
 
 .PHONY: demo test check setup apt-demo apt-test clean
 

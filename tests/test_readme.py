@@ -68,7 +68,7 @@ def test_every_figure_names_the_command_that_prints_it():
 @pytest.mark.skipif(not os.path.isdir(os.path.join(ROOT, ".git")) and not os.path.isfile(os.path.join(ROOT, ".git")),
                     reason="not a git checkout")
 def test_the_project_speaks_of_itself_not_of_its_history():
-    """No tracker or process talk ("issue 17", "session 13") and no commit hashes in what the
+    """No tracker or process talk (an issue's or a session's number) and no commit hashes in what the
     project says of itself: its history is git's."""
     talk = subprocess.run(
         ["git", "grep", "-nIiE", r"\b(session|stop) [0-9]+|\bissue [0-9]+", "--",
