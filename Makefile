@@ -23,8 +23,12 @@ FAST_TESTS := tests/core tests/test_firmware_units.py tests/test_architecture.py
 	tests/test_europe_map.py tests/test_europe_records.py tests/test_reveal_lines.py tests/test_secrecy_randomness.py
 # pytest-randomly shuffles the files and the tests in each (a new seed each run, printed at the
 # top; `--randomly-seed=N` repeats one, `-p no:randomly` keeps the written order). --dist loadfile
-# keeps a file's tests in one worker, where they share its module-scoped fixtures (a browser, a board)
-PYTEST_ALL := python -m pytest -q -n auto --dist loadfile --no-loadscope-reorder
+# keeps a file's tests in one worker, where they share its module-scoped fixtures (a browser, a board);
+# tests/conftest.py hands the longest files out first, and --no-loadscope-reorder keeps that order.
+# Workers: one and a half a core. With one a core the suite kept only 1.3 of 2 cores busy: much of
+# it waits (emulated boards in real time, serial round trips, a browser's frames).
+WORKERS ?= $(shell n=$$(nproc 2>/dev/null || echo 2); echo $$(( n + (n + 1) / 2 )))
+PYTEST_ALL := python -m pytest -q -n $(WORKERS) --dist loadfile --no-loadscope-reorder
 
 .PHONY: demo test check setup apt-demo apt-test clean
 
