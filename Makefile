@@ -21,7 +21,7 @@ FAST_TESTS := tests/core tests/test_firmware_units.py tests/test_architecture.py
 	tests/test_tests_layout.py tests/test_map.py tests/test_messages.py tests/test_boardconfig.py \
 	tests/test_hardware_config.py tests/test_hardware_readme.py tests/test_host_cli.py tests/test_records.py \
 	tests/test_europe_map.py tests/test_europe_records.py tests/test_reveal_lines.py tests/test_secrecy_randomness.py \
-	tests/test_readme.py
+	tests/test_readme.py tests/test_tools_help.py
 # pytest-randomly shuffles the files and the tests in each (a new seed each run, printed at the
 # top; `--randomly-seed=N` repeats one, `-p no:randomly` keeps the written order). --dist loadfile
 # keeps a file's tests in one worker, where they share its module-scoped fixtures (a browser, a board);
