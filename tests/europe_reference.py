@@ -146,8 +146,8 @@ class Reference:
         return {c for c in self.map.exits(self.pos[i], transport) if c != self.round_start[i] and not self.held(c)}
 
     def det_legal(self, i):
-        if self.phase != "det" or i in self.moved:
-            return []
+        if self.phase != "det" or self.special or i in self.moved:
+            return []  # "after all moves" comes the operation: it ends them
         hand = self.hands[self.owner[i]]
         out = []
         for t in range(3):
@@ -302,6 +302,8 @@ class Reference:
             raise Refused("wrong_turn")
         if i in self.moved:
             raise Refused("already_moved")
+        if self.special:
+            raise Refused("wrong_turn")
         h = self.owner[i]
         self.has(h, [ticket])
         self.land(i, transport_of(ticket), to)

@@ -441,8 +441,8 @@ class Game:
     def legal(self, i):
         """Detective i's moves with its player's tickets: sorted [city, transport]."""
         out = []
-        if self.phase != PH_DET or self.moved & (1 << i):
-            return out
+        if self.phase != PH_DET or self.special or self.moved & (1 << i):
+            return out  # the special operation comes "after all moves": it closes them
         hand = self.hands[self.owner[i]]
         for transport in range(3):
             if hand[4 * transport] or hand[4 * transport + 1] or hand[4 * transport + 2] or hand[4 * transport + 3]:
@@ -465,6 +465,8 @@ class Game:
             raise RuleError("wrong_turn", "detectives move after Mister X's turn, before the refills")
         if self.moved & (1 << i):
             raise RuleError("already_moved", "D%d has moved this round" % (i + 1))
+        if self.special:
+            raise RuleError("wrong_turn", "the detectives' moves ended with their special operation")
         h = self.owner[i]
         self._take(h, [ticket])
         self._land(i, ticket >> 2, to)
