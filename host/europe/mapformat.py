@@ -77,6 +77,13 @@ def _rows(folder, filename):
     except (OSError, UnicodeDecodeError) as e:
         raise MapFormatError(filename, "cannot be read: %s" % e)
     reader = csv.reader(text.splitlines())
+    try:
+        return _checked_rows(reader, filename)
+    except csv.Error as e:  # a field over csv's size limit, a NUL byte...
+        raise MapFormatError("%s line %d" % (filename, reader.line_num), "not a CSV row: %s" % e)
+
+
+def _checked_rows(reader, filename):
     header = next(reader, None)
     expected = FILES[filename]
     if header is None or [h.strip() for h in header] != list(expected):

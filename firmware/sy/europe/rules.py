@@ -96,9 +96,9 @@ class Game:
         players = list(players) if players else [1] * n
         if not 1 <= len(players) <= 5 or sum(players) != n or min(players) < 1:
             raise RuleError("bad_input", "players: how many detectives each of 1 to 5 players runs; together %d" % n)
-        if not 0 <= level <= 2:
+        if not isinstance(level, int) or not 0 <= level <= 2:
             raise RuleError("bad_input", "level is green, yellow or orange")
-        if not 1 <= mrx_hand <= 20:
+        if not isinstance(mrx_hand, int) or not 1 <= mrx_hand <= 20:
             raise RuleError("bad_input", "Mister X's hand holds 1 to 20 tickets")
         bag = bytearray(bag or DEFAULT_BAG)
         if len(bag) != KINDS:
@@ -118,6 +118,9 @@ class Game:
         self.total = self.bag_total
         if self.total < sum(self.hand_size):
             raise RuleError("bad_input", "the bag holds fewer tickets than the hands need")
+        # Where the tickets are, kind by kind: bag + hands + out + logged = the setup's bag, so no
+        # count passes 255. In secret mode `bag` counts what is not known to be elsewhere: the bag,
+        # Mister X's hand and his face-down tickets; a line that would need more is refused.
         self.out = bytearray(KINDS)  # spent special tickets
         self.logged = bytearray(KINDS)  # Mister X's ticket board (face-up moves; covert ones not)
         self.logged_total = 0
@@ -125,7 +128,7 @@ class Game:
         rings = graph.ring_cities(level)
         self.known = bool(mrx)
         if mrx:
-            if mrx not in rings:
+            if not graph.is_station(mrx) or mrx not in rings:
                 raise RuleError("bad_input", "Mister X starts on one of the %s rings: %s"
                                 % (LEVEL_NAMES[level], ", ".join(str(c) for c in rings)))
             if mrx in detectives:
@@ -235,13 +238,14 @@ class Game:
         expected = min(need, self.bag_total + (self.out_total if recycle else 0))
         if n != expected:
             raise RuleError("bad_draw", "%s must draw %d tickets, not %d" % (self.hand_name(hand), expected, n))
-        if self.known:  # the bag is known exactly only when Mister X's hand is
+        if not secret:
             drawn = bytearray(KINDS)
             for t in tickets:
                 drawn[t] += 1
             for t in range(KINDS):
                 pool = self.bag[t] + (self.out[t] if recycle else 0)
-                if drawn[t] > pool or (recycle and drawn[t] < self.bag[t]):
+                # secret mode: `bag` also holds Mister X's hand, so only the upper bound is known
+                if drawn[t] > pool or (recycle and self.known and drawn[t] < self.bag[t]):
                     raise RuleError("not_in_bag", "the bag cannot give %d %s" % (drawn[t], ticket_name(t)))
         if recycle:  # the bag ran empty: the spent tickets go back in (ambiguity 18)
             for t in range(KINDS):
@@ -251,8 +255,7 @@ class Game:
             self.out_total = 0
         if not secret:
             for t in tickets:
-                if self.bag[t]:  # in secret mode the bag's mix is not known: counts only
-                    self.bag[t] -= 1
+                self.bag[t] -= 1
                 self.hands[hand][t] += 1
         self.bag_total -= n
         self.hand_count[hand] += n
@@ -359,7 +362,12 @@ class Game:
         else:
             raise RuleError("bad_input", "special is 'double' or 'covert'")
         used = list(spend) + [t for t, _to in steps if t is not None]
-        self._take(0, used)
+        need = self._take(0, used)
+        if not self.known:  # he cannot show a ticket the detectives know to be elsewhere
+            for t in range(KINDS):
+                if need[t] > self.bag[t]:
+                    raise RuleError("no_ticket", "Mister X cannot hold %d %s: the others are known to be elsewhere"
+                                    % (need[t], ticket_name(t)))
         if not self.known and len(spend) + len(steps) > self.hand_count[0]:
             raise RuleError("no_ticket", "Mister X holds %d tickets" % self.hand_count[0])
         if not steps:
@@ -395,6 +403,9 @@ class Game:
                 raise RuleError("not_connected", "Mister X cannot be there after these moves")
         # apply
         self._remove(0, used)
+        if not self.known:
+            for t in used:
+                self.bag[t] -= 1
         self.hand_count[0] -= len(spend) + len(steps) - len(used)  # a covert move's face-down ticket
         for t in spend:
             self.out[t] += 1
