@@ -173,10 +173,11 @@ class Reference:
         if any(self.hands[h][t] < n for t, n in need.items()):
             raise Refused("no_ticket")
 
+    def free_exits(self, city):
+        return [c for t in range(3) for c in self.map.exits(city, t) if not self.held(c)]
+
     def turn_begins(self):
-        m = self.map
-        free = [c for t in range(3) for c in m.exits(self.mrx, t) if not self.held(c)]
-        if not free:
+        if not self.free_exits(self.mrx):
             self.finish("detectives", "mrx_stuck")
 
     # ---- lines ------------------------------------------------------------------------------
@@ -268,11 +269,14 @@ class Reference:
             here = to
         self.hands[0] -= Counter(spend + [mv[0] for mv in moves])
         self.out += Counter(spend)
+        # his turn went on: he was on no city without a free neighbour
+        self.entries[-1]["not"] |= {c for c in self.map.kind if not self.free_exits(c)}
         for ticket, to in moves:
             self.mrx = to
             self.log.append(to)
+            # had he been on his destination, the game would have ended
             self.entries.append({"transport": "any" if special == "covert" else transport_of(ticket),
-                                 "not": set(self.pos), "pinned": None})
+                                 "not": set(self.pos) | ({dest} if to != dest else set()), "pinned": None})
             if to == dest:
                 self.finish("mrx", "destination")
                 return
@@ -351,7 +355,7 @@ class Reference:
         if any(h not in self.drew for h in range(1, len(self.size))):
             raise Refused("wrong_turn")
         last = len(self.log) - 1
-        window = range(max(0, last - 4), last + 1)
+        window = range(max(0, last - 5), last)  # "the last five cities he has been in": not the current one
         shown = sorted({self.log[e] for e in window} & self.landed)
         for c in self.landed:
             self.entries[last]["not"].add(c)

@@ -53,3 +53,70 @@ def test_the_special_operation_ends_the_detectives_moves():
     assert v[9]["legal"] == []  # and stays put after it
     assert (v[10]["ok"], v[10].get("error")) == (False, "wrong_turn")
     assert all(x["ok"] for x in v[11:14]), v[11:14]
+
+
+def public_verdicts(lines):
+    """The core's verdicts on a public record (the board's: the reference reads full records)."""
+    return list(replay([json.dumps(line) for line in lines]))
+
+
+def test_a_position_check_covers_the_five_cities_before_his_current_one():
+    # «последних пяти городов, в которых он был»: after five moves, his start (entry 0) is one of
+    # them, and D1 lands there in the fifth round
+    x_path, d_path = [7, 13, 14, 15, 21], [10, 9, 8, 2, 1]
+    lines = [setup([16], mrx=1), draw("X", ["car/silhouettes"] * 8), draw("P1", ["car/footprints"] * 5)]
+    for x, d in zip(x_path, d_path):
+        lines += [{"type": "mrx", "moves": [{"ticket": "car/silhouettes" if x != 21 else "car/magnifier", "to": x}]},
+                  draw("X", ["car/magnifier"]),
+                  {"type": "move", "piece": "D1", "ticket": "car/footprints", "to": d},
+                  draw("P1", ["car/footprints"]), {"type": "check"}]
+    v = verdicts(lines)
+    assert all(x["ok"] for x in v[:-1]), [x for x in v if not x.get("ok", True)]
+    assert [x["shown"] for x in v if "shown" in x] == [[], [], [], [], [1]]
+
+
+def cornered_start():
+    # green ring 25 (a car city) has two car lines, to 19 and 26, where the detectives stand
+    return [setup([19, 26], [1, 1], mrx=None), {"type": "draw", "hand": "X", "count": 8},
+            draw("P1", ["car/footprints"] * 5), draw("P2", ["car/footprints"] * 5)]
+
+
+def test_the_possible_cities_drop_those_where_he_would_have_been_cornered():
+    v = public_verdicts(cornered_start() + [{"type": "query", "what": "candidates"},
+                                            {"type": "mrx", "moves": []},
+                                            {"type": "query", "what": "candidates"}])
+    assert v[4]["candidates"] == [1, 7, 13, 25]  # before his turn: he may yet be cornered on 25
+    assert v[5]["ok"]
+    assert v[6]["candidates"] == [1, 7, 13]  # he was not: the game went on
+
+
+def test_the_possible_cities_never_hold_his_destination_while_the_game_goes_on():
+    # orange mission: rings 2, 3, 4, 26, 28, destination 21, a car move away from 26 and 27
+    lines = [setup([9, 16], [1, 1], mrx=None, level="orange"), {"type": "draw", "hand": "X", "count": 8},
+             draw("P1", ["car/footprints"] * 5), draw("P2", ["car/footprints"] * 5),
+             {"type": "mrx", "special": "double", "spend": ["train/footprints"] * 3,
+              "moves": [{"ticket": "car/silhouettes"}, {"ticket": "car/silhouettes"}]},
+             {"type": "draw", "hand": "X", "count": 5}, {"type": "query", "what": "candidates"}]
+    v = public_verdicts(lines)
+    assert v[4]["ok"] and v[5]["ok"]
+    assert 21 not in v[6]["candidates"] and {15, 20, 22} & set(v[6]["candidates"])
+
+
+def check_round(shown, to=13):
+    """A public record: D1 lands on ring 13 in the first round, then the check shows `shown`."""
+    return public_verdicts([setup([14, 16], [1, 1], mrx=None), {"type": "draw", "hand": "X", "count": 8},
+                            draw("P1", ["car/footprints"] * 5), draw("P2", ["car/footprints"] * 5),
+                            {"type": "mrx", "moves": [{"ticket": "car/silhouettes"}]},
+                            {"type": "draw", "hand": "X", "count": 1},
+                            {"type": "move", "piece": "D1", "ticket": "car/footprints", "to": to},
+                            {"type": "move", "piece": "D2", "ticket": "car/footprints", "to": 22},
+                            draw("P1", ["car/footprints"]), draw("P2", ["car/footprints"]),
+                            {"type": "check", "shown": shown}])[10]
+
+
+def test_a_public_position_check_shows_each_city_once_and_only_where_he_can_have_been():
+    assert check_round([13])["ok"]  # his start may have been ring 13
+    assert check_round([])["ok"]
+    for shown in ([13, 13], [22], [13, 22]):  # 22: a detective landed there, but it is no ring
+        v = check_round(shown)
+        assert (v["ok"], v["error"]) == (False, "bad_input"), shown

@@ -31,7 +31,7 @@ HAND_BASE = 4  # a detective player holds 4 + one per detective he runs
 DEFAULT_BAG = (10,) * KINDS  # the rulebook gives no mix: docs/rules-europe.md, ambiguity 2
 SPECIAL_COST = 3  # Mister X's double and covert moves
 INVESTIGATION_BACK = {3: 4, 4: 3, 5: 2}  # magnifiers -> how many moves back
-WINDOW = 5  # a position check covers the last five log entries
+WINDOW = 5  # a position check covers the five log entries before his current one
 
 PH_DEAL = 0
 PH_MRX = 1
@@ -363,6 +363,7 @@ class Game:
             raise RuleError("bad_input", "special is 'double' or 'covert'")
         used = list(spend) + [t for t, _to in steps if t is not None]
         need = self._take(0, used)
+
         if not self.known:  # he cannot show a ticket the detectives know to be elsewhere
             for t in range(KINDS):
                 if need[t] > self.bag[t]:
@@ -402,6 +403,7 @@ class Game:
             if not any(after) or (end and not _has(after, end)):
                 raise RuleError("not_connected", "Mister X cannot be there after these moves")
         # apply
+        self._not_cornered()
         self._remove(0, used)
         if not self.known:
             for t in used:
@@ -417,7 +419,10 @@ class Game:
                 self.logged[t] += 1
             self.logged_total += 1
             self.moves += 1
-            self.trail.append([transport, self._occupied_bits(), 0])
+            forbidden = self._occupied_bits()
+            if to != g.destination(self.level):
+                _add(forbidden, g.destination(self.level))  # there the game would have ended
+            self.trail.append([transport, forbidden, 0])
             self.log_tickets.append(t)
             if self.known:
                 self.mrx = cities[i]
@@ -429,6 +434,19 @@ class Game:
                 self._end("mrx", "destination")
                 return
         self.phase = PH_MRX_REFILL
+
+    def _not_cornered(self):
+        """His turn went on, so he was not cornered: his cities without a free neighbour leave the
+        possible cities of his current entry."""
+        forbidden = self.trail[self.moves][1]
+        g = self.graph
+        for p in self.pos:  # a cornered city has a way out (the map says so), held by a detective
+            for t in range(3):
+                lo, hi = g.span(p, t)
+                for k in range(lo, hi):
+                    c = g.adj[k]
+                    if not _has(forbidden, c) and not self._free_neighbour(c):
+                        _add(forbidden, c)
 
     def _check_step(self, here, transport, to):
         g = self.graph
@@ -595,26 +613,36 @@ class Game:
         for h in range(1, len(self.hand_size)):
             if not self.drawn & (1 << h):
                 raise RuleError("wrong_turn", "P%d has not refilled" % h)
-        first = self.moves - WINDOW + 1
+        # "the last five cities he has been in" (docs/rules-europe.md, ambiguity 13): the five log
+        # entries before his current one, whose city the next sentence of the rulebook deals with
+        first = self.moves - WINDOW
         if first < 0:
             first = 0
         if self.known:
             seen = []
-            for e in range(first, self.moves + 1):
+            for e in range(first, self.moves):
                 c = self.log[e]
                 if _has(self.landed, c) and c not in seen:
                     seen.append(c)
             seen.sort()
         else:
             seen = sorted(shown or [])
-            for c in seen:
+            window = _bits(self.graph.stations)
+            if self.moves:
+                self._sets(self.moves - 1, None, first, window)
+            for k in range(len(seen)):
+                c = seen[k]
                 if not self.graph.is_station(c) or not _has(self.landed, c):
                     raise RuleError("bad_input", "no detective visited %r this round" % (c,))
+                if k and c == seen[k - 1]:
+                    raise RuleError("bad_input", "city %d is shown twice" % c)
+                if not _has(window, c):
+                    raise RuleError("bad_input", "Mister X cannot have been on %d in his last %d cities" % (c, WINDOW))
         for c in range(1, self.graph.stations + 1):
             if _has(self.landed, c):
                 _add(self.trail[self.moves][1], c)  # no capture: he is not there now
                 if c not in seen:
-                    for e in range(first, self.moves + 1):
+                    for e in range(first, self.moves):
                         _add(self.trail[e][1], c)
         self.shown += seen
         self.round += 1
@@ -629,10 +657,11 @@ class Game:
         return seen
 
     # --- what the detectives know ----------------------------------------------------------
-    def _sets(self, upto, extra_steps=None):
-        """The possible-city bit sets of entries from the last pinned one up to `upto`."""
+    def _sets(self, upto, extra_steps=None, union_from=None, union=None):
+        """The possible cities of entry `upto` (a bit set), walked from the last pinned entry before
+        it (and before `union_from`: the sets of entries union_from..upto are OR-ed into `union`)."""
         g = self.graph
-        k = upto
+        k = upto if union_from is None else union_from
         while k > 0 and not self.trail[k][2]:
             k -= 1
         pinned = self.trail[k][2]
@@ -643,6 +672,8 @@ class Game:
             for c in g.ring_cities(self.level):
                 _add(cur, c)
         self._drop(cur, self.trail[k][1])
+        if union is not None and k >= union_from:
+            self._or(union, cur)
         for e in range(k + 1, upto + 1):
             cur = self._step(cur, self.trail[e][0])
             self._drop(cur, self.trail[e][1])
@@ -651,6 +682,8 @@ class Game:
                 cur = _bits(g.stations)
                 if only:
                     _add(cur, self.trail[e][2])
+            if union is not None and e >= union_from:
+                self._or(union, cur)
         for transport in extra_steps or ():
             cur = self._step(cur, transport)
             self._drop(cur, self._occupied_bits())
@@ -666,6 +699,11 @@ class Game:
                         for n in g.neighbours(s, t):
                             _add(nxt, n)
         return nxt
+
+    @staticmethod
+    def _or(into, bits):
+        for i in range(len(into)):
+            into[i] |= bits[i]
 
     @staticmethod
     def _drop(cur, forbidden):
