@@ -65,6 +65,7 @@ class Reference:
         self.setup_done = False
         self.n_line = 0
         self.end_line = None
+        self.memo = {}
         self.result = self.reason = None
         self.round = 0
 
@@ -153,7 +154,46 @@ class Reference:
         for t in range(3):
             if any(hand[x] for x in ALL_TICKETS if transport_of(x) == t):
                 out += [[c, TRANSPORTS[t]] for c in self.det_targets(i, t)]
+        if out:  # "as many as possible": only moves after which the most detectives still move
+            most = self.most_moves()
+            out = [[c, t] for c, t in out if 1 + self.most_after(i, c, TRANSPORTS.index(t)) == most]
         return sorted(out, key=lambda e: (e[0], TRANSPORTS.index(e[1])))
+
+    def tickets_by_transport(self):
+        return tuple(sum(n for x, n in self.hands[h].items() if transport_of(x) == t)
+                     for h in range(len(self.size)) for t in range(3))
+
+    def most_moves(self):
+        return self._most(frozenset(self.moved), tuple(self.pos), self.tickets_by_transport())
+
+    def most_after(self, i, city, transport):
+        pos = list(self.pos)
+        pos[i] = city
+        counts = list(self.tickets_by_transport())
+        counts[3 * self.owner[i] + transport] -= 1
+        return self._most(frozenset(self.moved | {i}), tuple(pos), tuple(counts))
+
+    def _most(self, moved, pos, counts):
+        """Every order, city and transport tried (remembered by state): the most moves left."""
+        memo = self.memo
+        key = (moved, pos, counts, tuple(self.round_start))
+        if key not in memo:
+            best = 0
+            for i in range(len(pos)):
+                if i in moved or best == len(pos) - len(moved):
+                    continue
+                for t in range(3):
+                    h = 3 * self.owner[i] + t
+                    if not counts[h]:
+                        continue
+                    for c in self.map.exits(pos[i], t):
+                        if c == self.round_start[i] or c in pos:
+                            continue
+                        nxt = list(counts)
+                        nxt[h] -= 1
+                        best = max(best, 1 + self._most(moved | {i}, pos[:i] + (c,) + pos[i + 1:], tuple(nxt)))
+            memo[key] = best
+        return memo[key]
 
     def someone_can_move(self):
         return any(self.det_legal(i) for i in range(len(self.pos)))
@@ -311,6 +351,8 @@ class Reference:
         h = self.owner[i]
         self.has(h, [ticket])
         self.land(i, transport_of(ticket), to)
+        if 1 + self.most_after(i, to, transport_of(ticket)) < self.most_moves():
+            raise Refused("fewer_moves")
         self.hands[h][ticket] -= 1
         self.bag[ticket] += 1
         self.moved.add(i)

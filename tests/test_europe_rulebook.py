@@ -120,3 +120,20 @@ def test_a_public_position_check_shows_each_city_once_and_only_where_he_can_have
     for shown in ([13, 13], [22], [13, 22]):  # 22: a detective landed there, but it is no ring
         v = check_round(shown)
         assert (v["ok"], v["error"]) == (False, "bad_input"), shown
+
+
+def test_as_many_detectives_as_possible_move():
+    # «перемещает как можно больше детективов»: P1 runs D1 (train city 9) and D2 (car city 14) with
+    # one car and one train ticket; D1 taking the car ticket would strand D2
+    bag = {"car/silhouettes": 9, "car/footprints": 1, "train/footprints": 1, "plane/footprints": 4}
+    lines = [setup([9, 14], [2], mrx=1, bag=bag), draw("X", ["car/silhouettes"] * 8),
+             draw("P1", ["car/footprints", "train/footprints"] + ["plane/footprints"] * 4),
+             {"type": "mrx", "moves": [{"ticket": "car/silhouettes", "to": 7}]}, draw("X", ["car/silhouettes"]),
+             {"type": "query", "what": "legal", "piece": "D1"},
+             {"type": "move", "piece": "D1", "ticket": "car/footprints", "to": 10},
+             {"type": "move", "piece": "D1", "ticket": "train/footprints", "to": 15},
+             {"type": "move", "piece": "D2", "ticket": "car/footprints", "to": 13}]
+    v = verdicts(lines)
+    assert v[5]["legal"] == [[5, "train"], [8, "train"], [15, "train"]]
+    assert (v[6]["ok"], v[6]["error"]) == (False, "fewer_moves")
+    assert v[7]["ok"] and v[8]["ok"]

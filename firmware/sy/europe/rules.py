@@ -468,7 +468,8 @@ class Game:
                 out.append([s, transport])
 
     def legal(self, i):
-        """Detective i's moves with its player's tickets: sorted [city, transport]."""
+        """Detective i's moves with its player's tickets that leave as many detectives moving as
+        possible (docs/rules-europe.md, ambiguity 23): sorted [city, transport]."""
         out = []
         if self.phase != PH_DET or self.special or self.moved & (1 << i):
             return out  # the special operation comes "after all moves": it closes them
@@ -476,8 +477,100 @@ class Game:
         for transport in range(3):
             if hand[4 * transport] or hand[4 * transport + 1] or hand[4 * transport + 2] or hand[4 * transport + 3]:
                 self._targets(i, transport, out)
+        if out:
+            counts = self._transport_counts()
+            most = self._most_moves(self.moved, counts)
+            k = 0
+            while k < len(out):
+                if self._moves_after(i, out[k][0], out[k][1], counts) + 1 < most:
+                    out.pop(k)
+                else:
+                    k += 1
         out.sort()
         return out
+
+    # "as many as possible": how many of the detectives that have not moved can still move
+    def _transport_counts(self):
+        """Each player's tickets by transport: counts[3 * player + transport]."""
+        counts = bytearray(3 * len(self.hand_size))
+        for h in range(1, len(self.hand_size)):
+            hand = self.hands[h]
+            for t in range(KINDS):
+                counts[3 * h + (t >> 2)] += hand[t]
+        return counts
+
+    def _moves_after(self, i, to, transport, counts):
+        """The most moves the others can still make once detective i has moved to `to`."""
+        here = self.pos[i]
+        h = 3 * self.owner[i] + transport
+        self.pos[i] = to
+        counts[h] -= 1
+        n = self._most_moves(self.moved | (1 << i), counts)
+        counts[h] += 1
+        self.pos[i] = here
+        return n
+
+    def _could_move(self, i, counts):
+        """Can detective i (not moved yet) leave its city with its player's tickets at all?"""
+        g = self.graph
+        here = self.pos[i]
+        for t in range(3):
+            if counts[3 * self.owner[i] + t] and g.allows(here, t):
+                lo, hi = g.span(here, t)
+                if hi > lo:
+                    return True
+        return False
+
+    def _most_moves(self, moved, counts):
+        """The most detective moves still possible (each detective at most once), over every order,
+        city and transport. A search, cut short when it reaches the bound: the detectives that
+        could leave their cities with their player's tickets if nothing stood in the way."""
+        bound = 0
+        for i in range(self.n):
+            if not moved & (1 << i) and self._could_move(i, counts):
+                bound += 1
+        if not bound:
+            return 0
+        g = self.graph
+        best = 0
+        for i in range(self.n):
+            if moved & (1 << i):
+                continue
+            here = self.pos[i]
+            for t in range(3):
+                h = 3 * self.owner[i] + t
+                if not counts[h] or not g.allows(here, t):
+                    continue
+                lo, hi = g.span(here, t)
+                tried_free = False
+                for k in range(lo, hi):
+                    c = g.adj[k]
+                    if c == self.round_start[i] or self.holder(c) >= 0:
+                        continue
+                    # a city next to no other waiting detective blocks nobody: one such is enough
+                    free = not self._next_to_waiting(c, moved | (1 << i))
+                    if free and tried_free:
+                        continue
+                    tried_free = tried_free or free
+                    self.pos[i] = c
+                    counts[h] -= 1
+                    n = 1 + self._most_moves(moved | (1 << i), counts)
+                    counts[h] += 1
+                    self.pos[i] = here
+                    if n > best:
+                        best = n
+                        if best >= bound:
+                            return best
+        return best
+
+    def _next_to_waiting(self, city, moved):
+        g = self.graph
+        for j in range(self.n):
+            if not moved & (1 << j):
+                for t in range(3):
+                    if g.connected(self.pos[j], city, t):
+                        return True
+        return False
 
     def can_move(self, i):
         return bool(self.legal(i))
@@ -499,6 +592,10 @@ class Game:
         h = self.owner[i]
         self._take(h, [ticket])
         self._land(i, ticket >> 2, to)
+        counts = self._transport_counts()
+        if self._moves_after(i, to, ticket >> 2, counts) + 1 < self._most_moves(self.moved, counts):
+            raise RuleError("fewer_moves", "then fewer detectives could move than another choice allows: "
+                            "as many as possible must move")
         self.hands[h][ticket] -= 1
         self.hand_count[h] -= 1
         self.bag[ticket] += 1  # a detective's moving ticket goes back into the bag at once
