@@ -411,8 +411,17 @@ class Reference:
         self.turn_begins()
         return {"shown": shown}
 
-    def candidates(self):
-        e = self.entries
+    def showable(self):
+        """The cities a position check now may show, as public information judges them: landed on
+        this round, and possible at one of the five entries before his current one."""
+        last = len(self.log) - 1
+        could = set()
+        for e in range(max(0, last - 5), last):
+            could |= set(self.candidates(e))
+        return could & self.landed
+
+    def candidates(self, upto=None):
+        e = self.entries[:None if upto is None else upto + 1]
         k = max([j for j in range(len(e)) if e[j]["pinned"]] or [0])
         now = {e[k]["pinned"]} if e[k]["pinned"] else set(self.map.rings[self.level])
         now -= e[k]["not"]
