@@ -82,12 +82,6 @@ class EuropeBoard:
             return self._capture(obj.get("piece"))
         if cmd == "record":
             return {"ok": True, "lines": self.journal}
-        if cmd == "mem":
-            import gc
-            gc.collect()
-            if not hasattr(gc, "mem_alloc"):  # CPython
-                return {"ok": True}
-            return {"ok": True, "alloc": gc.mem_alloc(), "free": gc.mem_free()}
         return {"ok": False, "error": "bad_input", "message": "unknown command %r" % (cmd,)}
 
     def _line(self, line):
