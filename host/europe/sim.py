@@ -249,7 +249,7 @@ def run(args, out=print):
            LEVEL_NAMES[level], list(graph.ring_cities(level)), graph.destination(level), n, players))
     keep = os.path.join(args.keep, "board") if args.keep else None
     if on_pico:  # MicroPython's RPI_PICO firmware in rp2040js (docs/pico.md): slower, the reference
-        from host.europe.pico import europe_pico  # noqa: the emulator's code only when asked for
+        from host.europe.pico import europe_pico  # the emulator's code only when asked for
         sim = europe_pico(folder, args.micropython, args.bootrom, folder=keep, realtime=bool(args.web))
     else:
         sim = EuropeSimBoard(folder, name, debounce_ms=args.debounce_ms, heapsize=args.heap, folder=keep)
