@@ -55,6 +55,19 @@ class EuropeApp:
                 self.mem_peak = used
         gc.collect()
 
+    def _send_record(self, ident):
+        """The `record` command's reply, {"id", "ok", "lines": [...]}, one line of the file at a time."""
+        tx = self.link.tx
+        tx.write('{"id": ')
+        json.dump(ident, tx)
+        tx.write(', "ok": true, "lines": [')
+        sep = ""
+        for text in self.board.record_lines():
+            tx.write(sep)
+            json.dump(text, tx)
+            sep = ", "
+        tx.write("]}\n")
+
     def mem(self, obj):
         """The `mem` command: the heap after a collection, and the peak since `reset`."""
         if obj.get("reset"):
@@ -106,14 +119,17 @@ class EuropeApp:
                     obj = json.loads(text)
                 except ValueError:
                     obj = None
-                if isinstance(obj, dict):
+                if isinstance(obj, dict) and obj.get("cmd") == "record":
+                    self._send_record(obj.get("id"))  # written as it is read: never whole in RAM
+                elif isinstance(obj, dict):
                     reply = {"id": obj.get("id")}
                     reply.update(self.mem(obj) if obj.get("cmd") == "mem" else board.command(obj))
                 else:
                     reply = {"id": None, "ok": False, "error": "bad_input", "message": "a line is a JSON object"}
             else:
                 reply = {"id": None, "ok": False, "error": "too_long", "message": "the line is too long"}
-            self.link.send_json(reply)
+            if reply:
+                self.link.send_json(reply)
             self._collect()
         if board.dirty or ticks_diff(now, self.last_frame) >= FRAME_MS:
             board.dirty = False
