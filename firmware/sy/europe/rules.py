@@ -510,15 +510,18 @@ class Game:
         self.pos[i] = here
         return n
 
-    def _could_move(self, i, counts):
-        """Can detective i (not moved yet) leave its city with its player's tickets at all?"""
+    def _could_move(self, i, counts, moved):
+        """Could detective i (not moved yet) leave its city with its player's tickets, were every
+        detective that has not moved out of the way? (Those that moved stay where they are.)"""
         g = self.graph
         here = self.pos[i]
         for t in range(3):
             if counts[3 * self.owner[i] + t] and g.allows(here, t):
                 lo, hi = g.span(here, t)
-                if hi > lo:
-                    return True
+                for k in range(lo, hi):
+                    j = self.holder(g.adj[k])
+                    if j < 0 or not moved & (1 << j):
+                        return True
         return False
 
     def _most_moves(self, moved, counts):
@@ -527,7 +530,7 @@ class Game:
         could leave their cities with their player's tickets if nothing stood in the way."""
         bound = 0
         for i in range(self.n):
-            if not moved & (1 << i) and self._could_move(i, counts):
+            if not moved & (1 << i) and self._could_move(i, counts, moved):
                 bound += 1
         if not bound:
             return 0
