@@ -510,28 +510,52 @@ class Game:
         self.pos[i] = here
         return n
 
-    def _could_move(self, i, counts, moved):
-        """Could detective i (not moved yet) leave its city with its player's tickets, were every
-        detective that has not moved out of the way? (Those that moved stay where they are.)"""
+    def _ways_out(self, i, counts, moved):
+        """The transports (bits) by which detective i (not moved yet) could leave its city with its
+        player's tickets, were every detective that has not moved out of the way (those that
+        moved stay where they are)."""
         g = self.graph
         here = self.pos[i]
+        ways = 0
         for t in range(3):
             if counts[3 * self.owner[i] + t] and g.allows(here, t):
                 lo, hi = g.span(here, t)
                 for k in range(lo, hi):
                     j = self.holder(g.adj[k])
                     if j < 0 or not moved & (1 << j):
-                        return True
-        return False
+                        ways |= 1 << t
+                        break
+        return ways
+
+    def _bound(self, moved, counts):
+        """At most how many of the detectives that have not moved can still move: per player, the
+        most of his detectives his tickets can pay for (a matching of detectives to tickets by
+        transport, as a minimum cut: for each set X of transports, the tickets of X plus the
+        detectives that have a way out by a transport outside X)."""
+        ways = bytearray(self.n)
+        for i in range(self.n):
+            ways[i] = 0 if moved & (1 << i) else self._ways_out(i, counts, moved)
+        total = 0
+        for h in range(1, len(self.hand_size)):
+            best = 99
+            for cut in range(8):
+                n = 0
+                for t in range(3):
+                    if cut & (1 << t):
+                        n += counts[3 * h + t]
+                for i in range(self.n):
+                    if self.owner[i] == h and ways[i] & ~cut:
+                        n += 1
+                if n < best:
+                    best = n
+            total += best
+        return total
 
     def _most_moves(self, moved, counts):
         """The most detective moves still possible (each detective at most once), over every order,
-        city and transport. A search, cut short when it reaches the bound: the detectives that
-        could leave their cities with their player's tickets if nothing stood in the way."""
-        bound = 0
-        for i in range(self.n):
-            if not moved & (1 << i) and self._could_move(i, counts, moved):
-                bound += 1
+        city and transport. A search, cut short when it reaches the bound (_bound: what the
+        tickets allow if nothing stood in the way), which it does unless pieces block each other."""
+        bound = self._bound(moved, counts)
         if not bound:
             return 0
         g = self.graph
