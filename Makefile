@@ -7,7 +7,7 @@ export PATH := $(CURDIR)/$(VENV)/bin:$(PATH)
 # command:package pairs; only the packages whose command is missing are installed (a machine with
 # NodeSource's nodejs has npm already, and Debian's npm package conflicts with it)
 APT_NEEDS := socat:socat rsvg-convert:librsvg2-bin chromium:chromium strace:strace bwrap:bubblewrap \
-	node:nodejs npm:npm
+	node:nodejs npm:npm ngspice:ngspice
 
 .PHONY: demo test setup apt clean
 
