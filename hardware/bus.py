@@ -457,8 +457,8 @@ def svg(result, boards=None, window_ns=None):
     boards = boards or [0, n // 2, n - 1]
     d = DESIGNS[result.design]
     band = BANDS[d["receiver"]]["rise"]
-    span = window_ns or (400.0 if d["redrive"] else 250.0)
-    w, h, pad = 900, 300, 50
+    span = window_ns or min(0.5e9 / result.clock + 100, 400.0)
+    w, h, pad = 900, 320, 50
     colours = ["#c33", "#2a7", "#36c"]
     out = ['<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" font-family="sans-serif" '
            'font-size="13"><rect width="100%%" height="100%%" fill="#fff"/>' % (w, h + 40)]
@@ -482,10 +482,13 @@ def svg(result, boards=None, window_ns=None):
             if node not in result.waves:
                 continue
             t, v = result.waves[node]
-            pts = " ".join("%.1f,%.1f" % xy(a, b) for a, b in zip(t, v) if T0 <= a <= T0 + span * 1e-9)
+            shift = result.edges[("s%d" % k, "rise")].first - T0 - 20e-9   # each board from its own edge
+            pts = " ".join("%.1f,%.1f" % xy(a - shift, b) for a, b in zip(t, v) if T0 <= a - shift <= T0 + span * 1e-9)
             out.append('<polyline points="%s" fill="none" stroke="%s" stroke-width="1.5"%s/>' % (pts, colours[i], dash))
-        out.append('<text x="%d" y="%d" fill="%s">board %d SCK input%s</text>'
-                   % (pad + 10 + 230 * i, 18, colours[i], k, " (dashed: its local CLK)" if d["redrive"] else ""))
+        shift = result.edges[("s%d" % k, "rise")].first - T0
+        out.append('<text x="%d" y="%d" fill="%s">board %d SCK input, from %.0f ns after the MCU edge%s</text>'
+                   % (pad + 10, 16 + 15 * i, colours[i], k, shift * 1e9,
+                      " (dashed: its local CLK)" if d["redrive"] else ""))
     out.append('<text x="%d" y="%d">%s, %g kHz: %s</text>' % (pad, h + 30, result.design, result.clock / 1000,
                                                             "PASS" if result.ok else "FAIL"))
     out.append("</svg>")
