@@ -34,7 +34,7 @@ CATALOGUE = {
     "BT151-500R SCR": ("thyristor 12 A, TO-220", "BT151-500R", "crowbar: shorts the rail above ~6.2 V"),
     "100 ohm": ("resistor 100 ohm 1/4 W", "", ""),
     "1 k": ("resistor 1 kohm 1/4 W", "", ""),
-    "68 ohm": ("resistor 68 ohm 1/4 W", "", "series resistors of the reader bus"),
+    "39 ohm": ("resistor 39 ohm 1/4 W", "", "series resistors of the reader bus (source termination)"),
     "10 k": ("resistor 10 kohm 1/4 W", "", "pull resistors"),
     "330 ohm": ("resistor 330 ohm 1/4 W", "", "LED data, at LED 0"),
     "1000 uF 10 V": ("electrolytic 1000 uF 10 V", "", "one at each 5 V feed into the LED chain"),
@@ -45,6 +45,10 @@ CATALOGUE = {
     "74AHCT125 DIP-14 in a socket": ("74AHCT125 quad buffer, DIP-14 + DIP-14 socket", "TI SN74AHCT125N",
                                      "LED data 3.3 V -> 5 V"),
     "74HC165 DIP-16 in a socket at 3.3 V": ("74HC165 shift register, DIP-16 + DIP-16 socket", "TI SN74HC165N", ""),
+    "74AHC14 DIP-14 Schmitt inverters in a socket at 3.3 V": ("74AHC14 hex Schmitt-trigger inverter, DIP-14 + socket",
+                                                              "TI SN74AHC14N", "re-drives CLK and SH/LD"),
+    "74AHC573 DIP-20 latch in a socket at 3.3 V": ("74AHC573 octal latch, DIP-20 + DIP-20 socket", "TI SN74AHC573N",
+                                                   "holds QH while CLK is high"),
     "9 x 10 k bussed network SIP-10 (4610X-101-103)": ("9 x 10 kohm bussed resistor network, SIP-10",
                                                        "Bourns 4610X-101-103LF", "pull-ups + SER"),
     "2x5 box header": ("2x5 box header, 2.54 mm (shrouded, keyed)", "", "ribbon connectors"),
@@ -114,8 +118,9 @@ def rows(cfg, pl):
     for desc, (q, pn, note) in part_counts(nl, chips).items():
         out.append((str(q), desc, pn, note))
     out += [
-        (str(chips), "stripboard 30 x 18 holes (~80 x 50 mm)", "", "one reader board per 74HC165 "
-                                                                  "(python -m hardware.stripboard)"),
+        (str(chips), "stripboard %d x %d holes (~%.0f x %.0f mm)" % (
+            stripboard.COLS, stripboard.ROWS, stripboard.COLS * stripboard.PITCH, stripboard.ROWS * stripboard.PITCH),
+         "", "one reader board per 74HC165 (python -m hardware.stripboard)"),
         ("1", "perfboard ~100 x 80 mm", "", "the controller: MCU, U2, protection, buttons"),
         (str(chips), "10-way ribbon cable assemblies: ribbon + 2 IDC sockets 2x5 each", "",
          "%d IDC sockets; %.1f m of 10-way ribbon in all" % (2 * chips, r["ribbon"])),

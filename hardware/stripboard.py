@@ -19,15 +19,17 @@ import sys
 from hardware import wiring
 from sy.hardware import boardconfig
 
-READER_PARTS = ("U3", "RN1", "C2", "R7", "J3", "J4", "J5", "J6")
-ROWS, COLS = 18, 30
+READER_PARTS = ("U3", "U4", "U5", "RN1", "C2", "C3", "C4", "R7", "R8", "R9", "J3", "J4", "J5", "J6")
+ICS = ("U3", "U4", "U5")
+ROWS, COLS = 20, 40
 PITCH = 2.54
 
 
-def _dip16(r, c):
-    """74HC165 straddling the cut under it: pins 1..8 down column c, 16..9 down column c+3."""
-    out = {str(k): (r + k - 1, c) for k in range(1, 9)}
-    out.update({str(17 - k): (r + k - 1, c + 3) for k in range(1, 9)})
+def _dip(r, c, pins):
+    """A DIP straddling the cut under it: pins 1..n/2 down column c, n..n/2+1 down column c+3."""
+    half = pins // 2
+    out = {str(k): (r + k - 1, c) for k in range(1, half + 1)}
+    out.update({str(pins + 1 - k): (r + k - 1, c + 3) for k in range(1, half + 1)})
     return out
 
 
@@ -47,10 +49,16 @@ def _box_header(r, c, gnd_left):
 
 # part -> {pin number: (row, column)}
 PLACES = {
-    "J6": {str(k): (0, 8 + 2 * k) for k in range(1, 9)},   # reeds' GND leads, along one strip
+    "J6": {str(k): (0, 8 + k) for k in range(1, 9)},       # reeds' GND leads, 2.54 mm apart on one strip
     "J3": _box_header(1, 2, gnd_left=True),                  # IN, toward the controller
     "J4": _box_header(1, COLS - 4, gnd_left=False),          # OUT, to the next board
-    "U3": _dip16(7, 8),
+    "U3": _dip(7, 8, 16),
+    "U4": _dip(7, 26, 14),                                   # CLK and SH/LD re-driver
+    "U5": _dip(7, 32, 20),                                   # QH latch
+    "C3": {"1": (7, 31), "2": (8, 31)},                      # 3V3 (VCC row) to GND (6A row)
+    "C4": {"1": (7, 37), "2": (6, 37)},                      # 3V3 (VCC row) to a GND strip above
+    "R8": {"1": (18, 28), "2": (18, 33)},                    # CLK to the next board
+    "R9": {"1": (19, 28), "2": (19, 33)},                    # SH/LD to the next board
     "C2": {"1": (7, 13), "2": (8, 13)},                      # 3V3 (VCC row) to GND (CLK_INH row)
     "RN1": _column(7, 18, 10),                               # COM on the VCC row
     "J5": {str(k): (7 + k, 22) for k in range(1, 9)},       # reed k-1 beside RN1's R(k)
@@ -210,14 +218,15 @@ def _blocked(a, b, used, links):
 
 
 def _crosses_ic(a, b):
-    """Does the straight link a-b pass over the 74HC165's body?"""
-    r0, c0 = min(PLACES["U3"].values())
-    r1, c1 = max(PLACES["U3"].values())
-    for t in (i / 20 for i in range(21)):
-        r = a[0] + (b[0] - a[0]) * t
-        c = a[1] + (b[1] - a[1]) * t
-        if r0 - 0.5 <= r <= r1 + 0.5 and c0 <= c <= c1:
-            return True
+    """Does the straight link a-b pass over an IC's body?"""
+    for ref in ICS:
+        r0, c0 = min(PLACES[ref].values())
+        r1, c1 = max(PLACES[ref].values())
+        for t in (i / 20 for i in range(21)):
+            r = a[0] + (b[0] - a[0]) * t
+            c = a[1] + (b[1] - a[1]) * t
+            if r0 - 0.5 <= r <= r1 + 0.5 and c0 <= c <= c1:
+                return True
     return False
 
 

@@ -66,7 +66,7 @@ def test_bom_is_the_tools_output():
     chips = boardconfig.default()["reeds"]["chips"]
     assert rows["2x5 box header, 2.54 mm (shrouded, keyed)"] == str(2 * chips + 1)   # 2 per board + J2
     assert rows["10-way ribbon cable assemblies: ribbon + 2 IDC sockets 2x5 each"] == str(chips)
-    assert rows["ceramic capacitor 100 nF"] == str(chips + 1)
+    assert rows["ceramic capacitor 100 nF"] == str(3 * chips + 1)   # U3, U4, U5 per board + U2
     assert rows["74AHCT125 quad buffer, DIP-14 + DIP-14 socket"] == "1"
     assert 20 <= int(rows["22-24 AWG stranded, red + black"].split()[0]) <= 30       # ~25 m for the chain
     assert 25 <= int(rows["26-28 AWG stranded, two colours"].split()[0]) <= 40       # ~30 m for the reeds

@@ -150,11 +150,12 @@ def test_erc_wants_the_last_chips_ser_held():
 def test_erc_wants_every_ic_decoupled():
     text = mutate("U3.VCC C2.1 RN1.COM", "U3.VCC RN1.COM")
     text = mutate("nc U3./QH", "nc C2.1 U3./QH", text)
-    assert any(v.startswith("decoupling: U3") for v in violations(text))
+    # three ICs on the reader's 3V3 (U3, U4, U5) now share two capacitors: one of them goes without
+    assert any(v.split(" ")[1] in ("U3", "U4", "U5") for v in violations(text) if v.startswith("decoupling:"))
 
 
 def test_erc_refuses_two_outputs_on_one_net():
-    text = mutate("net QH signal U3.QH R7.2", "net QH signal U3.QH R7.2 U3./QH")
+    text = mutate("net QH signal U3.QH U5.D1", "net QH signal U3.QH U5.D1 U3./QH")
     text = mutate("nc U3./QH", "nc", text)
     assert any(v.startswith("contention:") for v in violations(text))
 
