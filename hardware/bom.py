@@ -12,7 +12,7 @@ import math
 import os
 import sys
 
-from hardware import placement, stripboard, wiring
+from hardware import magnets, placement, stripboard, wiring
 from sy.hardware import boardconfig
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -110,9 +110,13 @@ def rows(cfg, pl):
     out = [
         (str(spare), "WS2812B LED on a ~10 mm round carrier PCB with 100 nF", "Worldsemi WS2812B-V5",
          "%d + spares" % stations),
-        (str(spare), "reed switch, normally open, 2 x 14 mm glass, 10-20 AT", "MKA-14103 or Hamlin MDSR-7",
-         "%d + spares; bend leads >= 2 mm from the glass" % stations),
-        (str(PIECES), "neodymium disc magnet 8 x 3 mm N42, axial", "generic", "one per piece + spares"),
+        (str(spare), "reed switch, normally open, glass %.0f x %.0f mm, pull-in %d-%d AT" % (
+            placement.REED_GLASS_MM, placement.REED_GLASS_DIA_MM, magnets.REED_BAND[0], magnets.REED_BAND[1]),
+         "MKA-14103 in its %d-%d AT range" % magnets.REED_BAND,
+         "%d + spares; order the AT range, not only the type (python -m hardware.magnets); bend leads >= 2 mm "
+         "from the glass" % stations),
+        (str(PIECES), "neodymium disc magnet %s, axial" % magnets.MAGNET.replace(" mm", " mm,"), "generic",
+         "one per piece + spares, glued in the piece's base at most %.1f mm above the board" % magnets.BASE_MM),
         ("1", "5 V supply, 4 A (leds.supply_ma = 4000)", "Mean Well GST25A05-P1J", "see the power budget"),
     ]
     for desc, (q, pn, note) in part_counts(nl, chips).items():

@@ -91,7 +91,7 @@ def test_before_first_power_checklist():
     assert m
     steps = m.group(1)
     for must in ("+5V to GND must not beep", "3V3 to GND", "No 5 V on any GPIO", "limited to 300 mA",
-                 "One reader board first", "LED sections before gluing", "4 mm off", "thinnest"):
+                 "One reader board first", "LED sections before gluing", "2.5 mm off the", "thinnest"):
         assert must in steps, must
 
 
