@@ -306,6 +306,9 @@ class Drawer:
         if part.kind == "pmos":
             el = elm.PFet().theta(0).at((part.x, part.y + 0.75))
             names = (("S", "source", "U"), ("D", "drain", "D"), ("G", "gate", "R"))
+        elif part.kind == "pnp":
+            el = elm.BjtPnp().theta(0).at((part.x - 0.75, part.y))
+            names = (("E", "emitter", "U"), ("C", "collector", "D"), ("B", "base", "L"))
         else:
             el = elm.SCR().down().at((part.x, part.y + 1.5))
             names = (("A", "start", "U"), ("K", "end", "D"), ("G", "gate", "L"))
@@ -315,6 +318,8 @@ class Drawer:
         c = a["center"]
         if part.kind == "pmos":
             body = (bb.xmin + 0.1, c[1] - 0.5, bb.xmax - 0.6, c[1] + 0.5)
+        elif part.kind == "pnp":
+            body = (a["base"][0] + 0.05, c[1] - 0.45, bb.xmax - 0.05, c[1] + 0.45)
         else:
             body = (bb.xmin + 0.05, c[1] - 0.35, bb.xmax - 0.05, c[1] + 0.35)
         self.sheet.bodies[part.ref] = body
@@ -482,7 +487,7 @@ class Drawer:
         for part in self.nl.parts.values():
             if part.kind in wiring.BOXES:
                 self.box(part)
-            elif part.kind in ("pmos", "scr"):
+            elif part.kind in ("pmos", "scr", "pnp"):
                 self.three_terminal(part)
             else:
                 self.two_terminal(part)

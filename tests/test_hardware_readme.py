@@ -70,7 +70,8 @@ def test_bom_is_the_tools_output():
     assert rows["74AHCT125 quad buffer, DIP-14 + DIP-14 socket"] == "1"
     assert 20 <= int(rows["22-24 AWG stranded, red + black"].split()[0]) <= 30       # ~25 m for the chain
     assert 25 <= int(rows["26-28 AWG stranded, two colours"].split()[0]) <= 40       # ~30 m for the reeds
-    for part in ("fuse 5 A slow-blow", "stripboard", "perfboard", "screw terminal", "power switch"):
+    for part in ("fuse 5 A fast-acting", "stripboard", "perfboard", "screw terminal", "power switch", "standoff",
+                 "1x20 pin header"):
         assert any(part in r for r in rows), part
 
 

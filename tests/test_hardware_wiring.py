@@ -109,7 +109,7 @@ def test_the_netlist_passes_every_electrical_rule(board):
 def test_erc_refuses_5v_on_an_rp2040_gpio():
     # the old diagram's +5V along GP18 (SCK), read literally
     text = mutate("net SCK_MCU signal U1.{reeds.sck} R1.1\n", "")
-    text = mutate("Q1.S D3.K Q2.A C10.+ D1.A", "Q1.S D3.K Q2.A C10.+ D1.A U1.{reeds.sck}", text)
+    text = mutate("Q3.D C10.+ D1.A", "Q3.D C10.+ D1.A U1.{reeds.sck}", text)
     text = mutate("nc U3./QH", "nc R1.1 U3./QH", text)
     bad = violations(text)
     assert any(v.startswith("voltage: U1.24 (GP18/SCK)") and "5.0 V" in v for v in bad), bad
@@ -125,7 +125,7 @@ def test_erc_refuses_a_3v3_input_on_5v():
 
 def test_erc_refuses_vsys_without_the_diode():
     text = mutate("net VSYS power 4.7 D1.K U1.VSYS\n", "")
-    text = mutate("Q1.S D3.K Q2.A C10.+ D1.A", "Q1.S D3.K Q2.A C10.+ D1.A U1.VSYS", text)
+    text = mutate("Q3.D C10.+ D1.A", "Q3.D C10.+ D1.A U1.VSYS", text)
     text = mutate("nc U3./QH", "nc D1.K U3./QH", text)
     bad = violations(text)
     assert any(v.startswith("vin: U1.39 (VSYS)") for v in bad), bad
@@ -158,6 +158,42 @@ def test_erc_refuses_two_outputs_on_one_net():
     text = mutate("net QH signal U3.QH U5.D1", "net QH signal U3.QH U5.D1 U3./QH")
     text = mutate("nc U3./QH", "nc", text)
     assert any(v.startswith("contention:") for v in violations(text))
+
+
+def test_erc_refuses_a_gpio_straight_to_the_first_leds_din():
+    # the level shifter bypassed: GPIO -> 330 ohm -> DIN of a 5 V WS2812B (V_IH 3.5 V > 3.3 V)
+    text = mutate("net LED_3V3 signal U1.{leds.pin} R5.1 U2.1A", "net LED_3V3 signal U1.{leds.pin} R5.1 R6.1")
+    text = mutate("net LED_5V signal U2.1Y R6.1\n", "", text)
+    text = mutate("U2.GND U2.1OE", "U2.GND U2.1A U2.1OE", text)
+    text = mutate("nc U3./QH", "nc U2.1Y U3./QH", text)
+    bad = violations(text)
+    assert any(v.startswith("levels: LED0.4 (DIN) needs 3.50 V") and "U1." in v for v in bad), bad
+    assert not any(v.startswith("levels:") for v in violations(TEXT))
+
+
+def test_erc_refuses_a_swapped_mosfet():
+    text = mutate("net +5V_SW power 5.0 SW1.2 Q1.D", "net +5V_SW power 5.0 SW1.2 Q1.S")
+    text = mutate("net +5V_RP power 5.0 Q1.S", "net +5V_RP power 5.0 Q1.D", text)
+    assert any(v.startswith("polarity: Q1") and "drain toward the input" in v for v in violations(text))
+    text = mutate("net +5V_RP power 5.0 Q1.S Q3.S", "net +5V_RP power 5.0 Q1.S Q3.D")
+    text = mutate("Q3.D C10.+", "Q3.S C10.+", text)
+    assert any(v.startswith("polarity: Q3") and "source toward the input" in v for v in violations(text))
+
+
+def test_erc_refuses_a_reversed_zener_and_diode():
+    text = mutate("Q4.C R12.1 D3.A Q3.G", "Q4.C R12.1 D3.K Q3.G")
+    text = mutate("Q3.S D3.K", "Q3.S D3.A", text)
+    assert any(v.startswith("polarity: D3") and "forward-biased" in v for v in violations(text))
+    text = mutate("net VSYS power 4.7 D1.K U1.VSYS", "net VSYS power 4.7 D1.A U1.VSYS")
+    text = mutate("C10.+ D1.A", "C10.+ D1.K", text)
+    assert any(v.startswith("polarity: D1") for v in violations(text))
+
+
+def test_erc_refuses_a_bypassed_fuse():
+    text = mutate("net +5V_IN power 5.0 J1.1 F1.1", "net +5V_IN power 5.0 J1.1 F1.1 SW1.1")
+    text = mutate("net +5V_FUSED power 5.0 F1.2 SW1.1\n", "", text)
+    text = mutate("nc U3./QH", "nc F1.2 U3./QH", text)
+    assert any(v.startswith("fuse: the supply input J1.1") and "SW1.1" in v for v in violations(text))
 
 
 # ---- the schematic ------------------------------------------------------------------------------
