@@ -56,9 +56,11 @@ class ShiftReeds:
             self.fault = CHAIN_OK
             return
         self.faults += 1
-        idle = 0xFF if self.invert else 0   # an open reed's level (the marker's bit left out)
+        # the last module with a closed reed (or the marker) was heard; the marker's bit and its
+        # neighbour (where a lost bit moves it) do not count
+        idle = 0xFF if self.invert else 0   # an open reed's level
         k = chips - 1
-        while k >= 0 and (raw[k] ^ idle) & (0xFE if k == chips - 1 else 0xFF) == 0:
+        while k >= 0 and (raw[k] ^ idle) & (0xFC if k == chips - 1 else 0xFF) == 0:
             k -= 1
         self.fault = k
 
