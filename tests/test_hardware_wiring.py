@@ -201,7 +201,7 @@ def test_schematic_geometry_and_connectivity_are_clean(drawn):
     cfg, svg, sheet, nl, wired = drawn
     assert schematic.check(sheet, nl) == []
     assert wired >= 12 and sheet.dots            # real wires and junctions, not labels only
-    assert len(sheet.bodies) == len(nl.parts)
+    assert len([r for r in sheet.bodies if r != "reeds"]) == len(nl.parts)   # (+ the reeds' one symbol)
     ET.fromstring(svg)
     for part in nl.parts.values():
         for p in part.pins.values():
@@ -267,3 +267,28 @@ def test_part_titles_are_wrapped_never_cut(drawn):
         if part.kind in wiring.BOXES and part.kind != "mcu":
             for word in part.text.replace(";", " ").split():
                 assert word in shown, (part.ref, word)
+
+
+def test_schematic_reads_like_one(drawn):
+    from hardware import stripboard
+    cfg, svg, sheet, nl, _wired = drawn
+    # every pin left open on purpose carries a no-connect cross at its tip
+    tips = {ref: t for _n, ref, t, _d, _l in sheet.pins}
+    assert len(nl.nc) > 5 and all(schematic._r(tips[p.ref]) in sheet.nc for p in nl.nc)
+    # the reader board's parts (and the reeds, drawn once) inside the dashed x 25 frame, nothing else
+    x0, y0, x1, y1 = sheet.frame
+
+    def inside(b):
+        return x0 <= b[0] and b[2] <= x1 and y0 <= b[1] and b[3] <= y1
+
+    def touches(b):
+        return b[2] > x0 and b[0] < x1 and b[3] > y0 and b[1] < y1
+
+    reader = set(stripboard.READER_PARTS) | {"reeds"}
+    assert all(inside(sheet.bodies[r]) for r in reader)
+    assert not [r for r, b in sheet.bodies.items() if r not in reader and touches(b)]
+    assert not [r for r, b in sheet.texts if r not in reader | {"frame"} and touches(b)]
+    assert "reader board x 25" in svg and "8 reed switches" in svg
+    # the title block names the board and the revision
+    assert "Revision %s" % schematic.REVISION in sheet.title_block[4][1]
+    assert wiring.MCU_NAMES[cfg["board"]] in sheet.title_block[4][0]
