@@ -136,8 +136,9 @@ def rows(cfg, pl):
             stripboard.COLS, stripboard.ROWS, stripboard.COLS * stripboard.PITCH, stripboard.ROWS * stripboard.PITCH),
          "", "one reader board per 74HC165 (python -m hardware.stripboard)"),
         ("1", "perfboard ~100 x 80 mm", "", "the controller: MCU, U2, protection, buttons"),
-        (str(4 * (chips + 1)), "M3 nylon standoff 10 mm + 2 M3 screws", "",
-         "4 per reader board and 4 for the controller (drill 3.2 mm at the boards' corners)"),
+        (str(4 * (chips + 1)), "M3 nylon standoff 10 mm + 2 M3 nylon screws", "",
+         "4 per reader board and 4 for the controller (drill 3.2 mm at the boards' corners; nylon: the "
+         "corner strips carry signals)"),
         (str(chips), "10-way ribbon cable assemblies: ribbon + 2 IDC sockets 2x5 each", "",
          "%d IDC sockets; %.1f m of 10-way ribbon in all" % (2 * chips, r["ribbon"])),
         (str(len(FEED_LEDS) + 1), "2-pole screw terminal block 5.08 mm", "",

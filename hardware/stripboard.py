@@ -23,6 +23,8 @@ READER_PARTS = ("U3", "U4", "U5", "RN1", "C2", "C3", "C4", "R7", "R8", "R9", "J3
 ICS = ("U3", "U4", "U5")
 ROWS, COLS = 20, 40
 PITCH = 2.54
+# four corner holes drilled out to 3.2 mm for M3 standoffs: no part, cut or link may use them
+MOUNTING = ((0, 0), (0, COLS - 1), (ROWS - 1, 0), (ROWS - 1, COLS - 1))
 
 
 def _dip(r, c, pins):
@@ -159,7 +161,10 @@ def build(nl):
             raise ValueError("strip %d joins %s" % (r, nets))
         if nets:
             net_of_seg[i] = nets.pop()
-    used = set(pins) | cuts
+    for hole in MOUNTING:
+        if hole in pins:
+            raise ValueError("a part's pin sits in the mounting hole %s" % (hole,))
+    used = set(pins) | cuts | set(MOUNTING)
     by_net = {}
     for i, n in net_of_seg.items():
         by_net.setdefault(n, []).append(i)
@@ -261,6 +266,10 @@ def svg(layout, nl):
         for c in range(COLS):
             x, y = xy((r, c))
             out.append('<circle cx="%.1f" cy="%.1f" r="1.2" fill="#fff" stroke="#a07850" stroke-width="0.3"/>' % (x, y))
+    for h in MOUNTING:
+        x, y = xy(h)
+        out.append('<circle class="mount" cx="%.1f" cy="%.1f" r="4.2" fill="#fff" stroke="#000" stroke-width="0.8"/>'
+                   % (x, y))
     for h in sorted(layout.cuts):
         x, y = xy(h)
         out.append('<path class="cut" d="M%.1f %.1fl6 6m0 -6l-6 6" stroke="#d00" stroke-width="1.4"/>' % (x - 3, y - 3))
@@ -311,7 +320,8 @@ def svg(layout, nl):
              "(pin 1 = column %d, row %d); RN1's dot (pin 1, common) at row %d." % (
                  PLACES["U3"]["1"][1], PLACES["U3"]["1"][0], PLACES["RN1"]["1"][0]),
              "Cuts: %d at holes, %d between holes; %d wire links. Check with a meter before fitting U3: no strip "
-             "may beep to its neighbour." % (len(layout.cuts), len(layout.knife), len(layout.links))]
+             "may beep to its neighbour." % (len(layout.cuts), len(layout.knife), len(layout.links)),
+             "Black rings: drill the four corner holes to 3.2 mm for M3 standoffs (the strips there carry nothing)."]
     for i, t in enumerate(notes):
         out.append('<text x="10" y="%.1f" font-size="7">%s</text>' % (y0 + ROWS * s + 30 + 12 * i, _esc(t)))
     out.append("</svg>")

@@ -292,3 +292,17 @@ def test_schematic_reads_like_one(drawn):
     # the title block names the board and the revision
     assert "Revision %s" % schematic.REVISION in sheet.title_block[4][1]
     assert wiring.MCU_NAMES[cfg["board"]] in sheet.title_block[4][0]
+
+
+def test_the_netlist_is_the_simulated_reader_bus():
+    # hardware.bus proves the "redrive" design; wiring.net must be that design
+    from hardware import bus
+    nl = wiring.load(boardconfig.default())
+    ohms = float(bus.DESIGNS["redrive"]["r_source"])
+    for ref in ("R1", "R2", "R7", "R8", "R9"):
+        assert float(nl.parts[ref].value.split()[0]) == ohms, ref
+    assert nl.parts["U4"].value.startswith("74AHC14") and nl.parts["U5"].value.startswith("74AHC573")
+    nets = {p.ref: p.net.name if p.net else None for part in nl.parts.values() for p in part.pins.values()}
+    assert nets["J3.3"] == nets["U4.1"] and nets["U4.4"] == nets["U3.2"] == nets["R8.1"]   # CLK in, local, on
+    assert nets["U4.2"] == nets["U5.11"]                      # the latch opens while CLK is low
+    assert nets["U3.9"] == nets["U5.2"] and nets["U5.19"] == nets["R7.2"]   # QH through the latch
