@@ -50,7 +50,7 @@ def copper_groups(out, board):
             parent[find(i)] = find(on[0])
     groups = {}
     for ref, _net, p in board.pads:
-        i = next(i for i, (l, a, b, _r) in enumerate(feats) if l == 0 and a == b and math.dist(a, p) < 1e-6)
+        i = next(i for i, (lyr, a, b, _r) in enumerate(feats) if lyr == 0 and a == b and math.dist(a, p) < 1e-6)
         groups.setdefault(find(i), set()).add(ref)
     return {frozenset(g) for g in groups.values()}
 
