@@ -72,7 +72,9 @@ def test_permuted_maps_are_accepted():
     v = bc.validate(c)
     assert v["reeds"]["bits"][0] == 198
     assert v["leds"]["index"][1] == 7
-    # spare bits and spare LEDs: 25 chips have 200 inputs, a chain may be longer than the map
+    # spare bits and spare LEDs: 26 chips have 208 inputs (207 is the marker), a chain may be longer
+    # than the map
+    c["reeds"]["chips"] = 26
     c["reeds"]["bits"][5] = 199
     c["leds"]["count"] = 210
     c["leds"]["index"][3] = 209
@@ -117,6 +119,19 @@ def test_section_errors():
     _refused(_cfg(reeds__active_low=1), "reeds.active_low", ["true or false"])
     _refused(_cfg(reeds__baudrate=10), "reeds.baudrate")
     _refused(_cfg(buttons__active_low="yes"), "buttons.active_low")
+
+
+def test_the_chains_marker_bit_is_no_stations():
+    # the last board's D0 is wired to GND and checked in every scan: a station there would read
+    # as a piece standing on it for ever
+    bits = list(range(199))
+    bits[57] = 199
+    _refused(_cfg(reeds__bits=bits), "reeds.bits[57]", ["station 58", "199", "marker"])
+    bits[57] = 26 * 8 - 1
+    _refused(_cfg(reeds__chips=26, reeds__bits=bits), "reeds.bits[57]", ["207", "marker"])
+    bits[57] = 199
+    bc.validate(_cfg(reeds__chips=26, reeds__bits=bits))   # a spare input on a longer chain
+    assert bc.marker_bit(25) == 199
 
 
 def test_map_list_errors():

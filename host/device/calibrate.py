@@ -378,7 +378,7 @@ class Calibration:
             self.say(REED_HELP)
             self.svc.ask("Take every piece off the board, then press Enter: ")
             time.sleep(0.1)
-            stuck = sorted(self.svc.raw()["stable"])
+            stuck = sorted(self.svc.raw()["stable"] - {self.marker})   # the marker always reads closed
             for bit in stuck:
                 s = self.station_of_bit(bit)
                 self.say("  %s is closed with nothing on the board%s: a stuck reed or a magnet left there. "
@@ -424,6 +424,11 @@ class Calibration:
             self.say(" - ok")
         self.svc.off()
 
+    @property
+    def marker(self):
+        """The chain's marker bit: wired to GND, it reads closed and belongs to no station."""
+        return boardconfig.marker_bit(self.p.data["chips"])
+
     def station_of_bit(self, bit):
         return self.def_bits.index(bit) + 1 if bit in self.def_bits else 0
 
@@ -433,7 +438,7 @@ class Calibration:
             line = self.svc.typed()
             if line is not None and line.strip().lower() in ("s", "b", "q"):
                 return line.strip().lower()
-            closed = self.svc.raw()["stable"] - stuck
+            closed = self.svc.raw()["stable"] - stuck - {self.marker}
             if len(closed) == 1:
                 bit = next(iter(closed))
                 if bit not in owner:
@@ -465,7 +470,7 @@ class Calibration:
             if b >= 0:
                 bits[s - 1] = b
         used = {b for b in bits if b is not None}
-        free = [b for b in range(chips * 8) if b not in used]
+        free = [b for b in range(chips * 8) if b not in used and b != boardconfig.marker_bit(chips)]
         warn = []
         for s in range(1, STATIONS + 1):
             if bits[s - 1] is None:

@@ -24,6 +24,7 @@ import time
 from host.device.calibrate import (STATIONS, GREEN, Progress, Quit, Service, _out_factory, chain_pos, parse_stations,
                             stopped)
 from host.link.boardlink import BoardCommandError
+from sy.hardware import boardconfig
 from host.link.ports import add_port_argument, resolve
 
 BUS_CLOCKS = [100000, 250000, 500000, 1000000, 2000000, 4000000]
@@ -58,6 +59,8 @@ class SelfTest:
         self.index = svc.info["index"]   # station -> LED chain index
         self.station_of = {b: s + 1 for s, b in enumerate(self.bits)}
         self.count = svc.info["count"]
+        # the chain's marker bit is wired to GND: it reads closed and is no switch
+        self.marker = {boardconfig.marker_bit(svc.info["chips"])}
 
     def where(self, station):
         return "station %3d  %s" % (station, chain_pos(self.bits[station - 1]))
@@ -94,8 +97,8 @@ class SelfTest:
         self.svc.raw(clear=True)
         time.sleep(0.6)
         r = self.svc.raw()
-        d["stuck"] = sorted(r["stable"])
-        d["chatter"] = sorted((r["ever"] | r["raw"]) - r["stable"])
+        d["stuck"] = sorted(r["stable"] - self.marker)
+        d["chatter"] = sorted((r["ever"] | r["raw"]) - r["stable"] - self.marker)
         for b in d["stuck"]:
             self.say("  closed with nothing on it: " + self.bit_where(b))
         for b in d["chatter"]:
@@ -130,7 +133,7 @@ class SelfTest:
                     raise Quit()
                 break
             r = self.svc.raw(clear=True)
-            new = (r["ever"] | r["stable"]) - stuck - seen
+            new = (r["ever"] | r["stable"]) - stuck - seen - self.marker
             for b in sorted(new):
                 seen.add(b)
                 s = self.station_of.get(b)

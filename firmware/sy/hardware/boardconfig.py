@@ -44,6 +44,12 @@ SPI_MODES = (0, 2)
 MAX_DEAD = 20
 
 
+def marker_bit(chips):
+    """The chain bit no station may use: the last board's input D0, wired to GND, which
+    sy.hardware.reeds checks in every scan (it always reads as a closed switch)."""
+    return chips * 8 - 1
+
+
 class ConfigError(Exception):
     """A config that cannot be used. .key names the offending key ("leds.brightness"), or None."""
 
@@ -140,8 +146,8 @@ def _section(cfg, name, defaults):
     return out
 
 
-def _permutation(v, key, limit):
-    """A list of STATIONS distinct ints in 0..limit-1 (station n at position n-1)."""
+def _permutation(v, key, limit, marker=-1):
+    """A list of STATIONS distinct ints in 0..limit-1 (station n at position n-1), none of them marker."""
     if not isinstance(v, list):
         raise ConfigError(key, "must be a list of %d integers" % STATIONS)
     if len(v) != STATIONS:
@@ -154,6 +160,9 @@ def _permutation(v, key, limit):
             raise ConfigError(k, "must be an integer, got %r" % (x,))
         if x < 0 or x >= limit:
             raise ConfigError(k, "must be 0..%d, got %d" % (limit - 1, x))
+        if x == marker:
+            raise ConfigError(k, "chain bit %d is the chain's marker (the last reader board's input D0, wired "
+                                 "to GND): no station may use it" % x)
         if seen[x]:
             raise ConfigError(k, "%d is already used by station %d" % (x, v.index(x) + 1))
         seen[x] = 1
@@ -229,7 +238,8 @@ def validate(cfg):
     if not _dead(r["dead"], "reeds.dead"):
         del r["dead"]  # none: the key stays out of the file (measured: an empty list in board.json
         # costs the unix port's game 1 KB of heap, docs/memory.md)
-    r["bits"] = _permutation(_given_or_identity(cfg, "reeds", "bits"), "reeds.bits", r["chips"] * 8)
+    r["bits"] = _permutation(_given_or_identity(cfg, "reeds", "bits"), "reeds.bits", r["chips"] * 8,
+                             marker_bit(r["chips"]))
     out["reeds"] = r
 
     led = _section(cfg, "leds", d["leds"])
