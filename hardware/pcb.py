@@ -45,6 +45,22 @@ FOOTPRINTS = {"U3": "DIP-16 socket", "U4": "DIP-14 socket", "U5": "DIP-20 socket
               "R7": "axial 12.7 mm", "R8": "axial 12.7 mm", "R9": "axial 12.7 mm"}
 
 
+BOARD_NAME = "SCOTLAND YARD READER"
+REVISION = "D"                  # the design's revision, as in the schematic's title block
+SILK_LINE = 0.15                # a common fab's minimum silkscreen line
+SILK_TEXT = 1.0                 # text height, mm (the fab's minimum for legible text)
+SILK_TO_PAD = 0.2               # silkscreen kept off the pads' exposed copper
+# A footprint's body beyond its outermost pin centres, mm: (across the pin rows, along them). The
+# courtyard is the body or the pads, whichever reaches further, + COURTYARD_MARGIN (IPC-7351).
+BODIES = {"DIP-16 socket": (1.27, 1.27), "DIP-14 socket": (1.27, 1.27), "DIP-20 socket": (1.27, 1.27),
+          "SIP-10": (1.25, 1.27),
+          "2x5 box header": (3.18, 5.07),     # the shroud: 20.3 x 8.9 mm around 10.16 x 2.54 mm of pins
+          "1x8 pin header": (1.27, 1.27),
+          "disc 2.54 mm": (1.25, 0.63),       # a dipped radial 100 nF, 3.8 x 2.5 mm
+          "axial 12.7 mm": (1.25, 0.0)}       # a 1/4 W resistor, 6.3 x 2.5 mm between its pads
+COURTYARD_MARGIN = 0.25
+
+
 class RouteError(Exception):
     pass
 
@@ -309,6 +325,110 @@ def drc(board, rules=None):
     return bad
 
 
+# ---- courtyards and silkscreen ------------------------------------------------------------------------
+def courtyards(board=None):
+    """{ref: (x0, y0, x1, y1)}: each part's body or pads, whichever reaches further, + the margin."""
+    board = board or Board()
+    out = {}
+    for ref in stripboard.READER_PARTS:
+        pts = [board.xy(h) for h in stripboard.PLACES[ref].values()]
+        xs, ys = [p[0] for p in pts], [p[1] for p in pts]
+        across, along = BODIES[FOOTPRINTS[ref]]
+        if max(xs) - min(xs) > max(ys) - min(ys):   # the pins run along x
+            across, along = along, across
+        mx = max(across, PAD / 2) + COURTYARD_MARGIN
+        my = max(along, PAD / 2) + COURTYARD_MARGIN
+        out[ref] = (min(xs) - mx, min(ys) - my, max(xs) + mx, max(ys) + my)
+    return out
+
+
+def _overlap(a, b):
+    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
+
+
+def courtyard_overlaps(yards):
+    """[(ref, ref)] whose courtyards overlap: those two parts cannot both be fitted."""
+    refs = list(yards)
+    return [(a, b) for i, a in enumerate(refs) for b in refs[i + 1:] if _overlap(yards[a], yards[b])]
+
+
+def _text_box(text, x, y, size):
+    from gerbonara.newstroke import Newstroke
+    (_x0, _y0), (x1, _y1) = Newstroke.load().bounding_box(text, size)
+    return (x - x1 / 2, y - 0.1 * size, x + x1 / 2, y + 1.1 * size)
+
+
+def _clear_of_pads(box, board):
+    r = PAD / 2 + SILK_TO_PAD + SILK_LINE / 2
+    for _ref, _n, (px, py) in board.pads:
+        dx = max(box[0] - px, 0, px - box[2])
+        dy = max(box[1] - py, 0, py - box[3])
+        if math.hypot(dx, dy) < r:
+            return False
+    for mx, my in board.mounts:
+        if box[0] - 3.5 < mx < box[2] + 3.5 and box[1] - 3.5 < my < box[3] + 3.5:
+            return False   # the standoff's screw head
+    return True
+
+
+def silk_texts(board):
+    """[(text, x, y, size)]: each part's reference designator beside its courtyard (or inside a
+    socket's body, between its pin rows), and the board's name and revision in a free place; none
+    on a pad, on another text or past the board's edge. x, y: the text's bottom centre."""
+    yards = courtyards(board)
+    placed = []
+
+    def fits(box):
+        return (box[0] >= EDGE_CLEARANCE and box[1] >= EDGE_CLEARANCE and box[2] <= board.w - EDGE_CLEARANCE
+                and box[3] <= board.h - EDGE_CLEARANCE and _clear_of_pads(box, board)
+                and not any(_overlap(box, _text_box(t, x, y, sz)) for t, x, y, sz in placed))
+
+    for ref in stripboard.READER_PARTS:
+        x0, y0, x1, y1 = yards[ref]
+        cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
+        spots = [(cx, y1 + 0.2), (cx, y0 - 0.2 - 1.2 * SILK_TEXT), (cx, cy - SILK_TEXT / 2)]
+        spots += [(x1 + 0.3 + 1.5 * SILK_TEXT, cy - SILK_TEXT / 2), (x0 - 0.3 - 1.5 * SILK_TEXT, cy - SILK_TEXT / 2)]
+        spots += [(cx + dx * PITCH / 2, cy + dy * PITCH / 2) for dx in range(-6, 7) for dy in range(-8, 9)]
+        for x, y in spots:
+            if fits(_text_box(ref, x, y, SILK_TEXT)):
+                placed.append((ref, x, y, SILK_TEXT))
+                break
+        else:
+            raise RouteError("no room on the silkscreen for %s" % ref)
+    title = "%s REV %s" % (BOARD_NAME, REVISION)
+    for size in (1.5, 1.2, SILK_TEXT):
+        spot = next(((x, y) for y in _frange(EDGE_CLEARANCE + 0.2, board.h - 2 * size, 0.25)
+                     for x in _frange(board.w / 2, board.w, 0.5, both=True)
+                     if fits(_text_box(title, x, y, size))), None)
+        if spot:
+            placed.append((title, spot[0], spot[1], size))
+            return placed
+    raise RouteError("no room on the silkscreen for the board's name")
+
+
+def _frange(a, b, step, both=False):
+    """a, a+step, ... < b; both: from the middle a outwards, alternately (a, a-step, a+step, ...)."""
+    if both:
+        k, out = 0, []
+        while step * k < b - a:
+            out += [a - step * k, a + step * k] if k else [a]
+            k += 1
+        return out
+    n = int((b - a) / step)
+    return [a + step * i for i in range(n + 1)]
+
+
+def silk_strokes(texts):
+    """[[(x, y), ...]]: the texts as polylines in KiCad's newstroke font (shipped with gerbonara)."""
+    from gerbonara.newstroke import Newstroke
+    font = Newstroke.load()
+    out = []
+    for text, x, y, size in texts:
+        bx0, _by0, _bx1, _by1 = _text_box(text, x, y, size)
+        out += [list(st) for st in font.render(text, size=size, x0=bx0, y0=y, scale=(1, -1))]
+    return out
+
+
 # ---- fabrication output ---------------------------------------------------------------------------------
 def write(board, nl, outdir):
     from gerbonara import ExcellonFile, GerberFile
@@ -347,6 +467,10 @@ def write(board, nl, outdir):
             silk.objects.append(go.Line(a[0], a[1], b[0], b[1], line_ap, unit=MM))
         p1 = board.xy(stripboard.PLACES[ref]["1"])   # pin 1: a dot outside the outline
         silk.objects.append(go.Flash(p1[0] - 1.9, p1[1], CircleAperture(0.5, unit=MM), unit=MM))
+    text_ap = CircleAperture(SILK_LINE, unit=MM)
+    for st in silk_strokes(silk_texts(board)):
+        for a, b in zip(st, st[1:]):
+            silk.objects.append(go.Line(a[0], a[1], b[0], b[1], text_ap, unit=MM))
     save(silk, "reader-F_SilkS.gto")
     edge = GerberFile()
     w, h = board.w, board.h

@@ -613,7 +613,8 @@ class Drawer:
         sh.texts.append(("frame", (x1 - w, y1 + 0.1, x1, y1 + 0.5)))
 
 
-REVISION = "C"   # B: the shared reader bus and the crowbar; C: re-driven bus, over-voltage switch, chain marker
+REVISION = "D"   # B: the shared reader bus and the crowbar; C: re-driven bus, over-voltage switch, chain marker;
+#                  D: the simulated power entry (divider 1.18 k/1 k, D4 + R15 at Q1's gate, C13)
 
 
 def title_block(d, cfg):
