@@ -102,3 +102,23 @@ def test_readme_names_the_generated_documents():
         assert cmd in TEXT, cmd
     assert "hardware.wiring " not in TEXT   # the old hand-written renderer is gone
     assert "QH, pin 9" in TEXT and "/QH" in TEXT
+
+
+def test_the_continuity_step_names_what_the_netlist_joins():
+    # a maker's meter follows the checklist literally: what it says beeps must be one net in
+    # wiring.net, and what passes through a board from IN to OUT is power only
+    nl = wiring.load(boardconfig.default())
+    m = re.search(r"2\. \*\*Continuity, unpowered\*\*(.*?)\n3\. ", TEXT, re.S)
+    assert m
+    step = " ".join(m.group(1).split())
+    through = sorted(int(n) for n, p in nl.parts["J3"].pins.items() if p.net is nl.parts["J4"].pins[n].net)
+    assert through == [1, 2, 4, 6, 8, 9, 10]
+    assert "only power passes through" in step and "pins 1 and 9 (3V3)" in step
+    parts = {"U4 pin 1": "U4.1", "U4 pin 5": "U4.5", "R7": "R7.1", "R8": "R8.2", "R9": "R9.2", "U3 pin 10": "U3.10"}
+    claims = re.findall(r"(IN|OUT) pin (\d+)(?: \([^)]*\))? to (U\d pin \d+|R\d)", step)
+    assert len(claims) == 6, claims
+    for header, pin, what in claims:
+        conn = nl.parts["J3" if header == "IN" else "J4"].pins[pin]
+        ref, num = parts[what].split(".")
+        other = nl.parts[ref].pins[num]
+        assert conn.net is other.net, (header, pin, what)
