@@ -2,12 +2,16 @@
 import time
 
 from sy.rules import game as rules
-from host.ai import hiding, mcts, policy
+from host.ai import hiding, mcts, policy, safety
 from host.ai.model import Sim
 from host.misterx.randomness import fast_rng, secret_rng
 
 LEVELS = ("random", "easy", "normal", "hard")
 SECONDS = {"normal": 1.0, "hard": 4.0}  # per choose() call, one laptop core
+# Mister X's answer time at the table, whatever his station: every choice waits for this deadline
+# (the MCTS levels: their time budget). Larger than the work takes on a slow laptop, so that the
+# time tells nothing; a choice that overruns it is counted (agent.overruns).
+DEADLINE = {"random": 0.2, "easy": 0.2}
 
 
 def public_view(game):
@@ -57,17 +61,49 @@ class _Hiding:
         return self.hider.second_half_row(game, ticket1, to1)[0]
 
 
-class RandomMrX(_Hiding, _Agent):
-    """No preferences: on a surfacing move any legal single move, uniformly; on a hidden one a draw
-    from the balanced plan without preferences (host/ai/hiding.py), which, unlike a uniform
-    choice, tells a detective who knows it nothing beyond the public possible set."""
+class _MrX(_Hiding, _Agent):
+    """What every computer Mister X does around his level's choice (_choose):
 
-    def __init__(self, level, seed):
+    - the public safety filter's last check (safety.guard): never a move into a piece's reach
+      when a move out of every piece's reach exists (not at the random level);
+    - the deadline: the answer waits until `deadline` seconds after the call, so his thinking
+      time is the same from every station (0: no waiting, for benches and tests)."""
+
+    guarded = True
+
+    def __init__(self, level, seed, deadline=0.0):
         super().__init__(level, seed)
-        self.hider = hiding.Hider(hiding.BETA["random"], doubles=False, near=1.0, escape_at=0)
+        self.deadline = deadline
+        self.overruns = 0
 
     def choose(self, game):
+        start = time.perf_counter()
         _check_mrx(game)
+        action = self._choose(game)
+        if self.guarded:
+            action = safety.guard(Sim.from_game(game, game.mrx), action, self.rnd)
+        if self.deadline:
+            rest = start + self.deadline - time.perf_counter()
+            if rest > 0:
+                time.sleep(rest)
+            else:
+                self.overruns += 1
+        return action
+
+
+class RandomMrX(_MrX):
+    """No preferences: on a surfacing move any legal single move, uniformly; on a hidden one a draw
+    from the balanced plan without preferences (host/ai/hiding.py), which, unlike a uniform
+    choice, tells a detective who knows it nothing beyond the public possible set. No safety
+    filter: the level that walks into the detectives, for tests and benches."""
+
+    guarded = False
+
+    def __init__(self, level, seed, deadline=0.0):
+        super().__init__(level, seed, deadline)
+        self.hider = hiding.Hider(hiding.BETA["random"], doubles=False, near=1.0, escape_at=0, safe=False)
+
+    def _choose(self, game):
         if hiding.surfaces_next(game):
             to, t = self.rnd.choice(game.legal_mrx())
             return ("move", t, to)
@@ -78,20 +114,21 @@ class RandomMrX(_Hiding, _Agent):
         return self.hider.row(game)[0] or {}
 
 
-class HeuristicMrX(_Hiding, _Agent):
+class HeuristicMrX(_MrX):
     """Greedy where it shows (a surfacing move): away from the nearest piece, keeps escape routes,
     picks the ticket that leaves the detectives the most possible stations. On a hidden move a
     draw from the balanced plan (host/ai/hiding.py) weighted by the same preferences: a mixed
-    strategy that a detective who knows it cannot replay to find him (issue 17)."""
+    strategy that a detective who knows it cannot replay to find him. Both keep out of every
+    piece's reach where they can (host/ai/safety.py)."""
 
-    def __init__(self, level, seed):
-        super().__init__(level, seed)
+    def __init__(self, level, seed, deadline=0.0):
+        super().__init__(level, seed, deadline)
         self.hider = hiding.Hider(hiding.BETA["easy"])
 
-    def choose(self, game):
-        _check_mrx(game)
+    def _choose(self, game):
         if hiding.surfaces_next(game):
-            action = policy.heuristic_mrx(Sim.from_game(game, game.mrx), self.rnd)
+            sim = Sim.from_game(game, game.mrx)
+            action = safety.guard(sim, policy.heuristic_mrx(sim, self.rnd), self.rnd)
             return self.hider.second_half(game, action, self.rnd)
         return self.hider.choose(game, self.rnd)
 
@@ -104,41 +141,35 @@ class HeuristicMrX(_Hiding, _Agent):
         return row
 
 
-class MctsMrX(_Hiding, _Agent):
-    """MCTS where it shows (a surfacing move: the most visited move). On a hidden move a draw from
-    the balanced plan (host/ai/hiding.py, the easy level's landing plan), each move's share bent
-    by its MCTS value, exp(TILT * (value - best value)): the search's knowledge of his station
-    would steer him, but every bit of it is a bit the attacker learns (bench ai:
-    leak_bits_per_move), and TILT is 0 since the landing plan (docs/host.md): the search plays
-    his surfacing moves.
+class MctsMrX(_MrX):
+    """MCTS where it shows (a surfacing move: the most visited move among those out of every
+    piece's reach, when there are any). On a hidden move a draw from the balanced plan
+    (host/ai/hiding.py, the easy level's landing plan), each move's share bent by its MCTS value,
+    exp(TILT * (value - best value)); with TILT 0 the search does not run on hidden moves (it
+    would not change the move) and the time waits for the deadline.
 
-    His thinking time does not depend on his station (issue 17): with a time budget the search
-    always runs (even with a single legal move), stops on time, and the answer waits for the
-    budget's end (the plan's own time depends on public facts only)."""
+    His thinking time does not depend on his station: with a time budget the search runs to its
+    end (even with a single legal move), and the answer waits for the budget's end."""
 
     SEARCH_SHARE = 0.8  # of the time budget; the plan and the draw take (much less than) the rest
 
-    def __init__(self, level, seed, seconds=1.0, iterations=None):
-        super().__init__(level, seed)
+    def __init__(self, level, seed, seconds=1.0, iterations=None, deadline=None):
+        super().__init__(level, seed, (seconds or 0.0) if deadline is None else deadline)
         self.seconds = seconds
         self.budget = mcts.Budget(seconds * self.SEARCH_SHARE if seconds else None, iterations)
         self.hider = hiding.Hider(hiding.BETA.get(level, hiding.BETA["easy"]), **hiding.MCTS_PLAN)
         self.tilt = hiding.TILT
 
-    def choose(self, game):
-        start = time.perf_counter()
-        _check_mrx(game)
-        action, self.last = mcts.search_mrx(game, self.budget, fast_rng(self.rnd))
-        root = self.last.pop("root", None)
+    def _choose(self, game):
         if hiding.surfaces_next(game):
-            action = self.hider.second_half(game, action, self.rnd)
-        else:
-            action = self.hider.choose(game, self.rnd, tilt=hiding.mcts_tilt(root, self.tilt))
-        if self.seconds:
-            rest = start + self.seconds - time.perf_counter()
-            if rest > 0:
-                time.sleep(rest)
-        return action
+            action, self.last = mcts.search_mrx(game, self.budget, fast_rng(self.rnd), safe=True)
+            self.last.pop("root", None)
+            return self.hider.second_half(game, action, self.rnd)
+        root = None
+        if self.tilt:
+            _action, self.last = mcts.search_mrx(game, self.budget, fast_rng(self.rnd))
+            root = self.last.pop("root", None)
+        return self.hider.choose(game, self.rnd, tilt=hiding.mcts_tilt(root, self.tilt))
 
     @property
     def random_rows(self):
@@ -197,17 +228,18 @@ def _level(level):
         raise ValueError("unknown level %r: one of %s" % (level, ", ".join(LEVELS)))
 
 
-def make_mrx_agent(level="normal", seed=None, seconds=None, iterations=None):
+def make_mrx_agent(level="normal", seed=None, seconds=None, iterations=None, deadline=None):
     """A computer Mister X. `choose(game)` takes the full rules.Game (Mister X to move) and
-    returns ("move", ticket, to) or ("double", ticket1, to1, ticket2, to2)."""
+    returns ("move", ticket, to) or ("double", ticket1, to1, ticket2, to2).
+    deadline: seconds every answer waits for (default: the level's DEADLINE, or the MCTS time
+    budget; 0: answer at once, for benches and tests that play many games)."""
     _level(level)
-    if level == "random":
-        return RandomMrX(level, seed)
-    if level == "easy":
-        return HeuristicMrX(level, seed)
+    if level in DEADLINE:
+        deadline = DEADLINE[level] if deadline is None else deadline
+        return (RandomMrX if level == "random" else HeuristicMrX)(level, seed, deadline)
     if seconds is None and iterations is None:
         seconds = SECONDS[level]
-    return MctsMrX(level, seed, seconds, iterations)
+    return MctsMrX(level, seed, seconds, iterations, deadline)
 
 
 def make_detective_agent(level="normal", seed=None, seconds=None, iterations=None):

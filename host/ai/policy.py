@@ -119,22 +119,32 @@ def heuristic_mrx(sim, rnd):
 
 def surfacing_escape(sim, rnd=None):
     """The double move that ends where the pieces are farthest (policy.mrx_score), among those
-    whose end is no piece's neighbour: ('double', t1, to1, t2, to2), or None when there is none.
+    whose end no piece can step on next move (safety.reach; black tickets only where the moves
+    black_ok allows leave none): ('double', t1, to1, t2, to2), or None when there is none.
     For a double whose second half surfaces (hiding.Hider.escapes). Ties are broken by rnd (None:
     the first found), so whether there is one does not depend on randomness."""
+    from host.ai.safety import reach
     tb = sim.tb
     pos = sim.pos
-    best = None
-    for to1, t1 in mrx_filtered_options(sim):
-        probe = sim.copy()
-        probe.mrx_step(t1, to1)
-        for to2, t2 in mrx_filtered_options(probe, to1):
-            if to2 == sim.mrx or dmin(tb, pos, to2) <= 1:
-                continue
-            sc = mrx_score(tb, pos, to2) + (rnd.random() if rnd else 0.0)
-            if best is None or sc > best[0]:
-                best = (sc, t1, to1, t2, to2)
-    return ("double",) + best[1:] if best else None
+    one = reach(sim)
+    for options in (mrx_filtered_options, _all_options):
+        best = None
+        for to1, t1 in options(sim):
+            probe = sim.copy()
+            probe.mrx_step(t1, to1)
+            for to2, t2 in options(probe, to1):
+                if to2 == sim.mrx or (one >> to2) & 1:
+                    continue
+                sc = mrx_score(tb, pos, to2) + (rnd.random() if rnd else 0.0)
+                if best is None or sc > best[0]:
+                    best = (sc, t1, to1, t2, to2)
+        if best:
+            return ("double",) + best[1:]
+    return None
+
+
+def _all_options(sim, here=None):
+    return sim.mrx_options_from(sim.mrx if here is None else here)
 
 
 # --- heuristic detectives -------------------------------------------------------------------
