@@ -2,7 +2,7 @@
 import time
 
 from sy.rules import game as rules
-from host.ai import hiding, mcts, policy, safety
+from host.ai import belief, hiding, mcts, policy, safety
 from host.ai.model import Sim
 from host.misterx.randomness import fast_rng, secret_rng
 
@@ -12,6 +12,10 @@ SECONDS = {"normal": 1.0, "hard": 4.0}  # per choose() call, one laptop core
 # (the MCTS levels: their time budget). Larger than the work takes on a slow laptop, so that the
 # time tells nothing; a choice that overruns it is counted (agent.overruns).
 DEADLINE = {"random": 0.2, "easy": 0.2}
+DETECTIVE_SECONDS = 1.0  # the hard detectives' search a move
+# the Mister X whose code the informed detectives assume: the plan of his hidden moves is the same
+# at easy, normal and hard (host/ai/hiding.py)
+DETECTIVE_MODEL = "easy"
 
 
 def public_view(game):
@@ -212,14 +216,57 @@ class HeuristicDetectives(_Agent):
         return policy.heuristic_detective(Sim.from_game(view, 0), self.rnd)
 
 
-class MctsDetectives(_Agent):
-    def __init__(self, level, seed, seconds=1.0, iterations=None):
+class _Informed(_Agent):
+    """Detectives who know the computer Mister X's code: they follow the posterior over his
+    station that his plan implies (host/ai/belief.py), from public views only. `model`: the
+    Mister X level whose code they assume (None: the public possible set only)."""
+
+    KEEP = 0.1  # the stations they chase: belief at least KEEP times the most likely one's
+
+    def __init__(self, level, seed, model=DETECTIVE_MODEL):
         super().__init__(level, seed)
+        self.tracker = belief.Tracker(make_mrx_agent(model, 0, deadline=0)) if model else None
+
+    def focus(self, view):
+        """(public Sim of the view with its possible set narrowed to the likely stations, belief)."""
+        sim = Sim.from_game(view, 0)
+        if self.tracker is None:
+            return sim, None
+        b = self.tracker.update(view)
+        if b:
+            top = max(b.values())
+            mask = 0
+            for st, p in b.items():
+                if p >= self.KEEP * top:
+                    mask |= 1 << st
+            if mask:
+                sim.cand = mask
+        return sim, b
+
+
+class PosteriorDetectives(_Informed):
+    """The heuristic detectives (policy.heuristic_detective) chasing the stations the posterior
+    keeps instead of the whole public possible set."""
+
+    def choose(self, view):
+        _check_public(view)
+        sim, _b = self.focus(view)
+        return policy.heuristic_detective(sim, self.rnd)
+
+
+class MctsDetectives(_Informed):
+    """MCTS (host/ai/mcts.py search_detective): each iteration draws his station from the
+    posterior (determinization), weighted by location category."""
+
+    def __init__(self, level, seed, seconds=1.0, iterations=None, model=DETECTIVE_MODEL):
+        super().__init__(level, seed, model)
         self.budget = mcts.Budget(seconds, iterations)
 
     def choose(self, view):
         _check_public(view)
-        action, self.last = mcts.search_detective(view, self.budget, fast_rng(self.rnd))
+        sim, b = self.focus(view)
+        action, self.last = mcts.search_detective(view, self.budget, fast_rng(self.rnd), belief=b,
+                                                  focus=sim.cand)
         return action
 
 
@@ -242,19 +289,27 @@ def make_mrx_agent(level="normal", seed=None, seconds=None, iterations=None, dea
     return MctsMrX(level, seed, seconds, iterations, deadline)
 
 
-def make_detective_agent(level="normal", seed=None, seconds=None, iterations=None):
+def make_detective_agent(level="normal", seed=None, seconds=None, iterations=None, model=DETECTIVE_MODEL):
     """Computer detectives. `choose(view)` takes a public view (public_view(game), or the board's
     own secret-mode Game) while view.to_move() is not 0 and returns (piece, ticket, to) for one
     piece: the lowest-numbered piece that still has to move. For a bobby the ticket names the
-    transport used (pass it on, or None: bobbies pay nothing). Call it once per piece."""
+    transport used (pass it on, or None: bobbies pay nothing). Call it once per piece, and use
+    one agent per game (the informed levels follow the game's history).
+
+    Levels: random; easy (the heuristic, the public possible set); normal (the heuristic chasing
+    the posterior that the computer Mister X's code `model` implies); hard (MCTS drawing his
+    station from that posterior, `seconds` or `iterations` a move: default 1 s). model=None:
+    the public set only."""
     _level(level)
     if level == "random":
         return RandomDetectives(level, seed)
     if level == "easy":
         return HeuristicDetectives(level, seed)
+    if level == "normal":
+        return PosteriorDetectives(level, seed, model)
     if seconds is None and iterations is None:
-        seconds = SECONDS[level]
-    return MctsDetectives(level, seed, seconds, iterations)
+        seconds = DETECTIVE_SECONDS
+    return MctsDetectives(level, seed, seconds, iterations, model)
 
 
 # --- a whole game ------------------------------------------------------------------------------

@@ -122,7 +122,7 @@ def _row(sim, s, beta, doubles, sf=None):
             else:
                 second.supply[t1] -= 1
             for to2, t2 in second.mrx_options_from(to1):
-                if to2 == s:
+                if to2 == s and not safe:  # (back where he stood: only when nothing else is safe)
                     continue
                 w = DOUBLE_WEIGHT * w_of(to2, t2) / len(opts) * (sf.weight(to2, t1, t2) if safe else 1.0)
                 if w > 0:

@@ -320,7 +320,7 @@ def _det_eval(sim, alpha=0.3):
 
 
 def search_detective(view, budget, rnd, k=4, c=0.5, bias=1.0, eps=0.1, reduction=0.1, horizon=3,
-                     weights=CATEGORY_WEIGHTS):
+                     weights=CATEGORY_WEIGHTS, belief=None, focus=None):
     """The next detective move for a public view (a rules.Game in secret mode, mrx == 0):
     ((piece, ticket, to), stats). The piece is the lowest-numbered one that still has to move.
 
@@ -329,10 +329,18 @@ def search_detective(view, budget, rnd, k=4, c=0.5, bias=1.0, eps=0.1, reduction
     station from the public possible set by location category, plays the chosen move, then the
     game on for `horizon` rounds (detectives: ε-greedy playout policy chasing possible stations;
     Mister X: the ε-greedy heuristic), and scores a capture 1 (1 - reduction when a colleague
-    makes it: coalition reduction), Mister X's escape 0, and an unfinished playout by _det_eval."""
+    makes it: coalition reduction), Mister X's escape 0, and an unfinished playout by _det_eval.
+
+    belief ({station: probability}, host/ai/belief.py): his station is drawn from it (times the
+    category weight) instead of evenly over the public set; focus (a bitmap within the public
+    set): the stations the heuristic and the playouts chase."""
     root_sim = Sim.from_game(view, 0)
+    if focus:
+        root_sim.cand = focus
     cands = bits(root_sim.cand)
     cw = category_weights(root_sim, cands, weights)
+    if belief:
+        cw = [w * belief.get(s, 0.0) for w, s in zip(cw, cands)]
     if not sum(cw):
         cw = [1.0] * len(cands)
     cum = []
