@@ -12,9 +12,12 @@ SECONDS = {"normal": 1.0, "hard": 4.0}  # per choose() call, one laptop core
 # (the MCTS levels: their time budget). Larger than the work takes on a slow laptop, so that the
 # time tells nothing; a choice that overruns it is counted (agent.overruns).
 DEADLINE = {"random": 0.2, "easy": 0.2}
+# how the MCTS levels choose a hidden move: "plan" (the balanced plan, tilted by the search's
+# values by hiding.TILT) or "search" (the search's most visited move, as on a surfacing move)
+HIDDEN = "search"
 DETECTIVE_SECONDS = 1.0  # the hard detectives' search a move
-# the Mister X whose code the informed detectives assume: the plan of his hidden moves is the same
-# at easy, normal and hard (host/ai/hiding.py)
+# the Mister X whose code the product's informed detectives assume: the easy level's plan, exact and
+# cheap to follow (the bench gives them the code of the level they face)
 DETECTIVE_MODEL = "easy"
 
 
@@ -163,9 +166,10 @@ class MctsMrX(_MrX):
         self.budget = mcts.Budget(seconds * self.SEARCH_SHARE if seconds else None, iterations)
         self.hider = hiding.Hider(hiding.BETA.get(level, hiding.BETA["easy"]), **hiding.MCTS_PLAN)
         self.tilt = hiding.TILT
+        self.hidden = HIDDEN
 
     def _choose(self, game):
-        if hiding.surfaces_next(game):
+        if hiding.surfaces_next(game) or self.hidden == "search":
             action, self.last = mcts.search_mrx(game, self.budget, fast_rng(self.rnd), safe=True)
             self.last.pop("root", None)
             return self.hider.second_half(game, action, self.rnd)
@@ -174,6 +178,12 @@ class MctsMrX(_MrX):
             _action, self.last = mcts.search_mrx(game, self.budget, fast_rng(self.rnd))
             root = self.last.pop("root", None)
         return self.hider.choose(game, self.rnd, tilt=hiding.mcts_tilt(root, self.tilt))
+
+    @property
+    def exact_rows(self):
+        """Whether hidden_distribution is his hidden moves' distribution: with the plan, yes; when
+        the search chooses them, a detective who knows the code must replay it (host/ai/leak.py)."""
+        return self.hidden == "plan"
 
     @property
     def random_rows(self):
@@ -218,14 +228,18 @@ class HeuristicDetectives(_Agent):
 
 class _Informed(_Agent):
     """Detectives who know the computer Mister X's code: they follow the posterior over his
-    station that his plan implies (host/ai/belief.py), from public views only. `model`: the
-    Mister X level whose code they assume (None: the public possible set only)."""
+    station that his code implies (host/ai/belief.py), from public views only. `model`: the
+    Mister X level whose code they assume, or a function seed -> his agent (None: the public
+    possible set only)."""
 
     KEEP = 0.1  # the stations they chase: belief at least KEEP times the most likely one's
 
     def __init__(self, level, seed, model=DETECTIVE_MODEL):
         super().__init__(level, seed)
-        self.tracker = belief.Tracker(make_mrx_agent(model, 0, deadline=0)) if model else None
+        self.tracker = None
+        if model:
+            maker = model if callable(model) else (lambda s: make_mrx_agent(model, s, deadline=0))
+            self.tracker = belief.Tracker(maker(0), make_agent=maker)
 
     def focus(self, view):
         """(public Sim of the view with its possible set narrowed to the likely stations, belief)."""

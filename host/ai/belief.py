@@ -21,8 +21,15 @@ FLOOR = 0.02  # the share of the belief spread evenly over the public set (a mod
 class Tracker:
     """The posterior over Mister X's station for one game, updated from public views."""
 
-    def __init__(self, model):
-        """model: a Mister X agent (host.ai.agents) whose hider (hiding.Hider) is the plan assumed."""
+    def __init__(self, model, make_agent=None, stations=8, samples=2):
+        """model: a Mister X agent (host.ai.agents) whose hider (hiding.Hider) is the plan assumed.
+        Where his hidden moves are not the plan's (model.exact_rows false: a search chooses them),
+        his code is replayed instead: make_agent(seed) runs `samples` times from each of at most
+        `stations` stations drawn by belief (host/ai/leak.py's attacker)."""
+        self.sampled = not getattr(model, "exact_rows", True)
+        self.make_agent = make_agent
+        self.stations = stations
+        self.samples = samples
         self.hider = hiding.Hider(model.hider.beta, doubles=model.hider.doubles, near=model.hider.near,
                                   escape_at=model.hider.escape_at, risk=model.hider.risk,
                                   cornered=model.hider.cornered, sig_leak=model.hider.sig_leak,
@@ -73,6 +80,9 @@ class Tracker:
             row = self.hider.second_half_row(game, t1, to1)[0]
             self._set({to: p for (sig, to), p in row.items() if sig == ("move", t2)}, sim)
             return
+        if self.sampled:
+            self._replay(view, before, new, sim)
+            return
         sig = ("move", new[0][0]) if len(new) == 1 else ("double", new[0][0], new[1][0])
         prior = self.belief if self.belief is not None else None
         got = hiding.plan(before, self.hider.beta, doubles=self.hider.doubles, prior=prior,
@@ -80,6 +90,19 @@ class Tracker:
                           sig_leak=self.hider.sig_leak, safe=self.hider.safe)
         post = got[1].get(sig) if got else None
         self._set(post or {}, sim)
+
+    def _replay(self, view, before, new, sim):
+        """The posterior by replaying his code from the stations the belief holds."""
+        import random
+
+        from host.ai.leak import Attacker
+        att = Attacker(self.make_agent, self.samples, self.stations, FLOOR, random.Random(view.moves * 7919 + 1))
+        held = {s: p for s, p in (self.belief or {}).items() if (before.cand >> s) & 1}
+        att.belief = held or _uniform(before.cand)
+        game = _game_of(view, before)
+        action = ("move", new[0][0], 0) if len(new) == 1 else ("double", new[0][0], new[0][1], new[1][0], 0)
+        post = att.observe_mrx(game, action, 0, new[0][1] if len(new) == 2 else 0)
+        self._set(post, sim)
 
     def _set(self, belief, sim):
         belief = {s: p for s, p in belief.items() if (sim.cand >> s) & 1 and p > 0}
@@ -119,6 +142,9 @@ def _game_of(view, before):
     from sy.rules import game as rules
     g = rules.Game.load(view.save(), view.graph)
     g.mrx = 0
+    g.phase = rules.PHASE_MRX
+    g.moved = 0
+    g.n_turn = 0
     g.moves = before.moves
     g.black = before.black
     g.double = before.double

@@ -105,9 +105,13 @@ def mrx_agent(level, seed, iterations, seconds):
 
 
 def detective_agent(name, seed, iterations, seconds, mrx_level):
+    """A panel detective facing `mrx_level`: the informed ones know his code (his plan where his
+    hidden moves follow it; else his agent with the same budget, replayed from a few stations)."""
     level = PANEL[name]
-    # they know his code: the plan of the level they face (the random level's is its own)
-    model = None if name == "public-mcts" else ("random" if mrx_level == "random" else "easy")
+    model = None
+    if name != "public-mcts" and level in ("normal", "hard"):
+        model = mrx_level if mrx_level in ("random", "easy") else \
+            (lambda s: mrx_agent(mrx_level, s, iterations, seconds))
     if level == "hard":
         return make_detective_agent(level, seed, seconds=seconds, iterations=None if seconds else iterations,
                                     model=model)
@@ -119,14 +123,13 @@ def _entropy(p):
     return -sum(v / total * math.log2(v / total) for v in p.values() if v > 0)
 
 
-def play_measured(mrx, det, dets, bobbies, x, leak_model=None):
+def play_measured(mrx, det, dets, bobbies, x, tracker=None):
     """One game; returns {"result", "reason", "round", "moves", "blunders", "seconds", "leak"}:
     his moves, those that were blunders (safety.is_blunder), his computing time, and the bits
-    the posterior of leak_model's code (belief.Tracker) holds beyond the public set after each
-    hidden move (a list)."""
+    the posterior of a detective who knows his code (tracker: a belief.Tracker) holds beyond the
+    public set after each hidden move (a list)."""
     ref = rules.Game(list(dets), list(bobbies), x)
     pub = rules.Game(list(dets), list(bobbies), 0)
-    tracker = belief.Tracker(leak_model) if leak_model is not None else None
     moves = blunders = 0
     seconds = 0.0
     leak = []
@@ -170,8 +173,12 @@ def play_one(task):
     aseed = seed * 100003 + k
     mrx = mrx_agent(mrx_level, aseed, iterations, seconds)
     det = detective_agent(panel, aseed + 1, iterations, seconds, mrx_level)
-    model = make_mrx_agent("random" if mrx_level == "random" else "easy", 0, deadline=0)
-    r = play_measured(mrx, det, dets, bobbies, x, leak_model=model)
+    # the leak: read by the exact posterior where his hidden moves follow the plan, else by the
+    # informed detectives' own (replayed) posterior in their games
+    tracker = getattr(det, "tracker", None)
+    if getattr(mrx, "exact_rows", True):
+        tracker = belief.Tracker(mrx_agent(mrx_level, 0, iterations, seconds))
+    r = play_measured(mrx, det, dets, bobbies, x, tracker=tracker)
     r["mrx"], r["panel"] = mrx_level, panel
     return r
 
