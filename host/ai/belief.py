@@ -26,7 +26,7 @@ class Tracker:
         Where his hidden moves are not the plan's (model.exact_rows false: a search chooses them),
         his code is replayed instead: make_agent(seed) runs `samples` times from each of at most
         `stations` stations drawn by belief (host/ai/leak.py's attacker)."""
-        self.sampled = not getattr(model, "exact_rows", True)
+        self.sampled = not getattr(model, "exact_rows", hasattr(model, "hidden_distribution"))
         self.make_agent = make_agent
         self.stations = stations
         self.samples = samples
