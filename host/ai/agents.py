@@ -239,7 +239,9 @@ class _Informed(_Agent):
         self.tracker = None
         if model:
             maker = model if callable(model) else (lambda s: make_mrx_agent(model, s, deadline=0))
-            self.tracker = belief.Tracker(maker(0), make_agent=maker)
+            self.tracker = belief.Tracker(maker(0), make_agent=maker,
+                                          stations=getattr(model, "replay_stations", belief.REPLAY_STATIONS),
+                                          samples=getattr(model, "replay_samples", belief.REPLAY_SAMPLES))
 
     def focus(self, view):
         """(public Sim of the view with its possible set narrowed to the likely stations, belief)."""

@@ -16,12 +16,16 @@ from host.ai import hiding
 from host.ai.model import BLACK, Sim, bits
 
 FLOOR = 0.02  # the share of the belief spread evenly over the public set (a model may be wrong)
+# replaying a Mister X without a plan: from this many stations a move (drawn by belief), this many
+# times each (his randomness)
+REPLAY_STATIONS = 8
+REPLAY_SAMPLES = 2
 
 
 class Tracker:
     """The posterior over Mister X's station for one game, updated from public views."""
 
-    def __init__(self, model, make_agent=None, stations=8, samples=2):
+    def __init__(self, model, make_agent=None, stations=REPLAY_STATIONS, samples=REPLAY_SAMPLES):
         """model: a Mister X agent (host.ai.agents) whose hider (hiding.Hider) is the plan assumed.
         Where his hidden moves are not the plan's (model.exact_rows false: a search chooses them),
         his code is replayed instead: make_agent(seed) runs `samples` times from each of at most

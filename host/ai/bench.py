@@ -64,6 +64,10 @@ def add_arguments(parser):
                         help="number of detectives (bobbies added by the rules for 2 or 3)")
     parser.add_argument("--seed", type=int, default=1, help="tournament seed (default 1)")
     parser.add_argument("--workers", type=int, default=0, help="processes (default: one per core)")
+    parser.add_argument("--replay-stations", type=int, default=8,
+                        help="informed detectives facing a Mister X without a plan replay his code from this many "
+                             "stations a move (drawn by belief; default 8)")
+    parser.add_argument("--replay-samples", type=int, default=2, help="... this many times each (default 2)")
     parser.add_argument("--leak-levels", default="",
                         help="Mister X levels also measured by the station-by-station attacker of host/ai/leak.py "
                              "(slow; leak_bits_per_move comes from every game anyway)")
@@ -104,18 +108,30 @@ def mrx_agent(level, seed, iterations, seconds):
     return make_mrx_agent(level, seed, deadline=0)
 
 
-def detective_agent(name, seed, iterations, seconds, mrx_level):
+def detective_agent(name, seed, iterations, seconds, mrx_level, replay=(8, 2)):
     """A panel detective facing `mrx_level`: the informed ones know his code (his plan where his
-    hidden moves follow it; else his agent with the same budget, replayed from a few stations)."""
+    hidden moves follow it; else his agent with the same budget, replayed from replay[0] stations
+    replay[1] times each)."""
     level = PANEL[name]
     model = None
     if name != "public-mcts" and level in ("normal", "hard"):
-        model = mrx_level if mrx_level in ("random", "easy") else \
-            (lambda s: mrx_agent(mrx_level, s, iterations, seconds))
+        model = Model(mrx_level, iterations, seconds, replay)
     if level == "hard":
         return make_detective_agent(level, seed, seconds=seconds, iterations=None if seconds else iterations,
                                     model=model)
     return make_detective_agent(level, seed, model=model)
+
+
+class Model:
+    """What informed detectives know of the Mister X they face: a function seed -> his agent (as
+    the bench makes it), with how hard they replay it (host/ai/belief.py Tracker)."""
+
+    def __init__(self, level, iterations, seconds, replay):
+        self.level, self.iterations, self.seconds = level, iterations, seconds
+        self.replay_stations, self.replay_samples = replay
+
+    def __call__(self, seed):
+        return mrx_agent(self.level, seed, self.iterations, self.seconds)
 
 
 def _entropy(p):
@@ -168,11 +184,11 @@ def play_measured(mrx, det, dets, bobbies, x, tracker=None):
 
 
 def play_one(task):
-    mrx_level, panel, k, seed, n_det, iterations, seconds = task
+    mrx_level, panel, k, seed, n_det, iterations, seconds, replay = task
     dets, bobbies, x = game_setup(seed, k, n_det)
     aseed = seed * 100003 + k
     mrx = mrx_agent(mrx_level, aseed, iterations, seconds)
-    det = detective_agent(panel, aseed + 1, iterations, seconds, mrx_level)
+    det = detective_agent(panel, aseed + 1, iterations, seconds, mrx_level, replay)
     # the leak: read by the exact posterior where his hidden moves follow the plan, else by the
     # informed detectives' own (replayed) posterior in their games
     tracker = getattr(det, "tracker", None)
@@ -196,12 +212,13 @@ def _rate(k, n):
     return {"rate": round(k / n, 3) if n else None, "ci95": [round(lo, 3), round(hi, 3)], "games": n}
 
 
-def tournament(mrx_levels, panel, games, games_mcts, iterations=150, seconds=None, n_det=5, seed=1, workers=0):
+def tournament(mrx_levels, panel, games, games_mcts, iterations=150, seconds=None, n_det=5, seed=1, workers=0,
+               replay=(8, 2)):
     tasks = []
     for lv in mrx_levels:
         for d in panel:
             n = games_mcts if (lv in MCTS_MRX or d.endswith("mcts")) else games
-            tasks += [(lv, d, k, seed, n_det, iterations, seconds) for k in range(n)]
+            tasks += [(lv, d, k, seed, n_det, iterations, seconds, tuple(replay)) for k in range(n)]
     # the expensive games first, so the workers finish together
     tasks.sort(key=lambda t: -((t[0] in MCTS_MRX) * (4 if t[0] == "hard" else 1) + 2 * t[1].endswith("mcts")))
     workers = workers or os.cpu_count() or 1
@@ -214,7 +231,8 @@ def tournament(mrx_levels, panel, games, games_mcts, iterations=150, seconds=Non
         rows = [play_one(t) for t in tasks]
     out = {"games": games, "games_mcts": games_mcts, "mcts_iterations_per_move": None if seconds else iterations,
            "mcts_seconds_per_move": seconds, "detectives": n_det, "seed": seed, "workers": workers,
-           "wall_seconds": round(time.perf_counter() - start, 1), "panel": list(panel), "mrx_levels": {},
+           "wall_seconds": round(time.perf_counter() - start, 1), "panel": list(panel),
+           "replay_stations": replay[0], "replay_samples": replay[1], "mrx_levels": {},
            "detective_levels": {}}
     for lv in mrx_levels:
         mine = [r for r in rows if r["mrx"] == lv]
@@ -338,7 +356,7 @@ def run(args):
     out = {}
     if (args.games or args.games_mcts) and mrx and panel:
         out = tournament(mrx, panel, args.games, args.games_mcts, args.iterations, args.seconds, args.detectives,
-                         args.seed, args.workers)
+                         args.seed, args.workers, (args.replay_stations, args.replay_samples))
     levels = _names(args.leak_levels, MRX_LEVELS, "--leak-levels")
     if levels:
         out["leak"] = leak_levels(levels, args.leak_games, args.leak_games_mcts, args.seed, args.detectives,
