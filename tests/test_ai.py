@@ -144,7 +144,7 @@ def test_bench_small():
             assert 0 <= lo <= w["rate"] <= hi <= 1 and w["games"] == (2 if name == "easy" and d != "mcts" else 1)
         assert lv["win_rate_panel_min"] == min(w["rate"] for w in lv["win_rate"].values())
         assert lv["moves"] > 0 and 0 <= lv["blunder_rate"] <= 1 and 0 <= lv["early_loss_rate"] <= 1
-        assert lv["leak_bits_per_move"] >= 0 and lv["seconds_per_move"] > 0
+        assert lv["leak_bits_per_move"] >= 0 and lv["seconds_per_move"] >= 0
     assert out["strongest_mrx"] in ("easy", "normal")
     assert set(out["detective_levels"]) == {"heuristic", "posterior", "mcts"}
     assert set(out["targets"]) >= {"easy", "normal", "top_detectives"}
@@ -226,7 +226,7 @@ def test_hiding_plan_without_appeal_for_next_to_a_piece():
     for k in range(12):
         dets, bobbies, x = bench.game_setup(3, k, 5)
         g = rules.Game(dets, bobbies, x)
-        mrx = make_mrx_agent("easy", seed=k, deadline=0)
+        mrx = make_mrx_agent("easy", seed=k, deadline=0, hidden="plan")
         det = make_detective_agent("easy", seed=k + 100)
         while g.result is None:
             if g.phase == rules.PHASE_MRX:
@@ -258,7 +258,7 @@ def test_landing_risk_names_where_the_heuristic_detectives_step():
     for k in range(8):
         dets, bobbies, x = bench.game_setup(5, k, 5)
         g = rules.Game(dets, bobbies, x)
-        mrx = make_mrx_agent("easy", seed=k, deadline=0)
+        mrx = make_mrx_agent("easy", seed=k, deadline=0, hidden="plan")
         det = make_detective_agent("easy", seed=k + 100)
         risk = None
         while g.result is None:
@@ -294,7 +294,7 @@ def _hidden_turns(seed, games, mrx_level="easy"):
     for k in range(games):
         dets, bobbies, x = bench.game_setup(seed, k, 5)
         g = rules.Game(dets, bobbies, x)
-        mrx = make_mrx_agent(mrx_level, seed=k, deadline=0)
+        mrx = make_mrx_agent(mrx_level, seed=k, deadline=0, hidden="plan")
         det = make_detective_agent("easy", seed=k + 100)
         while g.result is None:
             if g.phase == rules.PHASE_MRX:

@@ -1,6 +1,7 @@
 """The public safety filter (host/ai/safety.py): no computer Mister X but the random one ends a
 move where a piece can step next when he had a move out of every piece's reach; and the
 posterior that informed detectives follow (host/ai/belief.py) never rules out his real station."""
+import math
 import random
 
 import pytest
@@ -10,15 +11,15 @@ from host.ai.model import BLACK, Sim
 from sy.rules import game as rules
 
 
-def _games(mrx_level, det_level, seeds, iterations=None, on_mrx=None, on_detectives=None):
+def _games(mrx_level, det_level, seeds, iterations=None, on_mrx=None, on_detectives=None, hidden=None, model="easy"):
     """Seeded games (bench start cards); on_mrx(game, action) before each of his moves is applied,
     on_detectives(view, agent, game) before each detective move."""
     for k in seeds:
         dets, bobbies, x = bench.game_setup(11, k, 5 if k % 3 else 2)
         ref = rules.Game(dets, bobbies, x)
         pub = rules.Game(dets, bobbies, 0)
-        mrx = make_mrx_agent(mrx_level, k, iterations=iterations, deadline=0)
-        det = make_detective_agent(det_level, k + 1000, iterations=iterations)
+        mrx = make_mrx_agent(mrx_level, k, iterations=iterations, deadline=0, hidden=hidden)
+        det = make_detective_agent(det_level, k + 1000, iterations=iterations, model=model)
         while ref.result is None:
             if ref.phase == rules.PHASE_MRX:
                 a = mrx.choose(ref)
@@ -122,12 +123,7 @@ def test_guard_finds_the_only_way_out():
     assert seen["single"] > 20 and seen["double"] > 0 and seen["kept"] > 100, seen
 
 
-def test_posterior_never_rules_out_his_station():
-    """Against the level whose code they assume, the informed detectives' belief (before its
-    floor) always holds his real station, and it is sharper than the public set."""
-    counts = {"held": 0, "lost": 0}
-    bits = []
-
+def _belief_check(counts, sharper):
     def check(view, det, ref):
         if view.moved:
             return
@@ -136,10 +132,34 @@ def test_posterior_never_rules_out_his_station():
         if b is None:
             return
         counts["held" if b.get(ref.mrx, 0) > 0 else "lost"] += 1
-        bits.append(len(b) < view.candidates_count())
-    _games("easy", "normal", range(12), on_detectives=check)
+        total = sum(b.values())
+        entropy = -sum(p / total * math.log2(p / total) for p in b.values() if p > 0)
+        sharper.append(math.log2(view.candidates_count()) - entropy)  # bits beyond the public set
+    return check
+
+
+def test_posterior_never_rules_out_his_station():
+    """Against a Mister X who hides by the plan, the informed detectives' belief (before its
+    floor) is exact: it always holds his real station, and it is sharper than the public set."""
+    counts = {"held": 0, "lost": 0}
+    sharper = []
+
+    def plan(seed):
+        return make_mrx_agent("easy", seed, deadline=0, hidden="plan")
+    _games("easy", "normal", range(12), on_detectives=_belief_check(counts, sharper), hidden="plan", model=plan)
     assert counts["lost"] == 0 and counts["held"] > 100, counts
-    assert sum(bits) > len(bits) / 4, (sum(bits), len(bits))
+    assert sum(sharper) / len(sharper) > 0.3, sum(sharper) / len(sharper)
+
+
+def test_replayed_posterior_mostly_holds_his_station():
+    """Against the formula (no plan), the detectives replay his code from a few stations: the
+    belief is sampled, sharp, and holds his real station nearly always (the floor covers the rest)."""
+    counts = {"held": 0, "lost": 0}
+    sharper = []
+    _games("easy", "normal", range(12), on_detectives=_belief_check(counts, sharper))
+    total = counts["held"] + counts["lost"]
+    assert total > 100 and counts["lost"] <= 0.1 * total, counts
+    assert sum(sharper) / len(sharper) > 1.0, sum(sharper) / len(sharper)
 
 
 def test_tracker_restarts_from_the_public_set_when_it_missed_a_turn():

@@ -57,7 +57,7 @@ def one_public_position(moves, game=2):
     from host.ai import bench, make_detective_agent, public_view
     dets, bobbies, x = bench.game_setup(4, game, 5)
     g = rules.Game(dets, bobbies, x)
-    mrx = make_mrx_agent("easy", 3, deadline=0)
+    mrx = make_mrx_agent("easy", 3, deadline=0, hidden="plan")  # (a game that reaches these moves)
     det = make_detective_agent("easy", 4)
     while not (g.phase == rules.PHASE_MRX and g.moves == moves):
         assert g.result is None

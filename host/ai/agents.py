@@ -122,26 +122,35 @@ class RandomMrX(_MrX):
 
 
 class HeuristicMrX(_MrX):
-    """Greedy where it shows (a surfacing move): away from the nearest piece, keeps escape routes,
-    picks the ticket that leaves the detectives the most possible stations. On a hidden move a
-    draw from the balanced plan (host/ai/hiding.py) weighted by the same preferences: a mixed
-    strategy that a detective who knows it cannot replay to find him. Both keep out of every
-    piece's reach where they can (host/ai/safety.py)."""
+    """The greedy formula (policy.heuristic_mrx): away from the nearest piece, keeps escape routes,
+    picks the ticket that leaves the detectives the most possible stations; never into a piece's
+    reach when he has a way out (host/ai/safety.py). hidden="plan": on a hidden move a draw from
+    the balanced plan (host/ai/hiding.py) instead, a mixed strategy that a detective who knows it
+    cannot replay to find him — and that wins less often against detectives who know it than the
+    formula does (docs/ai.md). Either way the hidden second half of a double whose first half
+    surfaces comes from the plan."""
 
-    def __init__(self, level, seed, deadline=0.0):
+    def __init__(self, level, seed, deadline=0.0, hidden="formula"):
         super().__init__(level, seed, deadline)
         self.hider = hiding.Hider(hiding.BETA["easy"])
+        self.hidden = hidden
 
     def _choose(self, game):
-        if hiding.surfaces_next(game):
+        if hiding.surfaces_next(game) or self.hidden != "plan":
             sim = Sim.from_game(game, game.mrx)
             action = safety.guard(sim, policy.heuristic_mrx(sim, self.rnd), self.rnd)
             return self.hider.second_half(game, action, self.rnd)
         return self.hider.choose(game, self.rnd)
 
+    @property
+    def exact_rows(self):
+        """Whether hidden_distribution is his hidden moves' distribution (the plan's); the formula
+        is replayed instead (host/ai/leak.py, host/ai/belief.py)."""
+        return self.hidden == "plan"
+
     def hidden_distribution(self, game):
-        """{(signature, to): probability} of his choice on a hidden move (host/ai/leak.py); none
-        where he escapes into a surfacing instead (hiding.Hider.escapes)."""
+        """{(signature, to): probability} of the plan's choice on a hidden move (host/ai/leak.py);
+        none where he escapes into a surfacing instead (hiding.Hider.escapes)."""
         row = self.hider.row(game)[0]
         if not row or self.hider.escapes(game, row):
             return {}
@@ -160,13 +169,13 @@ class MctsMrX(_MrX):
 
     SEARCH_SHARE = 0.8  # of the time budget; the plan and the draw take (much less than) the rest
 
-    def __init__(self, level, seed, seconds=1.0, iterations=None, deadline=None):
+    def __init__(self, level, seed, seconds=1.0, iterations=None, deadline=None, hidden=None):
         super().__init__(level, seed, (seconds or 0.0) if deadline is None else deadline)
         self.seconds = seconds
         self.budget = mcts.Budget(seconds * self.SEARCH_SHARE if seconds else None, iterations)
         self.hider = hiding.Hider(hiding.BETA.get(level, hiding.BETA["easy"]), **hiding.MCTS_PLAN)
         self.tilt = hiding.TILT
-        self.hidden = HIDDEN
+        self.hidden = hidden or HIDDEN
 
     def _choose(self, game):
         if hiding.surfaces_next(game) or self.hidden == "search":
@@ -291,18 +300,22 @@ def _level(level):
         raise ValueError("unknown level %r: one of %s" % (level, ", ".join(LEVELS)))
 
 
-def make_mrx_agent(level="normal", seed=None, seconds=None, iterations=None, deadline=None):
+def make_mrx_agent(level="normal", seed=None, seconds=None, iterations=None, deadline=None, hidden=None):
     """A computer Mister X. `choose(game)` takes the full rules.Game (Mister X to move) and
     returns ("move", ticket, to) or ("double", ticket1, to1, ticket2, to2).
     deadline: seconds every answer waits for (default: the level's DEADLINE, or the MCTS time
-    budget; 0: answer at once, for benches and tests that play many games)."""
+    budget; 0: answer at once, for benches and tests that play many games).
+    hidden="plan": easy, normal and hard draw their hidden moves from the balanced plan
+    (host/ai/hiding.py) instead of their formula or search."""
     _level(level)
     if level in DEADLINE:
         deadline = DEADLINE[level] if deadline is None else deadline
-        return (RandomMrX if level == "random" else HeuristicMrX)(level, seed, deadline)
+        if level == "random":
+            return RandomMrX(level, seed, deadline)
+        return HeuristicMrX(level, seed, deadline, hidden or "formula")
     if seconds is None and iterations is None:
         seconds = SECONDS[level]
-    return MctsMrX(level, seed, seconds, iterations, deadline)
+    return MctsMrX(level, seed, seconds, iterations, deadline, hidden)
 
 
 def make_detective_agent(level="normal", seed=None, seconds=None, iterations=None, model=DETECTIVE_MODEL):

@@ -255,7 +255,7 @@ def tournament(mrx_levels, panel, games, games_mcts, iterations=150, seconds=Non
             "early_loss_rate_by_panel": {d: round(sum(r["result"] != "mrx" and r["round"] <= EARLY_ROUND for r in mine
                                                      if r["panel"] == d) / v["games"], 3) for d, v in wr.items()},
             "leak_bits_per_move": round(sum(leak) / len(leak), 3) if leak else None,
-            "seconds_per_move": round(sum(r["seconds"] for r in mine) / moves, 4) if moves else None,
+            "seconds_per_move": round(sum(r["seconds"] for r in mine) / moves, 6) if moves else None,
         }
     levels = out["mrx_levels"]
     strongest = max(levels, key=lambda lv: (levels[lv]["win_rate_panel_min"], MRX_LEVELS.index(lv))) if levels else None
