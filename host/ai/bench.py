@@ -243,6 +243,10 @@ def tournament(mrx_levels, panel, games, games_mcts, iterations=150, seconds=Non
             g = [r for r in mine if r["panel"] == d]
             if g:
                 wr[d] = _rate(sum(r["result"] == "mrx" for r in g), len(g))
+                rounds = [r["round"] for r in g]
+                mean = sum(rounds) / len(rounds)
+                wr[d]["rounds_mean"] = round(mean, 1)
+                wr[d]["rounds_sd"] = round(math.sqrt(sum((x - mean) ** 2 for x in rounds) / len(rounds)), 1)
         moves = sum(r["moves"] for r in mine)
         leak = [b for r in mine for b in r["leak"]]
         lost_early = sum(r["result"] != "mrx" and r["round"] <= EARLY_ROUND for r in mine)
