@@ -73,10 +73,10 @@ def test_detective_agents_do_not_peek():
     # the view holds no hidden station: both views are byte-for-byte the same game
     assert va.mrx == 0 and vb.mrx == 0
     assert va.save() == vb.save()
-    for level in ("random", "easy", "normal"):
+    for level in ("random", "easy", "normal", "hard"):
         choices = []
         for v in (va, vb):
-            agent = make_detective_agent(level, seed=3, iterations=150)
+            agent = make_detective_agent(level, seed=3, iterations=60)
             choices.append(agent.choose(v))
         assert choices[0] == choices[1], level
     # the full game is refused
