@@ -138,7 +138,7 @@ class HeuristicMrX(_MrX):
     def _choose(self, game):
         if hiding.surfaces_next(game) or self.hidden != "plan":
             sim = Sim.from_game(game, game.mrx)
-            action = safety.guard(sim, policy.heuristic_mrx(sim, self.rnd), self.rnd)
+            action = safety.guard(sim, policy.heuristic_mrx(sim, self.rnd), self.rnd, two_moves=True)
             return self.hider.second_half(game, action, self.rnd)
         return self.hider.choose(game, self.rnd)
 

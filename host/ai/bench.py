@@ -68,6 +68,9 @@ def add_arguments(parser):
                         help="informed detectives facing a Mister X without a plan replay his code from this many "
                              "stations a move (drawn by belief; default 8)")
     parser.add_argument("--replay-samples", type=int, default=2, help="... this many times each (default 2)")
+    parser.add_argument("--hidden", choices=("level", "plan"), default="level",
+                        help="how easy, normal and hard choose hidden moves: as the level does (default), or by the "
+                             "balanced plan (host/ai/hiding.py), for comparison")
     parser.add_argument("--leak-levels", default="",
                         help="Mister X levels also measured by the station-by-station attacker of host/ai/leak.py "
                              "(slow; leak_bits_per_move comes from every game anyway)")
@@ -100,22 +103,22 @@ def game_setup(seed, k, n_det):
     return cards[:n_det], cards[n_det:], x
 
 
-def mrx_agent(level, seed, iterations, seconds):
+def mrx_agent(level, seed, iterations, seconds, hidden=None):
     if level in MCTS_MRX:
         scale = 4 if level == "hard" else 1
         return make_mrx_agent(level, seed, seconds=seconds and seconds * scale,
-                              iterations=None if seconds else iterations * scale, deadline=0)
-    return make_mrx_agent(level, seed, deadline=0)
+                              iterations=None if seconds else iterations * scale, deadline=0, hidden=hidden)
+    return make_mrx_agent(level, seed, deadline=0, hidden=hidden if level != "random" else None)
 
 
-def detective_agent(name, seed, iterations, seconds, mrx_level, replay=(8, 2)):
+def detective_agent(name, seed, iterations, seconds, mrx_level, replay=(8, 2), hidden=None):
     """A panel detective facing `mrx_level`: the informed ones know his code (his plan where his
     hidden moves follow it; else his agent with the same budget, replayed from replay[0] stations
     replay[1] times each)."""
     level = PANEL[name]
     model = None
     if name != "public-mcts" and level in ("normal", "hard"):
-        model = Model(mrx_level, iterations, seconds, replay)
+        model = Model(mrx_level, iterations, seconds, replay, hidden)
     if level == "hard":
         return make_detective_agent(level, seed, seconds=seconds, iterations=None if seconds else iterations,
                                     model=model)
@@ -126,12 +129,12 @@ class Model:
     """What informed detectives know of the Mister X they face: a function seed -> his agent (as
     the bench makes it), with how hard they replay it (host/ai/belief.py Tracker)."""
 
-    def __init__(self, level, iterations, seconds, replay):
-        self.level, self.iterations, self.seconds = level, iterations, seconds
+    def __init__(self, level, iterations, seconds, replay, hidden=None):
+        self.level, self.iterations, self.seconds, self.hidden = level, iterations, seconds, hidden
         self.replay_stations, self.replay_samples = replay
 
     def __call__(self, seed):
-        return mrx_agent(self.level, seed, self.iterations, self.seconds)
+        return mrx_agent(self.level, seed, self.iterations, self.seconds, self.hidden)
 
 
 def _entropy(p):
@@ -184,16 +187,16 @@ def play_measured(mrx, det, dets, bobbies, x, tracker=None):
 
 
 def play_one(task):
-    mrx_level, panel, k, seed, n_det, iterations, seconds, replay = task
+    mrx_level, panel, k, seed, n_det, iterations, seconds, replay, hidden = task
     dets, bobbies, x = game_setup(seed, k, n_det)
     aseed = seed * 100003 + k
-    mrx = mrx_agent(mrx_level, aseed, iterations, seconds)
-    det = detective_agent(panel, aseed + 1, iterations, seconds, mrx_level, replay)
+    mrx = mrx_agent(mrx_level, aseed, iterations, seconds, hidden)
+    det = detective_agent(panel, aseed + 1, iterations, seconds, mrx_level, replay, hidden)
     # the leak: read by the exact posterior where his hidden moves follow the plan, else by the
     # informed detectives' own (replayed) posterior in their games
     tracker = getattr(det, "tracker", None)
     if getattr(mrx, "exact_rows", True):
-        tracker = belief.Tracker(mrx_agent(mrx_level, 0, iterations, seconds))
+        tracker = belief.Tracker(mrx_agent(mrx_level, 0, iterations, seconds, hidden))
     r = play_measured(mrx, det, dets, bobbies, x, tracker=tracker)
     r["mrx"], r["panel"] = mrx_level, panel
     return r
@@ -213,12 +216,12 @@ def _rate(k, n):
 
 
 def tournament(mrx_levels, panel, games, games_mcts, iterations=150, seconds=None, n_det=5, seed=1, workers=0,
-               replay=(8, 2)):
+               replay=(8, 2), hidden=None):
     tasks = []
     for lv in mrx_levels:
         for d in panel:
             n = games_mcts if (lv in MCTS_MRX or d.endswith("mcts")) else games
-            tasks += [(lv, d, k, seed, n_det, iterations, seconds, tuple(replay)) for k in range(n)]
+            tasks += [(lv, d, k, seed, n_det, iterations, seconds, tuple(replay), hidden) for k in range(n)]
     # the expensive games first, so the workers finish together
     tasks.sort(key=lambda t: -((t[0] in MCTS_MRX) * (4 if t[0] == "hard" else 1) + 2 * t[1].endswith("mcts")))
     workers = workers or os.cpu_count() or 1
@@ -232,7 +235,8 @@ def tournament(mrx_levels, panel, games, games_mcts, iterations=150, seconds=Non
     out = {"games": games, "games_mcts": games_mcts, "mcts_iterations_per_move": None if seconds else iterations,
            "mcts_seconds_per_move": seconds, "detectives": n_det, "seed": seed, "workers": workers,
            "wall_seconds": round(time.perf_counter() - start, 1), "panel": list(panel),
-           "replay_stations": replay[0], "replay_samples": replay[1], "mrx_levels": {},
+           "replay_stations": replay[0], "replay_samples": replay[1], "hidden": hidden or "level",
+           "mrx_levels": {},
            "detective_levels": {}}
     for lv in mrx_levels:
         mine = [r for r in rows if r["mrx"] == lv]
@@ -360,7 +364,8 @@ def run(args):
     out = {}
     if (args.games or args.games_mcts) and mrx and panel:
         out = tournament(mrx, panel, args.games, args.games_mcts, args.iterations, args.seconds, args.detectives,
-                         args.seed, args.workers, (args.replay_stations, args.replay_samples))
+                         args.seed, args.workers, (args.replay_stations, args.replay_samples),
+                         None if args.hidden == "level" else args.hidden)
     levels = _names(args.leak_levels, MRX_LEVELS, "--leak-levels")
     if levels:
         out["leak"] = leak_levels(levels, args.leak_games, args.leak_games_mcts, args.seed, args.detectives,

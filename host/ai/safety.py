@@ -132,18 +132,26 @@ def safe_actions(sim, doubles=True):
     return out
 
 
-def guard(sim, action, rnd):
+def guard(sim, action, rnd, two_moves=False):
     """The action, or, if it ends in reach while a safe action exists, the best safe one: safe for
     two moves first (Safety.weight), then away from the pieces (policy.mrx_score), a plain ticket
     before a black one, a single move before a double; ties by rnd. The agents' last check on
-    every move (their plans already keep to safe moves; this catches what they do not cover)."""
-    if not (reach(sim) >> final(action)) & 1:
-        return action
-    acts = safe_actions(sim)
-    if not acts:
-        return action
-    from host.ai.policy import mrx_score
+    every move (their plans already keep to safe moves; this catches what they do not cover).
+    two_moves: also replace a move safe for one move only when one safe for two exists (the
+    greedy formula: its score looks one move ahead only)."""
     sf = Safety(sim)
+    mine = final(action)
+    if sf.safe(mine):
+        if not two_moves or sf.weight(mine, *_tickets(action)) == 1.0:
+            return action
+        acts = [a for a in safe_actions(sim) if sf.weight(final(a), *_tickets(a)) == 1.0]
+        if not acts:
+            return action  # nothing safe for two moves: his own safe move stands
+    else:
+        acts = safe_actions(sim)
+        if not acts:
+            return action
+    from host.ai.policy import mrx_score
     best = None
     for a in acts:
         to = final(a)
@@ -153,6 +161,10 @@ def guard(sim, action, rnd):
         if best is None or sc > best[0]:
             best = (sc, a)
     return best[1]
+
+
+def _tickets(action):
+    return (action[1],) if action[0] == "move" else (action[1], action[3])
 
 
 def has_safe_move(sim):
