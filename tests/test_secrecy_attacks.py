@@ -19,7 +19,7 @@ def test_randomness_and_timing_attacks_find_nothing():
 
 def test_policy_aware_attacker_is_measured_on_the_default_level():
     # the leak is a diagnostic: strength against detectives who know the code is what counts
-    # (yard bench ai's panel); the safety filter's public preference is worth some bits
+    # (yard bench ai's panel); the levels now play a formula or a search, which a replay reads
     r = attacks.policy_leak(games=8)
     assert 0 < r["policy_leak_bits_per_move"] < 7.6, r  # (log2 of 199 stations: everything)
     assert r["policy_public_top1_rate"] <= r["policy_attacker_top1_rate"] <= 1, r

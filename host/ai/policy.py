@@ -8,19 +8,8 @@ import random as _random
 
 from sy.rules.game import PHASE_DETECTIVES
 from host.ai.model import BLACK, random_station
+from host.ai.safety import INF, dmin, mrx_score, reach
 
-INF = 99
-
-
-def dmin(tb, pos, s):
-    """Fewest moves any detective or bobby needs to reach s."""
-    row = tb.dist[s]
-    m = INF
-    for p in pos:
-        d = row[p]
-        if d < m:
-            m = d
-    return m
 
 
 # --- move filtering (Nijssen & Winands): when Mister X may spend a black or a double ticket --
@@ -73,18 +62,6 @@ def spread_size(sim, ticket):
 
 
 # --- heuristic Mister X (the "easy" agent and the baseline) ---------------------------------
-def mrx_score(tb, pos, to):
-    """Distance from the nearest piece (capped), then free neighbours no piece reaches in one."""
-    d = dmin(tb, pos, to)
-    if d > 4:
-        d = 4
-    safe = 0
-    for n in tb.any_nbr[to]:
-        if n not in pos and dmin(tb, pos, n) > 1:
-            safe += 1
-    return d * 100 + min(safe, 9) * 10
-
-
 def heuristic_mrx(sim, rnd):
     """('move', t, to) or ('double', t1, to1, t2, to2) for the state in sim (Mister X to play)."""
     tb = sim.tb
@@ -123,7 +100,6 @@ def surfacing_escape(sim, rnd=None):
     black_ok allows leave none): ('double', t1, to1, t2, to2), or None when there is none.
     For a double whose second half surfaces (hiding.Hider.escapes). Ties are broken by rnd (None:
     the first found), so whether there is one does not depend on randomness."""
-    from host.ai.safety import reach
     tb = sim.tb
     pos = sim.pos
     one = reach(sim)

@@ -14,8 +14,33 @@ when a move out of it exists, and prefer the two-move-safe ones among the rest (
 """
 from host.ai.model import BLACK
 
+INF = 99  # farther than any station
+
 # the weight, against 1, of a destination safe for one move only where one safe for two exists
 WEIGHT_ONE_MOVE = 0.25
+
+
+def dmin(tb, pos, s):
+    """Fewest moves any detective or bobby needs to reach s."""
+    row = tb.dist[s]
+    m = INF
+    for p in pos:
+        d = row[p]
+        if d < m:
+            m = d
+    return m
+
+
+def mrx_score(tb, pos, to):
+    """Distance from the nearest piece (capped), then free neighbours no piece reaches in one."""
+    d = dmin(tb, pos, to)
+    if d > 4:
+        d = 4
+    safe = 0
+    for n in tb.any_nbr[to]:
+        if n not in pos and dmin(tb, pos, n) > 1:
+            safe += 1
+    return d * 100 + min(safe, 9) * 10
 
 
 def reach(sim):
@@ -151,7 +176,6 @@ def guard(sim, action, rnd, two_moves=False):
         acts = safe_actions(sim)
         if not acts:
             return action
-    from host.ai.policy import mrx_score
     best = None
     for a in acts:
         to = final(a)
@@ -178,5 +202,5 @@ def is_blunder(sim, action):
     return has_safe_move(sim)
 
 
-__all__ = ["reach", "reach2", "Safety", "safe_actions", "guard", "has_safe_move", "is_blunder", "final",
+__all__ = ["INF", "dmin", "mrx_score", "reach", "reach2", "Safety", "safe_actions", "guard", "has_safe_move", "is_blunder", "final",
            "WEIGHT_ONE_MOVE"]
