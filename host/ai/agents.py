@@ -15,6 +15,8 @@ DEADLINE = {"random": 0.2, "easy": 0.2}
 # how the MCTS levels choose a hidden move: "plan" (the balanced plan, tilted by the search's
 # values by hiding.TILT) or "search" (the search's most visited move, as on a surfacing move)
 HIDDEN = "search"
+# how often the detectives in the MCTS levels' playouts chase him rather than a possible station
+PEEK = 0.0
 DETECTIVE_SECONDS = 1.0  # the hard detectives' search a move
 # the Mister X whose code the product's informed detectives assume: the easy level's plan, exact and
 # cheap to follow (the bench gives them the code of the level they face)
@@ -179,7 +181,7 @@ class MctsMrX(_MrX):
 
     def _choose(self, game):
         if hiding.surfaces_next(game) or self.hidden == "search":
-            action, self.last = mcts.search_mrx(game, self.budget, fast_rng(self.rnd), safe=True)
+            action, self.last = mcts.search_mrx(game, self.budget, fast_rng(self.rnd), safe=True, peek=PEEK)
             self.last.pop("root", None)
             return self.hider.second_half(game, action, self.rnd)
         root = None

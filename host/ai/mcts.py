@@ -139,9 +139,9 @@ def _apply_mrx(sim, a):
     return False
 
 
-def _detectives_by_policy(sim, rnd, eps):
+def _detectives_by_policy(sim, rnd, eps, peek=0.0):
     while sim.phase == 1:
-        policy.playout_detective(sim, rnd, eps, sim.to_move())
+        policy.playout_detective(sim, rnd, eps, sim.to_move(), peek)
 
 
 def _safe_root(sim, one):
@@ -178,10 +178,12 @@ def _safe_seconds(sim, one):
     return acts, [policy.mrx_score(sim.tb, sim.pos, to) / 500.0 for _k, _t, to in acts]
 
 
-def search_mrx(game, budget, rnd, c=0.7, bias=1.0, eps=0.1, safe=False):
+def search_mrx(game, budget, rnd, c=0.7, bias=1.0, eps=0.1, safe=False, peek=0.0):
     """Mister X's choice for a rules.Game in which he is to move (full information).
     Returns (("move", t, to) | ("double", t1, to1, t2, to2), stats).
-    safe: his choices now keep out of every piece's reach where they can (host/ai/safety.py)."""
+    safe: his choices now keep out of every piece's reach where they can (host/ai/safety.py).
+    peek: how often the playouts' detectives chase him rather than a possible station (detectives
+    who know his code know more than the public set)."""
     root_sim = Sim.from_game(game, game.mrx)
     root = Node()
     one = safety.reach(root_sim) if safe else 0
@@ -209,7 +211,7 @@ def search_mrx(game, budget, rnd, c=0.7, bias=1.0, eps=0.1, safe=False):
             node = child
             path.append(node)
             if not second:
-                _detectives_by_policy(sim, rnd, eps)
+                _detectives_by_policy(sim, rnd, eps, peek)
             if new:
                 break
         if second:  # the tree stopped between the halves of a double move
@@ -218,8 +220,8 @@ def search_mrx(game, budget, rnd, c=0.7, bias=1.0, eps=0.1, safe=False):
                 _apply_mrx(sim, max(acts, key=lambda a: policy.dmin(sim.tb, sim.pos, a[2]) + rnd.random()))
             else:
                 _finish_double(sim, rnd)
-            _detectives_by_policy(sim, rnd, eps)
-        policy.playout(sim, rnd, eps)
+            _detectives_by_policy(sim, rnd, eps, peek)
+        policy.playout(sim, rnd, eps, peek)
         r = 1.0 if sim.result == "mrx" else 0.0
         for nd in path:
             nd.n += 1

@@ -223,15 +223,17 @@ def playout_mrx(sim, rnd, eps):
     sim.mrx_move(t, to)
 
 
-def playout_detective(sim, rnd, eps, mask):
-    """Moves the lowest piece of mask toward a station drawn from the public possible set."""
+def playout_detective(sim, rnd, eps, mask, peek=0.0):
+    """Moves the lowest piece of mask toward a station drawn from the public possible set; with
+    probability peek toward Mister X himself (detectives who know more than the public set: in
+    his own search, those who know his code)."""
     p = (mask & -mask).bit_length() - 1
     opts = sim.legal(p)
     if rnd.random() < eps or not sim.cand:
         to, t = opts[rnd.randrange(len(opts))]
     else:
         cand = sim.cand
-        row = sim.tb.dist[random_station(cand, rnd)]
+        row = sim.tb.dist[sim.mrx if peek and rnd.random() < peek else random_station(cand, rnd)]
         row2 = sim.tb.dist[random_station(cand, rnd)]
         best = INF * 10
         to = t = None
@@ -242,12 +244,12 @@ def playout_detective(sim, rnd, eps, mask):
     sim.move(p, t, to)
 
 
-def playout(sim, rnd, eps=0.1):
+def playout(sim, rnd, eps=0.1, peek=0.0):
     """Plays sim to the end with the ε-greedy policies."""
     while sim.result is None:
         if sim.phase == 0:
             playout_mrx(sim, rnd, eps)
         else:
             mask = sim.to_move()
-            playout_detective(sim, rnd, eps, mask)
+            playout_detective(sim, rnd, eps, mask, peek)
     return sim
