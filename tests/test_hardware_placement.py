@@ -152,7 +152,7 @@ def test_main_reports_errors(tmp_path, capsys):
 
 
 def test_groove_holds_the_glass_and_straight_leads(example, tmp_path):
-    # issue 18: a 16 mm groove for 14 mm of glass left no straight lead; >= 2 mm each end is needed
+    # a straight lead needs >= 2 mm each end of the glass (a 16 mm groove for 14 mm of glass left none)
     assert P.REED_LENGTH_MM >= P.REED_GLASS_MM + 2 * 2.0 == 18.0
     assert P.REED_BACK_MM >= 2.0 and P.REED_DEPTH_MM > P.REED_GLASS_DIA_MM
     s = 1

@@ -57,7 +57,7 @@ def test_power_table_matches_the_budget():
 
 
 def test_bom_is_the_tools_output():
-    # issue 18: quantities were typed by hand (29 box headers for 25 ribbon links, 12 m of wire)
+    # quantities typed by hand drift from the design: the README's are the tools' output
     pl = placement.placement_from_file(bom.EXAMPLE)
     table = bom.table(boardconfig.default("pico"), pl)
     m = re.search(r"<!-- bom:start -->\n(.*?)\n<!-- bom:end -->", TEXT, re.S)
@@ -75,7 +75,7 @@ def test_bom_is_the_tools_output():
 
 
 def test_power_feed_points_are_the_same_everywhere():
-    # issue 18: "every ~50 LEDs" in one place, "start, ~100, end" in another
+    # one set of feed points, the same in every place that names them
     assert bom.FEED_LEDS == (0, 99, 198)
     nl = wiring.load(boardconfig.default())
     feeds = sorted(int(p.number.split("@")[1]) for p in nl.parts["LED1"].pins.values() if "@" in p.number

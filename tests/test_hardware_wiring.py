@@ -1,8 +1,8 @@
 """hardware/wiring.net, its electrical-rules check (hardware.erc) and its schematic (hardware.schematic).
 
-Issue 18: the old hand-drawn SVG ran +5V along RP2040 GPIOs and joined SCK, MISO, LOAD and the LED
-data on one wire; the netlist fed VSYS straight from the supply; the LED data floated at reset.
-Each of those is now a failing check, shown here by putting the defect back."""
+Defects a hand-drawn schematic can hide (+5V along RP2040 GPIOs; SCK, MISO, LOAD and the LED data
+joined on one wire; VSYS fed straight from the supply; the LED data floating at reset) are each a
+failing check, shown here by putting the defect back."""
 import json
 import re
 import xml.etree.ElementTree as ET
@@ -222,7 +222,7 @@ def test_main_writes_svg_and_png(tmp_path, capsys):
 
 
 def test_part_titles_are_wrapped_never_cut(drawn):
-    # issue 18: a box title lost its last word ("chip 24 SER to GND" showed no "GND")
+    # a cut title can lose its last word ("chip 24 SER to GND" showed no "GND")
     _cfg, svg, _sheet, nl, _w = drawn
     shown = " ".join("".join(t.itertext()) for t in ET.fromstring(svg).iter("{http://www.w3.org/2000/svg}text"))
     assert "…" not in shown

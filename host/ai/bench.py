@@ -18,7 +18,7 @@ when a move out of every piece's reach existed, host/ai/safety.py, over all his 
 set minus the entropy of the posterior his code implies, after each hidden move), and
 `seconds_per_move` (his computing time; at the table every answer waits for the level's deadline).
 Per detective level: `capture_rate` against the strongest Mister X level (the highest panel
-minimum). `targets` says which of the issue's targets the measured figures meet (null: not
+minimum). `targets` says which of the levels' targets the measured figures meet (null: not
 measured), judged on the point estimates; the intervals are there to read.
 """
 import math
@@ -41,7 +41,7 @@ DEFAULT_MRX = "easy,normal,hard"
 DEFAULT_PANEL = "heuristic,posterior,mcts"
 MCTS_MRX = ("normal", "hard")
 EARLY_ROUND = 5  # a loss by this round is an early loss
-# the issue's targets: level: (blunder_rate max, early_loss_rate max, vs heuristic min, panel min)
+# the levels' targets (docs/ai.md): level: (blunder_rate max, early_loss_rate max, vs heuristic min, panel min)
 TARGETS = {"easy": (0.005, 0.02, 0.35, 0.20), "normal": (0.005, 0.02, 0.70, 0.45),
            "hard": (0.005, 0.02, 0.75, 0.50)}
 TOP_DETECTIVES_MARGIN = 0.15  # the top detectives catch normal at least this much more often
@@ -278,7 +278,7 @@ def tournament(mrx_levels, panel, games, games_mcts, iterations=150, seconds=Non
 
 
 def targets(out):
-    """Which of the issue's targets the figures meet (point estimates), None where not measured."""
+    """Which of the levels' targets the figures meet (point estimates), None where not measured."""
     v = {}
     for lv, (blunder, early, heuristic, panel_min) in TARGETS.items():
         m = out["mrx_levels"].get(lv)

@@ -11,7 +11,7 @@ or, when two transports join the cities, after the car/train/plane button says w
 import json
 
 from sy.europe import record as europe_record
-from sy.europe.rules import PH_DET, PH_OVER, TRANSPORT_NAMES, ticket_name, ticket_number
+from sy.europe.rules import PH_DET, PH_OVER, ticket_name, ticket_number
 
 MAX_CITY = 255
 TRANSPORT_RGB = ((230, 160, 80), (255, 0, 0), (0, 70, 255))  # car beige, train red, plane blue
