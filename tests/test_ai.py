@@ -404,3 +404,12 @@ def test_a_double_that_surfaces_first_hides_its_second_half_by_the_plan():
     g = rules.Game(DETS, [], 45)
     assert make_mrx_agent("easy", seed=1, deadline=0).hider.second_half(g, ("move", rules.TAXI, 46), random.Random(1)) \
         == ("move", rules.TAXI, 46)
+
+
+def test_bench_matchups_name_pairings():
+    from host.errors import UserError
+    assert bench.parse_matchups("heuristic-heuristic, normal-mcts,hard-posterior") == [
+        ("easy", "heuristic"), ("normal", "mcts"), ("hard", "posterior")]
+    for bad in ("easy", "easy-nobody", "expert-heuristic"):
+        with pytest.raises(UserError):
+            bench.parse_matchups(bad)

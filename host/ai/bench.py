@@ -58,6 +58,9 @@ def add_arguments(parser):
     parser.add_argument("--seconds", type=float, default=None,
                         help="MCTS time per move instead of a fixed iteration count (hard: 4 times; not reproducible)")
     parser.add_argument("--mrx", default=DEFAULT_MRX, help="Mister X levels (comma-separated: random, easy, normal, hard)")
+    parser.add_argument("--matchups", default="",
+                        help="only these pairings instead of every level against the panel: MRX-DETECTIVES,... "
+                             "(e.g. easy-heuristic,normal-mcts; heuristic and mcts name easy and normal Mister X)")
     parser.add_argument("--panel", default=DEFAULT_PANEL,
                         help="the detectives (comma-separated: %s)" % ", ".join(PANEL))
     parser.add_argument("--detectives", type=int, default=5, choices=(2, 3, 4, 5),
@@ -202,6 +205,27 @@ def play_one(task):
     return r
 
 
+# Mister X's levels by the names of what they do (older command lines)
+MRX_KINDS = {"heuristic": "easy", "mcts": "normal"}
+
+
+def parse_matchups(text):
+    """[(Mister X level, panel detective)] from 'MRX-DETECTIVES,...' (Mister X: random, easy, normal,
+    hard, or heuristic for easy and mcts for normal; detectives: the panel's names)."""
+    out = []
+    for m in text.split(","):
+        m = m.strip()
+        if not m:
+            continue
+        mrx, _sep, det = m.partition("-")
+        mrx = MRX_KINDS.get(mrx, mrx)
+        if mrx not in MRX_LEVELS or det not in PANEL:
+            raise UserError("bad matchup %r: MRX-DETECTIVES, Mister X one of %s, detectives one of %s"
+                            % (m, ", ".join(MRX_LEVELS + tuple(MRX_KINDS)), ", ".join(PANEL)))
+        out.append((mrx, det))
+    return out
+
+
 def _names(text, known, what):
     out = [v.strip() for v in text.split(",") if v.strip()]
     for v in out:
@@ -216,12 +240,15 @@ def _rate(k, n):
 
 
 def tournament(mrx_levels, panel, games, games_mcts, iterations=150, seconds=None, n_det=5, seed=1, workers=0,
-               replay=(8, 2), hidden=None):
+               replay=(8, 2), hidden=None, pairs=None):
+    """Every Mister X level against every panel detective, or only the (level, detective) pairs."""
+    pairs = pairs or [(lv, d) for lv in mrx_levels for d in panel]
+    mrx_levels = [lv for lv in MRX_LEVELS if any(p[0] == lv for p in pairs)]
+    panel = [d for d in PANEL if any(p[1] == d for p in pairs)]
     tasks = []
-    for lv in mrx_levels:
-        for d in panel:
-            n = games_mcts if (lv in MCTS_MRX or d.endswith("mcts")) else games
-            tasks += [(lv, d, k, seed, n_det, iterations, seconds, tuple(replay), hidden) for k in range(n)]
+    for lv, d in pairs:
+        n = games_mcts if (lv in MCTS_MRX or d.endswith("mcts")) else games
+        tasks += [(lv, d, k, seed, n_det, iterations, seconds, tuple(replay), hidden) for k in range(n)]
     # the expensive games first, so the workers finish together
     tasks.sort(key=lambda t: -((t[0] in MCTS_MRX) * (4 if t[0] == "hard" else 1) + 2 * t[1].endswith("mcts")))
     workers = workers or os.cpu_count() or 1
@@ -361,11 +388,12 @@ def run(args):
         raise UserError("--games and --games-mcts must be 0 or more")
     mrx = _names(args.mrx, MRX_LEVELS, "--mrx")
     panel = _names(args.panel, PANEL, "--panel")
+    pairs = parse_matchups(args.matchups) if args.matchups else None
     out = {}
-    if (args.games or args.games_mcts) and mrx and panel:
+    if (args.games or args.games_mcts) and ((mrx and panel) or pairs):
         out = tournament(mrx, panel, args.games, args.games_mcts, args.iterations, args.seconds, args.detectives,
                          args.seed, args.workers, (args.replay_stations, args.replay_samples),
-                         None if args.hidden == "level" else args.hidden)
+                         None if args.hidden == "level" else args.hidden, pairs)
     levels = _names(args.leak_levels, MRX_LEVELS, "--leak-levels")
     if levels:
         out["leak"] = leak_levels(levels, args.leak_games, args.leak_games_mcts, args.seed, args.detectives,
