@@ -16,7 +16,7 @@ DEADLINE = {"random": 0.2, "easy": 0.2}
 # values by hiding.TILT) or "search" (the search's most visited move, as on a surfacing move)
 HIDDEN = "search"
 # how often the detectives in the MCTS levels' playouts chase him rather than a possible station
-PEEK = 0.0
+PEEK = 0.5
 DETECTIVE_SECONDS = 1.0  # the hard detectives' search a move
 # the Mister X whose code the product's informed detectives assume: the easy level's plan, exact and
 # cheap to follow (the bench gives them the code of the level they face)
