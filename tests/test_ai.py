@@ -413,3 +413,24 @@ def test_bench_matchups_name_pairings():
     for bad in ("easy", "easy-nobody", "expert-heuristic"):
         with pytest.raises(UserError):
             bench.parse_matchups(bad)
+
+
+def test_playout_detectives_who_peek_close_in_on_him():
+    """policy.playout_detective with peek=1 chases Mister X himself (the MCTS levels' model of
+    detectives who know his code): after a round they stand nearer to him than public chasers."""
+    import random
+
+    from host.ai import policy
+    from host.ai.model import Sim
+    near = {0.0: 0, 1.0: 0}
+    for k in range(40):
+        dets, bobbies, x = bench.game_setup(9, k, 5)
+        g = rules.Game(dets, bobbies, x)
+        g.mrx_move(*next((t, to) for to, t in g.legal_mrx()))
+        for peek in near:
+            sim = Sim.from_game(g, g.mrx)
+            rnd = random.Random(k)
+            while sim.phase == 1 and sim.result is None:
+                policy.playout_detective(sim, rnd, 0.0, sim.to_move(), peek)
+            near[peek] += 0 if sim.result == "detectives" else policy.dmin(sim.tb, sim.pos, sim.mrx)
+    assert near[1.0] < 0.9 * near[0.0], near
