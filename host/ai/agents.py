@@ -171,8 +171,9 @@ class MctsMrX(_MrX):
 
     SEARCH_SHARE = 0.8  # of the time budget; the plan and the draw take (much less than) the rest
 
-    def __init__(self, level, seed, seconds=1.0, iterations=None, deadline=None, hidden=None):
+    def __init__(self, level, seed, seconds=1.0, iterations=None, deadline=None, hidden=None, peek=None):
         super().__init__(level, seed, (seconds or 0.0) if deadline is None else deadline)
+        self.peek = PEEK if peek is None else peek
         self.seconds = seconds
         self.budget = mcts.Budget(seconds * self.SEARCH_SHARE if seconds else None, iterations)
         self.hider = hiding.Hider(hiding.BETA.get(level, hiding.BETA["easy"]), **hiding.MCTS_PLAN)
@@ -181,7 +182,7 @@ class MctsMrX(_MrX):
 
     def _choose(self, game):
         if hiding.surfaces_next(game) or self.hidden == "search":
-            action, self.last = mcts.search_mrx(game, self.budget, fast_rng(self.rnd), safe=True, peek=PEEK)
+            action, self.last = mcts.search_mrx(game, self.budget, fast_rng(self.rnd), safe=True, peek=self.peek)
             self.last.pop("root", None)
             return self.hider.second_half(game, action, self.rnd)
         root = None
@@ -302,13 +303,14 @@ def _level(level):
         raise ValueError("unknown level %r: one of %s" % (level, ", ".join(LEVELS)))
 
 
-def make_mrx_agent(level="normal", seed=None, seconds=None, iterations=None, deadline=None, hidden=None):
+def make_mrx_agent(level="normal", seed=None, seconds=None, iterations=None, deadline=None, hidden=None,
+                   peek=None):
     """A computer Mister X. `choose(game)` takes the full rules.Game (Mister X to move) and
     returns ("move", ticket, to) or ("double", ticket1, to1, ticket2, to2).
     deadline: seconds every answer waits for (default: the level's DEADLINE, or the MCTS time
     budget; 0: answer at once, for benches and tests that play many games).
     hidden="plan": easy, normal and hard draw their hidden moves from the balanced plan
-    (host/ai/hiding.py) instead of their formula or search."""
+    (host/ai/hiding.py) instead of their formula or search. peek: normal and hard's PEEK."""
     _level(level)
     if level in DEADLINE:
         deadline = DEADLINE[level] if deadline is None else deadline
@@ -317,7 +319,7 @@ def make_mrx_agent(level="normal", seed=None, seconds=None, iterations=None, dea
         return HeuristicMrX(level, seed, deadline, hidden or "formula")
     if seconds is None and iterations is None:
         seconds = SECONDS[level]
-    return MctsMrX(level, seed, seconds, iterations, deadline, hidden)
+    return MctsMrX(level, seed, seconds, iterations, deadline, hidden, peek)
 
 
 def make_detective_agent(level="normal", seed=None, seconds=None, iterations=None, model=DETECTIVE_MODEL):

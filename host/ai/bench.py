@@ -74,6 +74,9 @@ def add_arguments(parser):
     parser.add_argument("--hidden", choices=("level", "plan"), default="level",
                         help="how easy, normal and hard choose hidden moves: as the level does (default), or by the "
                              "balanced plan (host/ai/hiding.py), for comparison")
+    parser.add_argument("--peek", type=float, default=None,
+                        help="normal and hard: the share of their playouts' detective moves that chase him "
+                             "(default: the level's, agents.PEEK)")
     parser.add_argument("--leak-levels", default="",
                         help="Mister X levels also measured by the station-by-station attacker of host/ai/leak.py "
                              "(slow; leak_bits_per_move comes from every game anyway)")
@@ -106,11 +109,15 @@ def game_setup(seed, k, n_det):
     return cards[:n_det], cards[n_det:], x
 
 
+PEEK = None  # --peek: the MCTS levels' PEEK for this run (None: the level's)
+
+
 def mrx_agent(level, seed, iterations, seconds, hidden=None):
     if level in MCTS_MRX:
         scale = 4 if level == "hard" else 1
         return make_mrx_agent(level, seed, seconds=seconds and seconds * scale,
-                              iterations=None if seconds else iterations * scale, deadline=0, hidden=hidden)
+                              iterations=None if seconds else iterations * scale, deadline=0, hidden=hidden,
+                              peek=PEEK)
     return make_mrx_agent(level, seed, deadline=0, hidden=hidden if level != "random" else None)
 
 
@@ -190,7 +197,8 @@ def play_measured(mrx, det, dets, bobbies, x, tracker=None):
 
 
 def play_one(task):
-    mrx_level, panel, k, seed, n_det, iterations, seconds, replay, hidden = task
+    global PEEK
+    mrx_level, panel, k, seed, n_det, iterations, seconds, replay, hidden, PEEK = task
     dets, bobbies, x = game_setup(seed, k, n_det)
     aseed = seed * 100003 + k
     mrx = mrx_agent(mrx_level, aseed, iterations, seconds, hidden)
@@ -248,7 +256,7 @@ def tournament(mrx_levels, panel, games, games_mcts, iterations=150, seconds=Non
     tasks = []
     for lv, d in pairs:
         n = games_mcts if (lv in MCTS_MRX or d.endswith("mcts")) else games
-        tasks += [(lv, d, k, seed, n_det, iterations, seconds, tuple(replay), hidden) for k in range(n)]
+        tasks += [(lv, d, k, seed, n_det, iterations, seconds, tuple(replay), hidden, PEEK) for k in range(n)]
     # the expensive games first, so the workers finish together
     tasks.sort(key=lambda t: -((t[0] in MCTS_MRX) * (4 if t[0] == "hard" else 1) + 2 * t[1].endswith("mcts")))
     workers = workers or os.cpu_count() or 1
@@ -263,6 +271,7 @@ def tournament(mrx_levels, panel, games, games_mcts, iterations=150, seconds=Non
            "mcts_seconds_per_move": seconds, "detectives": n_det, "seed": seed, "workers": workers,
            "wall_seconds": round(time.perf_counter() - start, 1), "panel": list(panel),
            "replay_stations": replay[0], "replay_samples": replay[1], "hidden": hidden or "level",
+           "peek": PEEK,
            "mrx_levels": {},
            "detective_levels": {}}
     for lv in mrx_levels:
@@ -384,8 +393,12 @@ def leak_levels(levels, games, games_mcts=12, seed=1, n_det=5, iterations=150, s
 
 
 def run(args):
+    global PEEK
     if args.games < 0 or args.games_mcts < 0:
         raise UserError("--games and --games-mcts must be 0 or more")
+    if args.peek is not None and not 0 <= args.peek <= 1:
+        raise UserError("--peek: a share from 0 to 1")
+    PEEK = args.peek
     mrx = _names(args.mrx, MRX_LEVELS, "--mrx")
     panel = _names(args.panel, PANEL, "--panel")
     pairs = parse_matchups(args.matchups) if args.matchups else None
