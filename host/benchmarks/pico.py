@@ -14,11 +14,13 @@ reference for every heap and timing figure. All with the flash chip's datasheet 
                           before the frame that answered the lift; _median_ beside it
   lift_to_frame_ms        the same for a lift: to the first frame lighting its destinations
   idle_scan_us            one scan cycle with nothing happening (mean of 1,000, from the REPL)
-  max_scan_us             the longest scan cycle during the game that neither wrote to flash nor
-                          handled a host's command: scans, reed and button changes, LED frames and
-                          animations (what a piece on the board waits for); _kind: what that cycle
-                          did besides the scan (sy/app.py CYCLE_KINDS: event, frame, collect...)
-  max_frame_cycle_us      of those, the longest that drew an LED frame (animations included)
+  max_cycle_us            the longest scan cycle of the whole game, whatever it did: a save to flash, a
+                          host's command (a reveal chunk, the record), a reed or button change, an
+                          LED frame, a note, a collection (a piece put down waits for any of them);
+                          _kind: what it did (sy/cyclewatch.py KINDS)
+  max_cycle_us_by_kind    the longest of each kind (save, command, event, collect, frame, note...)
+  max_scan_us             the longest that neither wrote to flash nor handled a host's command
+  max_frame_cycle_us      the longest that drew an LED frame (animations included)
   max_save_cycle_us       the longest that saved an event (a 45 ms flash erase stalls the CPU)
   max_command_cycle_us    the longest that handled a host's command (a reveal line, the record)
   save_ms                 the longest save of one committed event (journal line and snapshot)
@@ -33,7 +35,6 @@ import os
 import statistics
 import time
 
-from sy.app import CYCLE_KINDS
 
 DEFAULT_CUTS = 200
 
@@ -142,23 +143,26 @@ def _measure_repl(pico, link):
     return figures
 
 
+# App.cycle itself, not the watcher's timed twin the game's `mem` put on the App (sy/cyclewatch.py)
 _REPL_SCRIPT = """
 import gc, time
+from sy.app import App
 app = board_app
+cycle = App.cycle
 now = time.ticks_ms()
 app.last_frame = now
 t0 = time.ticks_us()
 for i in range(1000):
-    app.cycle(now)
+    cycle(app, now)
 print('FIG idle_scan_us', round(time.ticks_diff(time.ticks_us(), t0) / 1000, 1))
 for i in range(50):
     now += 5
-    app.cycle(now)
+    cycle(app, now)
 gc.collect()
 before = gc.mem_alloc()
 for i in range(1000):
     now += 5
-    app.cycle(now)
+    cycle(app, now)
 print('FIG scan_alloc_bytes', gc.mem_alloc() - before)
 """
 
@@ -202,9 +206,10 @@ def play_measured_game(pico, link, seed):
         "game_result": st.get("result"), "game_round": st.get("round"), "game_moves": len(moves),
         "game_wall_s": round(wall, 1), "game_emulated_s": round(emu / 1000, 1),
         "emulated_per_wall": round(emu / 1000 / wall, 2),
-        "heap_peak_used_bytes": mem["peak"], "max_scan_us": mem["cycle_max_us"],
-        "max_scan_kind": CYCLE_KINDS[mem.get("cycle_max_kind", 0)],
-        "max_frame_cycle_us": mem["frame_cycle_max_us"],
+        "heap_peak_used_bytes": mem["peak"],
+        "max_cycle_us": mem["cycle_max_us"], "max_cycle_kind": mem["cycle_max_kind"],
+        "max_cycle_us_by_kind": mem["cycle_max_by_kind"],
+        "max_scan_us": mem["plain_cycle_max_us"], "max_frame_cycle_us": mem["frame_cycle_max_us"],
         "max_save_cycle_us": mem["save_cycle_max_us"], "max_command_cycle_us": mem["command_cycle_max_us"],
         "save_ms": round(mem["save_max_us"] / 1000, 1),
         "place_to_frame_ms": round(max(places), 1) if places else None,

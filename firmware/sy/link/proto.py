@@ -200,28 +200,9 @@ class Protocol:
         return {"seq": self.board.store.seq}
 
     def handle_mem(self, msg):
-        import gc
-        app = self.app
-        if app and msg.get("watch") is not None:  # read the heap in use at each collection (a Pico: ~9 ms each)
-            app.watch_heap = bool(msg["watch"])
-        if not hasattr(gc, "mem_alloc"):
-            return {"watching": app.watch_heap} if app else {}
-        gc.collect()
-        out = {"alloc": gc.mem_alloc(), "free": gc.mem_free()}
-        if app:
-            out["watching"] = app.watch_heap
-            out["peak"] = app.mem_peak
-            out["cycle_max_us"] = app.cycle_max_us
-            out["cycle_max_kind"] = app.cycle_max_kind
-            out["save_cycle_max_us"] = app.save_cycle_max_us
-            out["command_cycle_max_us"] = app.command_cycle_max_us
-            out["frame_cycle_max_us"] = app.frame_cycle_max_us
-            out["save_max_us"] = self.board.save_max_us
-            if msg.get("reset"):  # measure the next stretch on its own
-                app.mem_peak = app.cycle_max_us = app.save_cycle_max_us = app.command_cycle_max_us = 0
-                app.frame_cycle_max_us = 0
-                self.board.save_max_us = 0
-        return out
+        """The heap; with watch, the main loop measured (sy/cyclewatch.py, outside the loop's own code)."""
+        from sy import cyclewatch
+        return cyclewatch.mem(self.app, self.board, msg)
 
 
 _LINK_COMMANDS = {"hello": Protocol.handle_hello, "ack": Protocol.handle_ack, "ping": Protocol.handle_ping,
