@@ -10,9 +10,11 @@ does the first of these that has something to do, and only that (on a Pico each 
      a cycle, in order);
   2. while a change is about to settle (SETTLE_GUARD_MS), nothing more but a frame the board owes;
   3. the frame that answers a change (the board is dirty);
-  4. the host's line: a command (its reply), or the next part of a long line;
-  5. the animation frame, every FRAME_MS;
-  6. a note to the host about what the players were shown in an earlier cycle.
+  4. the next step of a long answer (the record: sy/link/proto.py step()); the host's next line
+     waits until its last step;
+  5. the host's line: a command (its reply), or the next part of a long line;
+  6. the animation frame, every FRAME_MS;
+  7. a note to the host about what the players were shown in an earlier cycle.
 Service mode (yard calibrate / selftest) renders every scan: its latches must see each one.
 
 Why not asyncio: the loop is one concern served in a fixed order, the players' first. With a task
@@ -30,7 +32,6 @@ from sy.hardware.debounce import Debouncer
 from sy.play.board import Board
 from sy import forget
 from sy.link.proto import Protocol
-from sy.link.lines import Link
 
 try:
     from time import ticks_ms, ticks_diff, sleep_ms
@@ -126,7 +127,11 @@ class App:
             # placement's ticket question) at once, and its command may save to flash
             self._frame(now)
             return
-        r = self.link.poll()  # 4. the host's line
+        if self.proto.job is not None:  # 4. a step of a long answer (the host's next line waits)
+            board.now = now
+            self.proto.step()
+            return
+        r = self.link.poll()  # 5. the host's line
         if r:
             board.now = now
             if r == 1:
@@ -140,9 +145,9 @@ class App:
         elif self.link.partial and not every_scan:
             return  # part of a host's line read (a few ms on a Pico): this cycle's one thing
         if board.dirty or ticks_diff(now, self.last_frame) >= FRAME_MS:
-            self._frame(now)  # 5. the animation (service mode: every scan)
+            self._frame(now)  # 6. the animation (service mode: every scan)
         elif board.lift_note >= 0 or board.ask_note:
-            board.send_notes()  # 6. what the players were shown, told to the host
+            board.send_notes()  # 7. what the players were shown, told to the host
 
     def _frame(self, now):
         self.board.dirty = False

@@ -181,12 +181,15 @@ class InProcessBoard:
 
     def command(self, cmd, **args):
         """Send a command, run cycles until its reply (dict); events/notes stay in outbox. One
-        cycle, unless a reed change settles within sy/app.py's SETTLE_GUARD_MS: the line waits."""
+        cycle, unless a reed change settles within sy/app.py's SETTLE_GUARD_MS (the line waits) or
+        the answer comes in steps, a step a cycle (the record: sy/link/proto.py step())."""
         args["cmd"] = cmd
         args["id"] = rid = self.next_id
         self.next_id += 1
         self.link.inbox.append(json.dumps(args).encode())
-        for _ in range(SETTLE_GUARD_MS // self.period + 2):
+        cycles = 0
+        while cycles < SETTLE_GUARD_MS // self.period + 2 or self.app.proto.job is not None:
+            cycles += 1
             self.run(1)
             for k in range(len(self.link.outbox)):
                 msg = json.loads(self.link.outbox[k])

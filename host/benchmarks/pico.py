@@ -2,6 +2,7 @@
 reference for every heap and timing figure. All with the flash chip's datasheet timing on.
 
   heap_free_boot_bytes    gc.mem_free() after boot (the board's `mem` command, after a collection)
+  heap_watch_bytes        what the measuring (sy/cyclewatch.py) adds to the heap in use: in the peak
   heap_peak_used_bytes    the highest gc.mem_alloc() after events, right before their collection,
                           over a whole 5-detective game with salted commitments, the reveal and the
                           record download (the firmware collects every 16 KB allocated: sy/app.py)
@@ -235,9 +236,12 @@ def run(args):
         figures["boot_ms"] = round(pico.frame()[1] - on["t"], 1)
         link = BoardLink(pico.port, timeout=60)
         link.open()
-        mem = link.request("mem", reset=True, watch=True)
+        mem = link.request("mem")  # before the watcher is loaded: the board as it plays unmeasured
         figures["heap_free_boot_bytes"] = mem["free"]
         figures["heap_used_boot_bytes"] = mem["alloc"]
+        watched = link.request("mem", reset=True, watch=True)
+        # what measuring costs the heap (sy/cyclewatch.py, loaded from here on): in the peak below
+        figures["heap_watch_bytes"] = watched["alloc"] - mem["alloc"]
         figures["debounce_ms"] = pico.config["debounce_ms"]
         figures.update(play_measured_game(pico, link, args.seed))
         # the idle cycle and the scan loop's allocations, with a piece in hand

@@ -66,13 +66,16 @@ def handle_guide(p, msg):
 
 # --- what comes at most once a game ------------------------------------------------------------
 def handle_record(p, msg):
-    """Stream the game record, a line a message (all: true: every journal line)."""
+    """Stream the game record, a line a message (all: true: every journal line); a generator: the
+    main loop reads a journal line a scan cycle (sy/link/proto.py step()), the reply comes last."""
     from sy.play.report import record_lines
     rid = msg["id"]
     n = 0
     for line in record_lines(p.board.store, bool(msg.get("all"))):
-        p.link.send_json({"id": rid, "line": line})
-        n += 1
+        if line is not None:
+            p.link.send_json({"id": rid, "line": line})
+            n += 1
+        yield
     return {"lines": n}
 
 
