@@ -1,7 +1,7 @@
 """The main loop measured (sy/app.py), for a benchmark or a test: never part of a board nobody watches.
 
 The `mem` command with watch: true installs a CycleWatch on the running App. It puts timed twins
-of the App's cycle() and _collect(), the protocol's handle() and too_long() and the board's
+of the App's cycle() and _collect(), the protocol's handle(), too_long() and step() and the board's
 send_notes() on those objects as instance attributes (found before the class's own methods), so
 the loop calls them unchanged; a board that is not watched runs its loop without a counter or a
 clock read beyond its own. What each cycle did is read from what it changed (the store's writes,
@@ -19,8 +19,8 @@ except ImportError:  # CPython
     from sy.compat import ticks_us, ticks_diff
 
 # what a cycle did besides scanning; when it did several, the first of these names it
-KINDS = ("scan", "save", "command", "event", "collect", "frame", "note", "line_part")
-SCAN, SAVE, COMMAND, EVENT, COLLECT, FRAME, NOTE, LINE_PART = range(8)
+KINDS = ("scan", "save", "command", "step", "event", "collect", "frame", "note", "line_part")
+SCAN, SAVE, COMMAND, STEP, EVENT, COLLECT, FRAME, NOTE, LINE_PART = range(9)
 _MEM = hasattr(gc, "mem_alloc")  # MicroPython (CPython's gc cannot say)
 
 
@@ -34,22 +34,25 @@ class CycleWatch:
         self.commands = 0  # host lines handled (a command, or a line too long)
         self.notes = 0
         self.collects = 0
+        self.steps = 0  # steps of a long answer (sy/link/proto.py step())
         self._cycle = app.cycle
         self._collect = app._collect
         self._handle = app.proto.handle
         self._too_long = app.proto.too_long
+        self._step = app.proto.step
         self._send_notes = app.board.send_notes
         app.cycle = self.cycle
         app._collect = self.collect
         app.proto.handle = self.handle
         app.proto.too_long = self.too_long
+        app.proto.step = self.step
         app.board.send_notes = self.send_notes
         app.watch = self
 
     def remove(self):
         """The App's own methods again (the `mem` command's watch: false)."""
         app = self.app
-        for obj, name in ((app, "cycle"), (app, "_collect"), (app.proto, "handle"), (app.proto, "too_long"),
+        for obj, name in ((app, "cycle"), (app, "_collect"), (app.proto, "handle"), (app.proto, "too_long"), (app.proto, "step"),
                           (app.board, "send_notes")):
             try:
                 delattr(obj, name)
@@ -72,6 +75,7 @@ class CycleWatch:
         collects = self.collects
         frames = app.leds.shown
         notes = self.notes
+        steps = self.steps
         t0 = ticks_us()
         self._cycle(now)
         took = ticks_diff(ticks_us(), t0)
@@ -79,6 +83,8 @@ class CycleWatch:
             kind = SAVE
         elif self.commands != commands:
             kind = COMMAND
+        elif self.steps != steps:
+            kind = STEP
         elif app.changes != changes:
             kind = EVENT
         elif self.collects != collects:
@@ -115,6 +121,10 @@ class CycleWatch:
         self.commands += 1
         self._too_long()
 
+    def step(self):
+        self.steps += 1
+        self._step()
+
     def send_notes(self):
         sent = self._send_notes()
         if sent:
@@ -127,11 +137,11 @@ class CycleWatch:
         m = self.max_us
         plain = 0  # the cycles that neither saved nor answered the host
         for k in range(len(KINDS)):
-            if k not in (SAVE, COMMAND) and m[k] > plain:
+            if k not in (SAVE, COMMAND, STEP) and m[k] > plain:
                 plain = m[k]
         return {"peak": self.mem_peak, "cycle_max_us": max(m), "cycle_max_kind": KINDS[self.cycle_max_kind],
                 "save_cycle_max_us": m[SAVE], "command_cycle_max_us": m[COMMAND],
-                "frame_cycle_max_us": m[FRAME], "plain_cycle_max_us": plain,
+                "frame_cycle_max_us": m[FRAME], "step_cycle_max_us": m[STEP], "plain_cycle_max_us": plain,
                 "cycle_max_by_kind": {KINDS[k]: m[k] for k in range(len(KINDS))}}
 
 

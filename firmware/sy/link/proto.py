@@ -229,9 +229,20 @@ class Protocol:
         return {"seq": self.board.store.seq}
 
     def handle_mem(self, msg):
-        """The heap; with watch, the main loop measured (sy/cyclewatch.py, outside the loop's own code)."""
-        from sy import cyclewatch
-        return cyclewatch.mem(self.app, self.board, msg)
+        """The heap; with watch, the main loop measured (sy/cyclewatch.py, outside the loop's own
+        code, loaded only for a board that is watched)."""
+        import gc
+        app = self.app
+        if app is not None and (msg.get("watch") or getattr(app, "watch", None) is not None):
+            from sy import cyclewatch
+            return cyclewatch.mem(app, self.board, msg)
+        if not hasattr(gc, "mem_alloc"):
+            return {"watching": False} if app is not None else {}
+        gc.collect()
+        out = {"alloc": gc.mem_alloc(), "free": gc.mem_free()}
+        if app is not None:
+            out["watching"] = False
+        return out
 
 
 _LINK_COMMANDS = {"hello": Protocol.handle_hello, "ack": Protocol.handle_ack, "ping": Protocol.handle_ping,
