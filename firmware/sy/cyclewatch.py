@@ -35,6 +35,8 @@ class CycleWatch:
         self.notes = 0
         self.collects = 0
         self.steps = 0  # steps of a long answer (sy/link/proto.py step())
+        self.line = b""  # the start of the host's line being handled
+        self.longest_command = b""  # the start of the line the longest command or step cycle answered
         self._cycle = app.cycle
         self._collect = app._collect
         self._handle = app.proto.handle
@@ -65,6 +67,7 @@ class CycleWatch:
             self.max_us[k] = 0
         self.mem_peak = 0
         self.cycle_max_kind = SCAN
+        self.longest_command = b""
 
     # --- the timed twins -----------------------------------------------------------------------
     def cycle(self, now):
@@ -100,6 +103,8 @@ class CycleWatch:
         self.last_kind = kind
         if took > self.max_us[kind]:
             self.max_us[kind] = took
+            if kind == COMMAND or kind == STEP:
+                self.longest_command = self.line[:40]
             if took >= max(self.max_us):
                 self.cycle_max_kind = kind
 
@@ -115,6 +120,7 @@ class CycleWatch:
 
     def handle(self, raw):
         self.commands += 1
+        self.line = raw
         self._handle(raw)
 
     def too_long(self):
@@ -142,6 +148,7 @@ class CycleWatch:
         return {"peak": self.mem_peak, "cycle_max_us": max(m), "cycle_max_kind": KINDS[self.cycle_max_kind],
                 "save_cycle_max_us": m[SAVE], "command_cycle_max_us": m[COMMAND],
                 "frame_cycle_max_us": m[FRAME], "step_cycle_max_us": m[STEP], "plain_cycle_max_us": plain,
+                "longest_command": self.longest_command.decode(),
                 "cycle_max_by_kind": {KINDS[k]: m[k] for k in range(len(KINDS))}}
 
 

@@ -90,7 +90,8 @@ class InProcessBoard:
     """The App on memory-backed hardware in folder (its flash): switches set, buttons pressed,
     commands sent, cycles run by the caller."""
 
-    def __init__(self, folder, cfg=None, fresh=True, debounce_ms=30, period_ms=5):
+    def __init__(self, folder, cfg=None, fresh=True, debounce_ms=30, period_ms=5, inputs=None):
+        """inputs: the switches (MemInputs) as they stand, for a board powered on again."""
         if fresh:
             _rmtree(folder)
         self.folder = folder
@@ -98,7 +99,7 @@ class InProcessBoard:
         self.cfg = cfg
         self.period = period_ms
         chips = cfg["reeds"]["chips"]
-        self.inputs = getattr(self, "inputs", None) or MemInputs(chips + 1)
+        self.inputs = inputs or getattr(self, "inputs", None) or MemInputs(chips + 1)
         self.strip = MemStrip(cfg["leds"]["count"])
         c = cfg["leds"]
         self.leds = Leds(self.strip, c["count"], c["index"], c["order"], c["brightness"], c["current_limit_ma"],

@@ -25,6 +25,7 @@ reference for every heap and timing figure. All with the flash chip's datasheet 
   max_save_cycle_us       the longest that saved an event (a 45 ms flash erase stalls the CPU)
   max_command_cycle_us    the longest that handled a host's command (a reveal line, the record)
   max_step_cycle_us       the longest step of a long answer (the record, a reveal chunk: a step a cycle)
+  longest_command         the start of the host's line whose command or step cycle was the longest
   save_ms                 the longest save of one committed event (journal line and snapshot)
   scan_alloc_bytes        gc.mem_alloc() change over 1,000 cycles with a piece in hand and the
                           LED animation running
@@ -213,7 +214,7 @@ def play_measured_game(pico, link, seed):
         "max_cycle_us_by_kind": mem["cycle_max_by_kind"],
         "max_scan_us": mem["plain_cycle_max_us"], "max_frame_cycle_us": mem["frame_cycle_max_us"],
         "max_save_cycle_us": mem["save_cycle_max_us"], "max_command_cycle_us": mem["command_cycle_max_us"],
-        "max_step_cycle_us": mem["step_cycle_max_us"],
+        "max_step_cycle_us": mem["step_cycle_max_us"], "longest_command": mem["longest_command"],
         "save_ms": round(mem["save_max_us"] / 1000, 1),
         "place_to_frame_ms": round(max(places), 1) if places else None,
         "place_to_frame_median_ms": round(statistics.median(places), 1) if places else None,
