@@ -22,6 +22,7 @@ from host.errors import UserError
 from host.commands.replay import replay
 from host.simulator.scripted import play_game
 from boardleds import BUS_RGB, TAXI_RGB, UG_RGB, WHITE_RGB, shown
+from mpy import needs_unix_port
 
 PICO_DIR = os.environ.get("YARD_PICO_DIR") or os.path.join(os.path.dirname(ROOT), "shared", "pico")
 UF2 = os.path.join(PICO_DIR, "micropython-v1.28.0-RPI_PICO.uf2")
@@ -258,3 +259,19 @@ def test_power_cuts_inside_flash_writes_lose_nothing():
     assert stats["lost_events"] == 0 and stats["duplicate_events"] == 0 and stats["disagreements"] == 0
     assert not stats["problems"], stats["problems"]
     assert stats["resumed_games"] >= 1
+
+
+@needs_unix_port
+def test_a_cut_at_every_flash_boundary_of_every_kind_of_save_loses_nothing():
+    # every erase and program of each kind of save, cut right before it and half-way through it, on
+    # MicroPython's own littlefs (the unix port, a modelled flash chip): the proof the emulated
+    # Pico's sampled cuts above cannot give in the suite's time
+    from host.benchmarks.cutsweep import run_sweep
+    got = run_sweep()
+    assert not got["problems"], got["problems"]
+    assert got["lost_events"] == got["wrong_resumes"] == got["unmountable"] == got["redo_failed"] == 0, got
+    saves = got["saves"]
+    assert {"setup", "ready", "mrx", "move", "take_back", "end", "reveal"} <= set(saves), saves
+    for kind, row in saves.items():
+        assert row["boundaries"] >= 3 and row["cuts"] == 2 * row["boundaries"], (kind, row)
+    assert got["cuts_in_erase"] >= 1 and got["power_cuts"] == sum(r["cuts"] for r in saves.values())

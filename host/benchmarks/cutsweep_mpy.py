@@ -18,6 +18,7 @@ import os
 import sys
 
 from inprocess import InProcessBoard, MemInputs
+from sy.hardware import boardconfig
 
 BLOCK = 4096
 BLOCKS = int(sys.argv[2]) if len(sys.argv) > 2 else 352  # MicroPython v1.28 RPI_PICO: 1,408 KB
@@ -101,12 +102,31 @@ def mount(flash):
     os.mount(os.VfsLfs2(flash, progsize=256), MOUNT)
 
 
+_config = {}
+
+
+def _load_config(path):
+    """boardconfig.load for the sweep's boards: the file read back from the flash each boot, its
+    validation (a tenth of a second on the unix port) made once for the same text."""
+    f = open(path)
+    try:
+        text = f.read()
+    finally:
+        f.close()
+    if text not in _config:
+        _config.clear()
+        _config[text] = _validate(json.loads(text))
+    return _config[text]
+
+
+_validate = boardconfig.validate
+boardconfig.load = _load_config
+
+
 def boot(flash, inputs):
-    """A board powered on with this flash and these switches (the hello sent)."""
+    """A board powered on with this flash and these switches."""
     mount(flash)
-    tb = InProcessBoard(FOLDER, fresh=False, inputs=inputs)
-    tb.command("hello", proto=1)
-    return tb
+    return InProcessBoard(FOLDER, fresh=False, inputs=inputs)
 
 
 def state(tb):

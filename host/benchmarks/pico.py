@@ -30,6 +30,10 @@ reference for every heap and timing figure. All with the flash chip's datasheet 
   scan_alloc_bytes        gc.mem_alloc() change over 1,000 cycles with a piece in hand and the
                           LED animation running
   boot_ms                 power-on to the first LED frame (the scan loop runs)
+  cuts_every_boundary     power cuts at every flash erase and program of every kind of save (right
+                          before each, and half-way through it) on MicroPython's littlefs, each
+                          followed by a restart (host/benchmarks/cutsweep.py); _by_save: the erases
+                          and programs of each kind of save; _problems: what went wrong (0)
   power_cuts, lost_moves, corrupt_saves   from games with cuts at random instructions and inside
                           or right after flash erases and programs (host/pico/chaos.py)
   emulated_per_wall       emulated seconds per wall second during the game
@@ -259,6 +263,11 @@ def run(args):
         figures["flash_programs"] = stats["programs"]
     finally:
         pico.stop()
+    from host.benchmarks.cutsweep import run_sweep
+    sweep = run_sweep()
+    figures["cuts_every_boundary"] = sweep["power_cuts"]
+    figures["cuts_every_boundary_by_save"] = {k: v["boundaries"] for k, v in sweep["saves"].items()}
+    figures["cuts_every_boundary_problems"] = len(sweep["problems"]) + sweep["lost_events"] + sweep["wrong_resumes"]
     cuts = run_power_cuts(args.cuts, seed=args.seed, micropython=args.micropython, bootrom=args.bootrom,
                           log=(lambda m: print(m, flush=True)) if args.verbose else None)
     for key in ("power_cuts", "lost_moves", "corrupt_saves", "cuts_in_erase", "cuts_in_program", "cuts_after_flash",

@@ -669,3 +669,35 @@ def test_the_heap_in_use_is_read_only_while_watched():
     if sys.implementation.name == "micropython":
         assert tb.command("mem")["peak"] > 0
     assert tb.command("mem", watch=False)["watching"] is False
+
+
+def test_a_reed_change_is_taken_while_the_record_streams():
+    # the record is answered a journal line a scan cycle (sy/link/proto.py step()): a piece lifted
+    # meanwhile is taken as soon as it settles, not after the whole record
+    tb = _start()
+    assert tb.command("mrx", ticket="taxi")["ok"]
+    for a, b in ((13, 4), (26, 39)):
+        tb.lift(a)
+        tb.place(b)
+    tb.messages()
+    tb.link.inbox.append(json.dumps({"cmd": "record", "id": 99}).encode())
+    tb.set(29, False)  # D3 lifted as the record starts
+    changes = tb.app.changes
+    taken_during = framed_during = False
+    frames = 0
+    for _ in range(200):
+        tb.run(1)
+        streaming = tb.app.proto.job is not None
+        if tb.app.changes != changes and streaming:
+            if not taken_during:
+                frames = tb.strip.seq
+            taken_during = True
+        if taken_during and streaming and tb.strip.seq != frames:
+            framed_during = True  # the lift's frame drawn before the record's last line
+        if not streaming and tb.app.changes != changes:
+            break
+    assert taken_during and framed_during and tb.board.lifted == 2
+    out = tb.messages()
+    lines = [m["line"] for m in out if "line" in m]
+    reply = [m for m in out if m.get("id") == 99 and "ok" in m]
+    assert reply and reply[0]["lines"] == len(lines) == 4, out  # setup, mrx, the two moves
