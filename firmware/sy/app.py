@@ -10,11 +10,13 @@ does the first of these that has something to do, and only that (on a Pico each 
      a cycle, in order);
   2. while a change is about to settle (SETTLE_GUARD_MS), nothing more but a frame the board owes;
   3. the frame that answers a change (the board is dirty);
-  4. the next step of a long answer (the record: sy/link/proto.py step()); the host's next line
-     waits until its last step;
-  5. the host's line: a command (its reply), or the next part of a long line;
-  6. the animation frame, every FRAME_MS;
-  7. a note to the host about what the players were shown in an earlier cycle.
+  4. while a long answer is made in steps, the collection of its steps' garbage (a cycle of its own);
+  5. the next step of that answer (the record, a reveal: sy/link/proto.py step()); the host's next
+     line waits for its last step;
+  6. the host's line: a command (its reply), or the next part of a long line;
+  7. when the host has nothing to say, the collection of the garbage its last line left;
+  8. the animation frame, every FRAME_MS;
+  9. a note to the host about what the players were shown in an earlier cycle.
 Service mode (yard calibrate / selftest) renders every scan: its latches must see each one.
 
 Why not asyncio: the loop is one concern served in a fixed order, the players' first. With a task
@@ -49,6 +51,9 @@ GC_EVERY = 12 * 1024  # bytes allocated between automatic collections (more: a h
 # a command's peak stays close to the live heap; the cycles that answer the players keep GC_EVERY
 # (docs/pico.md, "The heap paid back")
 GC_EVERY_READING = 4 * 1024
+# a long answer made in steps (the record, a reveal) is collected after this many: a few KB of
+# garbage, below GC_EVERY, so the collector's own threshold never lands inside a step
+STEPS_PER_COLLECT = 8
 _MEM = hasattr(gc, "mem_alloc")  # MicroPython (CPython's gc cannot say)
 
 
@@ -73,6 +78,8 @@ class App:
         self.cycles = 0
         self.last_frame = 0
         self.changes = 0  # debounced changes taken (the in-process board and the watcher read it)
+        self.collect_owed = False  # garbage of a host's line or of a long answer's steps, to collect
+        self.steps = 0  # steps of long answers made
 
     def start(self, now):
         self.inputs.scan(self.bitmap)
@@ -127,27 +134,47 @@ class App:
             # placement's ticket question) at once, and its command may save to flash
             self._frame(now)
             return
-        if self.proto.job is not None:  # 4. a step of a long answer (the host's next line waits)
+        if self.collect_owed and self.proto.job is not None:  # 4. the garbage of a long answer's steps
+            self.collect_owed = False
+            self._collect()
+            return
+        if self.proto.job is not None:  # 5. a step of a long answer (the host's next line waits)
             board.now = now
             self.proto.step()
+            self.steps += 1
+            # collected in a cycle of its own, before the collector's own threshold would make
+            # one inside a step
+            self.collect_owed = self.proto.job is None or self.steps % STEPS_PER_COLLECT == 0
             return
-        r = self.link.poll()  # 5. the host's line
+        r = self.link.poll()  # 6. the host's line
         if r:
             board.now = now
+            writes = self.store.writes
             if r == 1:
                 self.proto.handle(self.link.take())
             else:
                 self.proto.too_long()
-            self._collect()  # the host's line parsed and answered: its garbage goes with it
+            # the line's garbage: collected in this cycle if it saved to flash (long already),
+            # else in the next (a collection takes as long as a command's own work on a Pico)
             board = self.board  # (a service command puts service mode's board in the game's place)
+            if self.store.writes != writes or board.every_scan:
+                self._collect()
+            else:
+                self.collect_owed = True
             if not board.every_scan:
                 return
         elif self.link.partial and not every_scan:
             return  # part of a host's line read (a few ms on a Pico): this cycle's one thing
+        elif self.collect_owed and not every_scan:
+            # 7. the garbage of the host's last line or of a finished long answer, once the host has
+            # nothing more to say (lines in a row are each answered in their own cycle)
+            self.collect_owed = False
+            self._collect()
+            return
         if board.dirty or ticks_diff(now, self.last_frame) >= FRAME_MS:
-            self._frame(now)  # 6. the animation (service mode: every scan)
+            self._frame(now)  # 8. the animation (service mode: every scan)
         elif board.lift_note >= 0 or board.ask_note:
-            board.send_notes()  # 7. what the players were shown, told to the host
+            board.send_notes()  # 9. what the players were shown, told to the host
 
     def _frame(self, now):
         self.board.dirty = False

@@ -159,7 +159,7 @@ class Protocol:
         except Exception as e:
             self._refuse(rid, e)
         finally:
-            if reading and self.job is None:
+            if reading:
                 self.app.reading_journal(False)
             for name in _ONCE_A_GAME.get(cmd, ()):
                 forget(name)
@@ -181,8 +181,6 @@ class Protocol:
         except Exception as e:
             self.job = None
             self._refuse(rid, e)
-        if self.app is not None:
-            self.app.reading_journal(False)
 
     def _refuse(self, rid, e):
         """The error reply for what a command raised: nothing here may crash the board."""
