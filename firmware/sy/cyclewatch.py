@@ -37,6 +37,7 @@ class CycleWatch:
         self.steps = 0  # steps of a long answer (sy/link/proto.py step())
         self.line = b""  # the start of the host's line being handled
         self.longest_command = b""  # the start of the line the longest command or step cycle answered
+        self.reading_us = 0  # this cycle's time spent reading the heap for the peak (not the loop's)
         self._cycle = app.cycle
         self._collect = app._collect
         self._handle = app.proto.handle
@@ -79,9 +80,10 @@ class CycleWatch:
         frames = app.leds.shown
         notes = self.notes
         steps = self.steps
+        self.reading_us = 0
         t0 = ticks_us()
         self._cycle(now)
-        took = ticks_diff(ticks_us(), t0)
+        took = ticks_diff(ticks_us(), t0) - self.reading_us  # the loop's time, not the watcher's
         if app.store is not None and app.store.writes != writes:
             kind = SAVE
         elif self.commands != commands:
@@ -112,10 +114,12 @@ class CycleWatch:
         self.collects += 1
         if _MEM:
             # gc.mem_alloc() walks the heap's allocation table: as long as the collection on a Pico,
-            # which is why only a watched board reads it
+            # which is why only a watched board reads it, and why its time is not the cycle's
+            t0 = ticks_us()
             used = gc.mem_alloc()
             if used > self.mem_peak:
                 self.mem_peak = used
+            self.reading_us += ticks_diff(ticks_us(), t0)
         self._collect()
 
     def handle(self, raw):
