@@ -3,6 +3,7 @@ reference for every heap and timing figure. All with the flash chip's datasheet 
 
   heap_free_boot_bytes    gc.mem_free() after boot (the board's `mem` command, after a collection)
   heap_watch_bytes        what the measuring (sy/cyclewatch.py) adds to the heap in use: in the peak
+  heap_peak_unwatched_bytes   the peak without it: the board as it plays (the target's figure)
   heap_peak_used_bytes    the highest gc.mem_alloc() after events, right before their collection,
                           over a whole 5-detective game with salted commitments, the reveal and the
                           record download (the firmware collects every 16 KB allocated: sy/app.py)
@@ -251,6 +252,7 @@ def run(args):
         figures["heap_watch_bytes"] = watched["alloc"] - mem["alloc"]
         figures["debounce_ms"] = pico.config["debounce_ms"]
         figures.update(play_measured_game(pico, link, args.seed))
+        figures["heap_peak_unwatched_bytes"] = figures["heap_peak_used_bytes"] - figures["heap_watch_bytes"]
         # the idle cycle and the scan loop's allocations, with a piece in hand
         link.request("setup", detectives=[13, 26, 29, 34, 50], replace=True, timeout=60)
         pico.set_inputs([13, 26, 29, 34, 50])
