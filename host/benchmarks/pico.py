@@ -21,7 +21,8 @@ reference for every heap and timing figure. All with the flash chip's datasheet 
                           LED frame, a note, a collection (a piece put down waits for any of them);
                           _kind: what it did (sy/cyclewatch.py KINDS)
   max_cycle_us_by_kind    the longest of each kind (save, command, event, collect, frame, note...)
-  max_scan_us             the longest that neither wrote to flash nor handled a host's command
+  max_scan_us             the longest that neither wrote to flash, handled a host's command nor made
+                          a step of a long answer
   max_frame_cycle_us      the longest that drew an LED frame (animations included)
   max_save_cycle_us       the longest that saved an event (a 45 ms flash erase stalls the CPU)
   max_command_cycle_us    the longest that handled a host's command (a reveal line, the record)
