@@ -134,12 +134,12 @@ class App:
             # placement's ticket question) at once, and its command may save to flash
             self._frame(now)
             return
-        if self.collect_owed and self.proto.job is not None:  # 4. the garbage of a long answer's steps
-            self.collect_owed = False
-            self._collect()
-            return
-        if self.proto.job is not None:  # 5. a step of a long answer (the host's next line waits)
-            board.now = now
+        if self.proto.job is not None:
+            if self.collect_owed:  # 4. the garbage of a long answer's steps
+                self.collect_owed = False
+                self._collect()
+                return
+            board.now = now  # 5. a step of a long answer (the host's next line waits)
             self.proto.step()
             self.steps += 1
             # collected in a cycle of its own, before the collector's own threshold would make
