@@ -31,6 +31,7 @@ the App by the `mem` command while a benchmark or a test watches; the loop itsel
 import gc
 
 from sy.hardware.debounce import Debouncer
+from sy.hardware.reeds import CHAIN_OK, SHORT
 from sy.play.board import Board
 from sy import forget
 from sy.link.proto import Protocol
@@ -45,7 +46,7 @@ FRAME_MS = 40  # animation frame period when nothing changes
 # Pico: none starts when a reed or button change settles sooner, so the scan that takes it is on
 # time (the answer to a placement is due one scan and one frame after the debounce)
 SETTLE_GUARD_MS = 10
-GC_EVERY = 12 * 1024  # bytes allocated between automatic collections (more: a higher heap peak)
+GC_EVERY = 12 * 1024  # bytes allocated between automatic collections: a long command's garbage bounded (docs/memory.md)
 # ... and while a host's command reads the whole journal (the record, a reveal, a claim, a hello's
 # resend): each line read is garbage at once, tens of KB in a long game. Collected this often, such
 # a command's peak stays close to the live heap; the cycles that answer the players keep GC_EVERY
@@ -80,6 +81,10 @@ class App:
         self.changes = 0  # debounced changes taken (the in-process board and the watcher read it)
         self.collect_owed = False  # garbage of a host's line or of a long answer's steps, to collect
         self.steps = 0  # steps of long answers made
+        # the reed chain checks itself (sy.hardware.reeds): a refused scan leaves the bitmap as it
+        # was, so the game sees no change while the chain lies; the host hears each start and end
+        self.chain = inputs if hasattr(inputs, "fault") else None
+        self.chain_fault = CHAIN_OK
 
     def start(self, now):
         self.inputs.scan(self.bitmap)
@@ -103,6 +108,8 @@ class App:
         self.cycles += 1
         bitmap = self.bitmap
         self.inputs.scan(bitmap)
+        if self.chain is not None and self.chain.fault != self.chain_fault:
+            self._chain_changed()
         deb = self.debouncer
         deb.update(bitmap, now)
         board = self.board
@@ -175,6 +182,14 @@ class App:
             self._frame(now)  # 8. the animation (service mode: every scan)
         elif board.lift_note >= 0 or board.ask_note:
             board.send_notes()  # 9. what the players were shown, told to the host
+
+    def _chain_changed(self):
+        """A code for the host: {"note": "chain", "fault": "short"|"long"|null, "after": k}: the
+        reader chain broken or mis-clocked after module k (-1: after the controller)."""
+        f = self.chain_fault = self.chain.fault
+        kind = getattr(getattr(self.chain, "reeds", self.chain), "kind", 0)
+        self.proto.note({"note": "chain", "fault": None if f == CHAIN_OK else "short" if kind == SHORT else "long",
+                         "after": f})
 
     def _frame(self, now):
         self.board.dirty = False
