@@ -688,7 +688,7 @@ def test_a_reed_change_is_taken_while_the_record_streams():
         tb.lift(a)
         tb.place(b)
     tb.messages()
-    tb.link.inbox.append(json.dumps({"cmd": "record", "id": 99}).encode())
+    tb.link.inbox.append(b'{"cmd": "record", "id": 99}')
     tb.set(29, False)  # D3 lifted as the record starts
     changes = tb.app.changes
     taken_during = framed_during = False
