@@ -149,7 +149,14 @@ def build(nl):
                 continue
             free = [c for c in range(c0 + 1, c1) if (r, c) not in pins]
             if free:
-                cuts.add((r, free[len(free) // 2]))
+                # beside an open pin (it needs no link: the other net keeps the free holes for its
+                # links), else in the middle
+                if pins[(r, c0)][1] is None:
+                    cuts.add((r, free[0]))
+                elif pins[(r, c1)][1] is None:
+                    cuts.add((r, free[-1]))
+                else:
+                    cuts.add((r, free[len(free) // 2]))
             else:
                 knife.add((r, c0))
     lay = Layout(pins, cuts, knife, [])
@@ -184,7 +191,7 @@ def build(nl):
                         for b in _free_holes(segs[j], used):
                             d = math.dist(a, b) + (3 if a[1] != b[1] else 0)  # straight up/down preferred
                             if _crosses_ic(a, b):
-                                d += 20
+                                d += 200   # under a socket: only where no other way is left
                             if _blocked(a, b, used, links):
                                 continue
                             if best is None or d < best[0]:
@@ -220,6 +227,11 @@ def _blocked(a, b, used, links):
                 if max(min(a[j], b[j]), min(p[j], q[j])) < min(max(a[j], b[j]), max(p[j], q[j])):
                     return True
     return False
+
+
+def links_under_sockets(layout):
+    """The links that pass under an IC socket's body: they must go in before the socket."""
+    return [(a, b, n) for a, b, n in layout.links if _crosses_ic(a, b)]
 
 
 def _crosses_ic(a, b):

@@ -64,3 +64,18 @@ def test_mounting_holes_are_free_and_cut_nothing(built):
         assert h not in lay.pins and h not in ends and h not in lay.cuts
         seg = [s for s in segs if s[0] == h[0] and s[1] <= h[1] <= s[2]][0]
         assert h[1] in (seg[1], seg[2])   # at its strip's end: drilling it out joins and parts nothing
+
+
+def test_links_under_sockets_are_few_and_the_readme_says_how_many(built):
+    import os
+    import re
+    _nl, lay = built
+    under = stripboard.links_under_sockets(lay)
+    assert len(under) <= 8          # no more than today's; none is the aim
+    text = open(os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "hardware",
+                             "README.md")).read()
+    m = re.search(r"(\d+) of the links\s+pass under a socket's body", text)
+    assert m and int(m.group(1)) == len(under)
+    # the check sees a link across U3's body
+    r0, c0 = min(stripboard.PLACES["U3"].values())
+    assert stripboard._crosses_ic((r0 + 1, c0 - 1), (r0 + 1, c0 + 5))
