@@ -22,7 +22,7 @@ COLOURS = {"RED": (1, 0, 0), "GREEN": (0, 1, 0), "BLUE": (0, 0, 1), "WHITE": (1,
 def faulty(tmp_path):
     sim = SimBoard(folder=str(tmp_path / "sim"), debounce_ms=10, heapsize="112k",
                    config={"leds": {"index": [(s * 7) % 199 for s in range(199)]},
-                           "reeds": {"bits": [(s * 3 + 5) % 200 for s in range(199)]}})
+                           "reeds": {"bits": [(s * 3 + 5) % 199 for s in range(199)]}})   # bit 199: the marker
     sim.start()
     from host.link.boardlink import BoardLink
     BoardLink(sim.port, timeout=10).open()  # booted

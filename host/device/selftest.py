@@ -60,7 +60,8 @@ class SelfTest:
         self.station_of = {b: s + 1 for s, b in enumerate(self.bits)}
         self.count = svc.info["count"]
         # the chain's marker bit is wired to GND: it reads closed and is no switch
-        self.marker = {boardconfig.marker_bit(svc.info["chips"])}
+        chips = svc.info.get("chips", boardconfig.default()["reeds"]["chips"])
+        self.marker = {boardconfig.marker_bit(chips)}
 
     def where(self, station):
         return "station %3d  %s" % (station, chain_pos(self.bits[station - 1]))
