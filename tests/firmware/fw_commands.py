@@ -14,6 +14,7 @@ if sys.implementation.name != "micropython":
 
 from testkit import TestBoard, read_file, scratch, watch_journal_readers
 from sy.rules import commit as commitlib
+from sy.play.board import HAND_TAKEN_BACK
 
 TMP = scratch("sy-fwtest-commands")
 DETECTIVES = (13, 26, 29, 34, 50)
@@ -512,14 +513,14 @@ def test_undo_by_the_host_names_the_piece_or_takes_the_last():
     assert r["ok"] and r["seq"] == 6, r
     assert _events(tb) == [{"type": "undo", "piece": "D2", "from": 39, "to": 26}]
     b = tb.board
-    assert b.taken_back_piece() == 1 and b.game.pos[1] == 26
+    assert (b.hand, b.piece) == (HAND_TAKEN_BACK, 1) and b.game.pos[1] == 26
     st = tb.command("status")
     assert st["extra"] == [39] and st["missing"] == ["D2"]
     _refused(tb.command("mrx", ticket="taxi"), "wrong_turn")  # D2 must go back first
     tb.lift(39)
-    assert b.taken_back_piece() == 1
+    assert (b.hand, b.piece) == (HAND_TAKEN_BACK, 1)
     tb.place(26)
-    assert b.taken_back_piece() == -1
+    assert b.hand != HAND_TAKEN_BACK
     r = tb.command("undo")
     assert r["ok"] and _events(tb) == [{"type": "undo", "piece": "D1", "from": 4, "to": 13}]
 
@@ -552,12 +553,12 @@ def test_undo_while_the_piece_is_off_its_station():
     tb.messages()
     assert tb.command("undo")["ok"]
     b = tb.board
-    assert b.taken_back_piece() == 0 and tb.command("status")["extra"] == []
+    assert (b.hand, b.piece) == (HAND_TAKEN_BACK, 0) and tb.command("status")["extra"] == []
     tb.place(4)  # put down on the station it was taken back from: a stray, not a move
-    assert b.game.pos[0] == 13 and b.taken_back_piece() == 0
+    assert b.game.pos[0] == 13 and (b.hand, b.piece) == (HAND_TAKEN_BACK, 0)
     tb.lift(4)
     tb.place(13)
-    assert b.taken_back_piece() == -1
+    assert b.hand != HAND_TAKEN_BACK
 
 
 def test_undo_clears_a_guided_move():
