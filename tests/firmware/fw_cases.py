@@ -1,6 +1,5 @@
 """Firmware tests as plain functions: run by pytest (tests/test_firmware_units.py) under CPython
 and, through tests/mpy_run.py, under the MicroPython unix port with a limited heap."""
-import json
 import sys
 
 if sys.implementation.name != "micropython":

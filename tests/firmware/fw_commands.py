@@ -985,7 +985,7 @@ def test_service_raw_latches_every_scan_until_cleared():
 
 def test_service_info_maps_every_station_to_its_bit_and_led():
     tb = _board()
-    r = tb.command("svc_begin")
+    assert tb.command("svc_begin")["ok"]
     info = tb.command("svc_info")
     assert info["chips"] == tb.app.chips and info["count"] == tb.leds.count and info["paused"] is False
     assert len(info["bits"]) == len(info["index"]) == 199

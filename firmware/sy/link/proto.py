@@ -139,7 +139,7 @@ class Protocol:
             if not isinstance(name, str):
                 raise ProtoError("bad_input", "unknown command %r", name)
             cmd = name
-            entry = COMMANDS.get(cmd)
+            entry = COMMANDS.get(cmd) or (_SERVICE if cmd[:4] == "svc_" else None)
             if entry is None:
                 raise ProtoError("bad_input", "unknown command %r", cmd)
             fn, stage, changes_game, reads_journal, drops = entry
@@ -211,7 +211,7 @@ class Protocol:
 
 
 def _mem(proto, msg):
-    from sy.link import meter  # the benchmarks' and the tests' view of the heap and the cycles: kept once asked
+    from sy.link import meter  # the benchmarks' view of the heap and the cycles: not on the heap it measures
     return meter.handle(proto, msg)
 
 
@@ -235,7 +235,7 @@ COMMANDS = {
     "hello": (Protocol.handle_hello, _ANY_STAGE, False, True, ()),
     "ack": (Protocol.handle_ack, _ANY_STAGE, False, False, ()),
     "ping": (Protocol.handle_ping, _ANY_STAGE, False, False, ()),
-    "mem": (_mem, _ANY_STAGE, False, False, ()),
+    "mem": (_mem, _ANY_STAGE, False, False, ("link.meter",)),
     # the game's (sy/link/handlers.py, loaded at the first of them: at boot it would not fit beside the map
     # on the unix port's smallest heap)
     "status": ("handle_status", _ANY_STAGE, False, False, ()),
@@ -251,11 +251,6 @@ COMMANDS = {
     "record": ("handle_record", _ANY_STAGE, False, True, ("play.report",)),
     "reed": ("handle_reed", _ANY_STAGE, False, False, ("play.deadreed",)),
     "place": ("handle_place", _IN_PLAY, True, False, ("play.deadreed",)),
-    # service mode's (sy/link/service.py)
-    "svc_begin": (_service, _ANY_STAGE, False, False, ()),
-    "svc_info": (_service, _ANY_STAGE, False, False, ()),
-    "svc_led": (_service, _ANY_STAGE, False, False, ()),
-    "svc_raw": (_service, _ANY_STAGE, False, False, ()),
-    "svc_bus": (_service, _ANY_STAGE, False, False, ()),
-    "svc_end": (_service, _ANY_STAGE, False, False, ()),
 }
+# service mode's commands, svc_*: sy/link/service.py (loaded only for them) dispatches them itself
+_SERVICE = (_service, _ANY_STAGE, False, False, ())

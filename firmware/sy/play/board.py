@@ -36,7 +36,7 @@ try:
 except ImportError:  # CPython
     from sy.compat import ticks_diff, ticks_us, const
 
-# the hand's states (HAND_NAMES: their names for a person)
+# the hand's states (docs/architecture.md, "The hand")
 HAND_EMPTY = const(0)
 HAND_LIFTED = const(1)
 HAND_ASKING = const(2)
@@ -279,11 +279,9 @@ class Board:
     def take_back(self, piece, home, left):
         """The rules took back piece's move from station `left` to `home`: journalled; until the
         piece stands on its station again its station blinks and nothing commits."""
+        self._empty_hand()
         self.hand = HAND_TAKEN_BACK
         self.piece = piece
-        self._n_dest = 0
-        self._chosen_ticket = -1
-        self._ask_at = self._ask_tickets = 0
         if self._reeds[left]:
             self._reeds[left] = _REED_STRAY  # the piece still stands there: a stray now, never a placement
         self._guide = None  # a guided move is guided again by the host
