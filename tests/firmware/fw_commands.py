@@ -14,7 +14,7 @@ if sys.implementation.name != "micropython":
 
 from testkit import TestBoard, read_file, scratch, watch_journal_readers
 from sy.rules import commit as commitlib
-from sy.play.board import HAND_TAKEN_BACK
+from sy.play.board import HAND_TAKEN_BACK, REED_OPEN, REED_CLOSED
 
 TMP = scratch("sy-fwtest-commands")
 DETECTIVES = (13, 26, 29, 34, 50)
@@ -977,10 +977,10 @@ def test_service_raw_latches_every_scan_until_cleared():
     assert tb.command("svc_raw")["buttons"] == 0x80 >> 2
     tb.button(2, False)
     tb.settle()
-    assert tb.board.reed(57) == 0  # the game does not see switches in service mode
+    assert tb.board.reed(57) == REED_OPEN  # the game does not see switches in service mode
     assert tb.command("svc_end")["ok"]
     tb.run(1)
-    assert tb.board.reed(57) == 1 and tb.board.reed(60) == 0  # it reads them all again after
+    assert tb.board.reed(57) == REED_CLOSED and tb.board.reed(60) == REED_OPEN  # it reads them all again after
 
 
 def test_service_info_maps_every_station_to_its_bit_and_led():
@@ -1059,11 +1059,11 @@ def test_service_mode_during_a_game_pauses_it_and_gives_it_back():
     r = tb.command("svc_begin", pause=True)
     assert r["paused"] is True and tb.command("svc_info")["paused"] is True
     tb.lift(13)  # unseen in service mode
-    assert tb.board.reed(13) == 1
+    assert tb.board.reed(13) == REED_CLOSED
     tb.run(10)
     assert tb.command("svc_end")["was_active"] is True
     b = tb.board
-    assert b.restoring and b.reed(13) == 0 and b.now == tb.now  # the game waits for the pieces to agree again
+    assert b.restoring and b.reed(13) == REED_OPEN and b.now == tb.now  # the game waits for the pieces to agree again
     tb.place(13)
     assert not b.restoring
     assert tb.command("mrx", ticket="taxi")["ok"]

@@ -14,7 +14,7 @@ if sys.implementation.name != "micropython":
 
 from sy.hardware import boardconfig
 from testkit import TestBoard, MemInputs, play_game, scratch
-from sy.play.board import TRANSPORT_RGB, PLAY, HAND_TAKEN_BACK
+from sy.play.board import TRANSPORT_RGB, PLAY, HAND_TAKEN_BACK, REED_OPEN, REED_CLOSED, REED_STRAY
 
 TAXI = tuple(TRANSPORT_RGB[0:3])  # the firmware's taxi colour, full scale as tb.colour reads it
 WHITE = (255, 255, 255)  # a station out of service: the firmware draws it as 255, 255, 255
@@ -306,10 +306,10 @@ def test_a_reed_back_in_service_reads_its_switch():
             tb.set(s, closed)  # unseen while out of service
             tb.settle()
             tb.run(len(byte) + 1)  # one switch's change a scan cycle
-            assert tb.board.reed(s) == 0  # its switch is not heard while out of service
+            assert tb.board.reed(s) == REED_OPEN  # its switch is not heard while out of service
             assert tb.command("status")["dead"] == [s]
             assert tb.command("reed", station=s, out=False)["dead"] == []
-            assert tb.board.reed(s) == (1 if closed else 0), (s, closed)
+            assert tb.board.reed(s) == (REED_CLOSED if closed else REED_OPEN), (s, closed)
             for t in byte + [s]:
                 tb.set(t, False)
             tb.settle()
@@ -418,7 +418,7 @@ def test_with_no_piece_out_of_sight_a_closing_station_is_a_stray():
     assert b.blind.hidden_mover(b.game, b.game.to_move()) == -1
     tb.set(100, True)  # nothing in hand: a stray, not a placement of a piece nobody sees lifted
     tb.settle()
-    assert b.reed(100) == 3 and b.n_extra == 1 and b.n_missing == 0 and b.piece_in_hand() == -1
+    assert b.reed(100) == REED_STRAY and b.n_extra == 1 and b.n_missing == 0 and b.piece_in_hand() == -1
     tb.set(100, False)
     tb.settle()
     assert b.n_extra == 0

@@ -47,10 +47,11 @@ _PLACED_MOVE = const(1)  # the move is committed
 _PLACED_ASKING = const(2)  # several tickets lead there: it waits for one (Board.choose)
 _PLACED_ILLEGAL = const(3)  # not a legal move: nothing changed, the piece is still in hand
 
-# a station's reed, one byte each in Board._reeds (found with bytearray.find, so bytes too)
-_REED_OPEN = const(0)
-_REED_CLOSED = const(1)  # a piece, or a placement: it closed while a piece that may move was in hand
-_REED_STRAY = const(3)  # it closed while no piece that may move was in hand: never a destination
+# a station's reed, one byte each in Board._reeds (and sy/play/blind.py's; found with bytearray.find,
+# so as bytes too)
+REED_OPEN = const(0)
+REED_CLOSED = const(1)  # a piece, or a placement: it closed while a piece that may move was in hand
+REED_STRAY = const(3)  # it closed while no piece that may move was in hand: never a destination
 _OPEN = b"\x00"
 _CLOSED = b"\x01"
 _STRAY = b"\x03"
@@ -108,7 +109,7 @@ class Board:
         self.ask_note = False  # the ticket question of the hand's placement not told yet (send_notes)
         self.save_max_us = 0  # the longest journal line + snapshot save (the `mem` command's)
         # the reeds and what the comparison makes of them (compare): the board's view
-        self._reeds = bytearray(STATIONS + 1)  # _REED_OPEN, _REED_CLOSED, _REED_STRAY
+        self._reeds = bytearray(STATIONS + 1)  # REED_OPEN, REED_CLOSED, REED_STRAY
         self.missing = bytearray(_MAX_SHOWN)  # missing[:n_missing]: pieces whose station is open
         self.n_missing = 0
         self.extra = bytearray(_MAX_SHOWN)  # extra[:n_extra]: closed stations no piece should be on
@@ -156,7 +157,7 @@ class Board:
         return self._guide
 
     def reed(self, station):
-        """What the board holds of station's reed: 0 open, 1 closed, 3 closed as a stray."""
+        """What the board holds of station's reed: REED_OPEN, REED_CLOSED or REED_STRAY."""
         return self._reeds[station]
 
     # --- persistence ----------------------------------------------------------------------
@@ -229,7 +230,7 @@ class Board:
         for bit in range(nbits):
             s = bit_station[bit]
             if s and (not only or s == only):
-                reeds[s] = _REED_CLOSED if bitmap[bit >> 3] & (0x80 >> (bit & 7)) else _REED_OPEN
+                reeds[s] = REED_CLOSED if bitmap[bit >> 3] & (0x80 >> (bit & 7)) else REED_OPEN
 
     def await_pieces(self):
         """After service mode: a game in play waits until the pieces agree with it again."""
@@ -283,7 +284,7 @@ class Board:
         self.hand = HAND_TAKEN_BACK
         self.piece = piece
         if self._reeds[left]:
-            self._reeds[left] = _REED_STRAY  # the piece still stands there: a stray now, never a placement
+            self._reeds[left] = REED_STRAY  # the piece still stands there: a stray now, never a placement
         self._guide = None  # a guided move is guided again by the host
         self.compare_and_commit(True)
         self.render(self.now)  # the players see it first, as after a move (_commit_move)
@@ -333,10 +334,10 @@ class Board:
                     and g.surfaced != station and bl.hidden_mover(g, self._may_mask()) >= 0:
                 # the piece that may move stands out of sight: this closing is it put down (compare()
                 # shows it lifted)
-                self._reeds[station] = _REED_CLOSED
+                self._reeds[station] = REED_CLOSED
                 self.compare_and_commit()
                 return
-        v = _REED_CLOSED if closed else _REED_OPEN
+        v = REED_CLOSED if closed else REED_OPEN
         if g is not None:
             p = g.holder_of(station)
             if p >= 0:  # lifted, a piece may move only in its turn; put back, it is in place again
@@ -344,11 +345,11 @@ class Board:
                 if not closed and not self._may_now() & (1 << p):
                     self._out_of_turn |= 1 << p
             elif closed:  # a placement only while a piece that may move is in hand, else stray
-                v = _REED_STRAY
+                v = REED_STRAY
                 may = self._may_now()
                 for i in range(self.n_missing):
                     if may & (1 << self.missing[i]):
-                        v = _REED_CLOSED
+                        v = REED_CLOSED
         self._reeds[station] = v
         if g is not None and g.surfaced == station:
             on = self.mrx_piece_on
@@ -457,7 +458,7 @@ class Board:
                     if self.n_extra < _MAX_SHOWN:
                         self.extra[self.n_extra] = s
                         self.n_extra += 1
-                    if reeds[s] == _REED_CLOSED:
+                    if reeds[s] == REED_CLOSED:
                         self._n_placed += 1
                         self._placed_at = s
         if not self.n_missing:
