@@ -220,7 +220,7 @@ class Board:
         self.game = game
         self.mrx_piece_on = mrx_piece_on
         self.restoring = stage == PLAY
-        self.compare_and_commit(True)
+        self.compare_and_commit(quiet=True)
         self.dirty = True
 
     def read_reeds(self, bitmap, bit_station, nbits, only=0):
@@ -236,7 +236,7 @@ class Board:
         """After service mode: a game in play waits until the pieces agree with it again."""
         if self.stage == PLAY:
             self.restoring = True
-        self.compare_and_commit(True)
+        self.compare_and_commit(quiet=True)
         self.dirty = True
 
     # --- what the host says ---------------------------------------------------------------
@@ -286,10 +286,10 @@ class Board:
         if self._reeds[left]:
             self._reeds[left] = REED_STRAY  # the piece still stands there: a stray now, never a placement
         self._guide = None  # a guided move is guided again by the host
-        self.compare_and_commit(True)
+        self.compare_and_commit(quiet=True)
         self.render(self.now)  # the players see it first, as after a move (_commit_move)
         seq = self.commit_line({"type": "undo", "piece": self.game.piece_name(piece), "from": left, "to": home})
-        self.compare_and_commit(True)
+        self.compare_and_commit(quiet=True)
         return seq
 
     def choose(self, ticket):
@@ -404,6 +404,7 @@ class Board:
             self.out.note({"note": "refused", "error": e.code, "message": e.message})
 
     def _confirm_unseen(self):
+        """The confirm button pressed briefly on a board with reeds out of service (release)."""
         p = self.piece_in_hand()
         if p < 0 or self.stage != PLAY:
             return
@@ -470,7 +471,8 @@ class Board:
         """compare(), then what it decides, committed: a board set up starts the game (`ready`),
         a resumed board whose pieces agree again says so, a piece lifted and put down on a new
         station is a move (committed once its ticket is known); and the lift's feedback (no
-        `lift` note if quiet). Called after every change of the reeds or of the game."""
+        `lifted` note if quiet: after a command or a commit, not a reed). Called after every
+        change of the reeds or of the game."""
         self.compare(game_changed)
         g = self.game
         if g is None:
@@ -591,7 +593,7 @@ class Board:
         if g.result == "detectives" and g.reason == "capture":
             line["capture"] = True
         self._empty_hand()
-        self.compare_and_commit(True)
+        self.compare_and_commit(quiet=True)
         # the players see the answer first: the save below may wait for a flash erase; the
         # host's event follows the save
         self.render(self.now)
@@ -605,7 +607,7 @@ class Board:
             self.out.note({"note": "game_over", "result": g.result, "reason": g.reason})
         elif g.phase == PHASE_MRX:
             self.out.note({"note": "mrx_turn", "round": g.round + 1})
-        self.compare_and_commit(True)
+        self.compare_and_commit(quiet=True)
 
     def send_notes(self):
         """Tell the host what the players were shown in an earlier cycle (sy/app.py), a note a

@@ -112,7 +112,7 @@ def set_reed(b, app, s, out):
             bl.n = len(dead)
         if not out:  # back in service: the station is what its switch says
             b.read_reeds(app.debouncer.stable, app.bit_station, app.nbits, s)
-        b.compare_and_commit(True)
+        b.compare_and_commit(quiet=True)
     return dead
 
 
