@@ -119,7 +119,7 @@ def set_reed(b, app, s, out):
 def place(b, name, s, t):
     """Put piece `name` on station s, whose reed is out of service, by ticket t (or -1: as the
     placement decides). Returns the move's seq, or 0 if the move waits for its ticket (the
-    tickets that lead there: b.asked_tickets())."""
+    tickets that lead there: b.asked_tickets()). The game is in play (the command table's stage)."""
     k = b.game.piece_index(name)
     bl = b.blind
     if bl is None or not bl.dead[s]:

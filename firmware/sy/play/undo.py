@@ -10,7 +10,8 @@ from sy.rules.game import RuleError
 
 
 def take_back(b, name):
-    """Take back the turn's last move (of piece `name`, if given). Returns the event's seq."""
+    """Take back the turn's last move (of piece `name`, if given). Returns the event's seq. The
+    caller has checked that the game is in play (Board.require_play: the command table's stage)."""
     g = b.game
     if name is not None:
         k = g.piece_index(name)
