@@ -156,6 +156,10 @@ class Board:
         """The host's guided move, (piece, station, ticket), or None."""
         return self._guide
 
+    def destinations(self):
+        """The stations the piece in hand may go to (a new list)."""
+        return [self._dest[i] for i in range(self._n_dest)]
+
     def reed(self, station):
         """What the board holds of station's reed: REED_OPEN, REED_CLOSED or REED_STRAY."""
         return self._reeds[station]
@@ -272,6 +276,10 @@ class Board:
         self.stage = PLAY
         return self.commit_change(line)
 
+    def hide_travel_log(self):
+        """The travel log (shown while the confirm button is down) gives way to what follows."""
+        self._log_view_until = self.now
+
     def guide(self, piece, to, ticket):
         """The host's move for piece (computer detectives): lit, and the only placement taken."""
         self._guide = (piece, to, ticket)
@@ -319,7 +327,8 @@ class Board:
             self._chosen_ticket = ticket
         placed = self._place(piece, station)
         if placed == _PLACED_ILLEGAL:
-            self._chosen_ticket = -1
+            if ticket >= 0:
+                self._chosen_ticket = -1  # the ticket that came with it is forgotten
             raise RuleError("illegal", "%s cannot go to %d now", g.piece_name(piece), station)
         return 0 if placed == _PLACED_ASKING else self.store.seq
 
@@ -392,35 +401,16 @@ class Board:
         held = ticks_diff(self.now, self._confirm_down_at)
         self._confirm_down_at = -1
         if self.blind is not None and held < HOLD_MS:
-            return self._confirm_unseen()
+            return self.blind.confirm(self)
         if held < HOLD_MS or self.stage != PLAY:
             return
-        self._log_view_until = self.now  # the travel-log view gives way to the take-back
+        self.hide_travel_log()  # it gives way to the take-back
         from sy.play import undo
         try:
             self.require_play()
             undo.take_back(self, None)
         except RuleError as e:  # nothing to take back: the players are told on the host
             self.out.note({"note": "refused", "error": e.code, "message": e.message})
-
-    def _confirm_unseen(self):
-        """The confirm button pressed briefly on a board with reeds out of service (release)."""
-        p = self.piece_in_hand()
-        if p < 0 or self.stage != PLAY:
-            return
-        unseen = self._unseen_destinations()
-        if not unseen:
-            return
-        self._log_view_until = self.now  # the travel-log view gives way to the placement
-        if len(unseen) > 1:
-            self.out.note({"note": "where", "piece": self.game.piece_name(p), "stations": unseen})
-            return
-        self._place(p, unseen[0])
-
-    def _unseen_destinations(self):
-        """The piece in hand's destinations whose reed is out of service (a new list)."""
-        dead = self.blind.dead
-        return [self._dest[i] for i in range(self._n_dest) if dead[self._dest[i]]]
 
     # --- the comparison -------------------------------------------------------------------
     def compare(self, game_changed=True):
@@ -620,9 +610,7 @@ class Board:
             legal = [[self._dest[i], ticket_mask_names(self._dest_tickets[i])] for i in range(self._n_dest)]
             note = {"note": "lifted", "piece": g.piece_name(p), "station": g.pos[p], "legal": legal}
             if self.blind is not None:
-                unseen = self._unseen_destinations()
-                if unseen:
-                    note["confirm"] = unseen  # put there, then press confirm
+                self.blind.note(self, note)  # its destinations out of service
             self.out.note(note)
             return True
         ask = self.ask_note
