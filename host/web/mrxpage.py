@@ -13,7 +13,7 @@ open it. Either way:
   - the Host header must name this server (a loopback name, or with `lan` the address the request
     came in on) and its port: a DNS-rebinding page is refused;
   - an Origin, when sent, must be this server's own; actions need the page's token as well, which
-    the server writes into the page it serves (issue 17).
+    the server writes into the page it serves.
 """
 import asyncio
 import io
