@@ -1,4 +1,4 @@
-"""Mister X's secret page (issue 15, host/web/mrxpage.py), in real Chromium via Playwright.
+"""Mister X's secret page (host/web/mrxpage.py), in real Chromium via Playwright.
 
 `yard sim --secret-page` runs in a pty (its terminal) with the real firmware on the unix port and
 computer detectives; Mister X plays a whole game by clicking on his page, on a desktop and on a

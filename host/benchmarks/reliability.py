@@ -1,4 +1,4 @@
-"""`yard bench reliability`: the board on a family table (issue 8). The real firmware on the
+"""`yard bench reliability`: the board on a family table. The real firmware on the
 MicroPython unix port (SimBoard) and the real host protocol client (BoardLink), under:
 
   protocol fuzzing   random and malformed lines; every line answered, no crash, no state change
@@ -8,12 +8,12 @@ MicroPython unix port (SimBoard) and the real host protocol client (BoardLink), 
                      stuck reeds, a piece moved in Mister X's turn, pieces off at power-on/setup
   link loss          the serial link cut and restored at random moments of whole games
   secrecy            host bytes, flash files and everything the REPL can read, over whole games;
-                     and the attacks of issue 17 (host/reliability/attacks.py): forged captures,
+                     and a cheat's attacks (host/reliability/attacks.py): forged captures,
                      the host's files from the board's REPL, the browser view from another site,
                      guessable randomness, the computer Mister X's leak, his thinking time
   LED power          every frame a whole game publishes, against the config's current limit
 
-Every failure count should be 0. tests/test_reliability.py runs the same code at the issue's
+Every failure count should be 0. tests/test_reliability.py runs the same code at the
 minimum counts; this command takes any counts (host/reliability/ has the details).
 """
 import random
@@ -29,7 +29,7 @@ FIGURES = ("fuzz_lines", "fuzz_crashes", "fuzz_unanswered", "fuzz_state_changes"
            "secret_leaks", "frames_checked", "frames_over_budget",
            "forged_claims_accepted", "host_files_read", "web_attacks_accepted", "secret_generators_guessable",
            "policy_leak_bits_per_move", "thinking_time_gap_ms")
-# the attacks' success counts (issue 17): each must be 0
+# the attacks' success counts: each must be 0
 ATTACK_FAILURES = ("forged_claims_accepted", "host_files_read", "web_attacks_accepted", "secret_generators_guessable",
                    "policy_leak_over_target", "thinking_time_telling")
 PARTS = ("fuzz", "power", "faults", "link", "secrecy", "leds")

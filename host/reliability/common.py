@@ -6,7 +6,6 @@ import shutil
 import subprocess
 
 from host.link.boardlink import BoardLink, LinkClosed
-from host.device.mpy_build import tool
 from host.simulator.board import SimBoard
 from sy.storage.store import Store
 from sy.storage import resume

@@ -5,7 +5,7 @@ writes, one colour per station), "state" (the public game from the board's journ
 faults, power, the board's notes). Page -> server: actions ({"do": "lift", "piece": "D1"}...),
 each answered with {"t": "done", "id", "ok", "error"}. Serves on loopback only.
 
-Other websites in the same browser (issue 17): every request must name this server in its `Host`
+Other websites in the same browser: every request must name this server in its `Host`
 header (127.0.0.1, localhost or [::1] with this port; anything else is a DNS-rebinding page and is
 refused), a request that carries an `Origin` must come from this server's own origin (a websocket
 from another site is refused before it opens), and actions need the page's token, which the

@@ -79,9 +79,9 @@ def test_take_back_by_the_confirm_button_held():
     tb.lift(13)
     tb.place(4)
     assert g.pos[0] == 4 and list(g.tickets[0]) == [10, 8, 4]
-    moves = [l for l in _record(tb) if l["type"] == "move"]
+    moves = [line for line in _record(tb) if line["type"] == "move"]
     assert moves == [{"type": "move", "piece": "D1", "ticket": "taxi", "to": 4}], moves
-    every = [l["type"] for l in _record(tb, True)]
+    every = [line["type"] for line in _record(tb, True)]
     assert every[-3:] == ["move", "undo", "move"], every
 
 
@@ -114,7 +114,7 @@ def test_take_back_by_the_host_and_its_refusals():
     assert g.phase == 0 and tb.command("mrx", ticket="taxi")["ok"]
     r = tb.command("undo")
     assert r["error"] == "wrong_turn"  # Mister X moved: the earlier turn stands
-    moves = [l for l in _record(tb) if l["type"] == "move"]
+    moves = [line for line in _record(tb) if line["type"] == "move"]
     assert [m["piece"] for m in moves] == ["D1", "D2", "D3", "D4", "D5"], moves
 
 
@@ -140,7 +140,7 @@ def test_power_cut_before_during_and_after_a_take_back():
     tb.reboot()
     b = tb.board
     assert b.game.save() == moved and not b.restoring and b.store.seq == 4
-    assert [l["type"] for l in _record(tb, True)] == ["setup", "ready", "mrx", "move"]
+    assert [line["type"] for line in _record(tb, True)] == ["setup", "ready", "mrx", "move"]
     # after: taken back, the cut while D1 still stands on 4: it resumes taken back, D1 to put back
     assert tb.command("undo")["ok"]
     tb.reboot()
@@ -156,7 +156,7 @@ def test_power_cut_before_during_and_after_a_take_back():
     tb.lift(13)
     tb.place(14)  # bus
     assert g.pos[0] == 14
-    moves = [l for l in _record(tb) if l["type"] == "move"]
+    moves = [line for line in _record(tb) if line["type"] == "move"]
     assert moves == [{"type": "move", "piece": "D1", "ticket": "bus", "to": 14}], moves
     # a take-back after a restart: the turn's moves are in the snapshot
     tb.reboot()
