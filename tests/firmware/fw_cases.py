@@ -283,7 +283,7 @@ def test_ambiguous_ticket_waits_for_button():
     tb.command("mrx", ticket="taxi")
     tb.lift(13)
     tb.place(23)  # taxi and bus both join 13-23
-    assert tb.board.pend_to == 23 and tb.board.game.pos[0] == 13
+    assert tb.board.asking_at() == 23 and tb.board.game.pos[0] == 13
     tb.press(1)  # bus
     assert tb.board.game.pos[0] == 23 and list(tb.board.game.tickets[0]) == [11, 7, 4]
 
@@ -297,7 +297,7 @@ def test_ambiguous_ticket_by_host_and_preselect():
     assert r["ok"] and list(tb.board.game.tickets[0]) == [10, 8, 4]
     tb.lift(26)
     tb.press(0)  # taxi chosen before placing: only taxi destinations stay lit
-    assert tb.board.pre_ticket == 0
+    assert tb.board.chosen_ticket() == 0
 
 
 def test_illegal_placement_blinks_and_commits_nothing():
@@ -323,7 +323,7 @@ def test_back_on_origin_is_no_move():
     tb.command("mrx", ticket="taxi")
     tb.lift(13)
     tb.place(13)
-    assert tb.board.game.moved == 0 and tb.board.lifted == -1
+    assert tb.board.game.moved == 0 and tb.board.piece_in_hand() == -1
 
 
 def test_two_lifted_commit_nothing():
@@ -340,7 +340,7 @@ def test_two_lifted_commit_nothing():
 def test_piece_knocked_off_out_of_turn():
     tb = _start()
     tb.lift(13)  # Mister X's turn: nobody may move
-    assert tb.board.lifted == -1 and tb.board.n_missing == 1
+    assert tb.board.piece_in_hand() == -1 and tb.board.n_missing == 1
     tb.place(13)
     assert tb.board.n_missing == 0
 
@@ -351,7 +351,7 @@ def test_stray_magnet_is_never_the_destination():
     tb.place(14)  # a stray magnet (or a stuck reed) on 14, a bus destination of D1
     tb.lift(13)  # D1 in the air: 14 closed before the lift, so it is no placement
     g = tb.board.game
-    assert g.moved == 0 and g.pos[0] == 13 and tb.board.lifted == 0 and tb.board.n_extra == 1
+    assert g.moved == 0 and g.pos[0] == 13 and tb.board.piece_in_hand() == 0 and tb.board.n_extra == 1
     tb.place(4)  # the real placement: committed, the magnet stays extra
     assert g.pos[0] == 4 and tb.board.n_extra == 1
     tb.place(39)  # another magnet, on a taxi destination of D2
@@ -368,7 +368,7 @@ def test_piece_moved_in_mrx_turn_is_never_a_move():
     tb.place(4)
     tb.command("mrx", ticket="taxi")
     g = tb.board.game
-    assert g.moved == 0 and g.pos[0] == 13 and tb.board.lifted == -1 and tb.board.n_extra == 1
+    assert g.moved == 0 and g.pos[0] == 13 and tb.board.piece_in_hand() == -1 and tb.board.n_extra == 1
     tb.lift(4)  # lifted during the detectives' turn, but taken off in Mister X's: still out of place
     tb.place(46)
     assert g.moved == 0 and g.pos[0] == 13
@@ -376,7 +376,7 @@ def test_piece_moved_in_mrx_turn_is_never_a_move():
     tb.place(13)  # back on its station: now it moves normally
     assert tb.board.n_missing == 0 and tb.board.n_extra == 0
     tb.lift(13)
-    assert tb.board.lifted == 0
+    assert tb.board.piece_in_hand() == 0
     tb.place(4)
     assert g.pos[0] == 4
 
@@ -408,7 +408,7 @@ def test_mrx_piece_on_surfacing_station():
         flashes.add(tb.colour(to))
     assert WHITE in flashes and len(flashes) > 1  # his station flashes
     tb.place(to)  # Mister X's own piece where he surfaced: accepted, not an error
-    assert tb.board.x_on and tb.board.n_extra == 0
+    assert tb.board.mrx_piece_on and tb.board.n_extra == 0
     assert tb.colour(to) == WHITE
     tb.detectives_round()
     assert tb.command("mrx", ticket="taxi")["ok"]
@@ -704,7 +704,7 @@ def test_a_reed_change_is_taken_while_the_record_streams():
             framed_during = True  # the lift's frame drawn before the record's last line
         if not streaming and tb.app.changes != changes:
             break
-    assert taken_during and framed_during and tb.board.lifted == 2
+    assert taken_during and framed_during and tb.board.piece_in_hand() == 2
     out = tb.messages()
     lines = [m["line"] for m in out if "line" in m]
     reply = [m for m in out if m.get("id") == 99 and "ok" in m]

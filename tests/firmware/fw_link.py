@@ -37,7 +37,7 @@ def test_broken_json_is_not_well_formed():
     for text in (b'', b' ', b'{', b'}', b'[', b']', b'{"a" 1}', b'{"a": 1,}', b'[1,]', b'[1 2]', b'{"a": 1 "b": 2}',
                  b'{1: 2}', b'{"a"}', b'{"a":}', b'"abc', b'"a\\', b'"a\\q"', b'"a\\\xc3"', b'"a\tb"', b'"a\nb"',
                  b'1 2', b'{} {}', b'[}', b'{]', b'{"a": 1]', b'[1}', b'{,}', b'[,1]', b'x', b'\xc3\xa9',
-                 b'{"a": x}', b'["a" "b"]', b'\x80', b'[\x80]', b'\x7f',
+                 b'{"a": x}', b'["a" "b"]', b'\x80', b'[\x80]', b'\x7f', b'[1\x80]', b'-\x80', b'1\xff',
                  b'["a"!"b"]', b'{"a": 1 ! "b": 2}', b'[1#2]',  # a character before ',' is no comma
                  b'"a\\1"', b'"a\\ "', b'"a\\e"', b'"a\\\x80"',  # escapes JSON does not have
                  b'{{}}', b'{[1]}', b'{1}', b'{null}',  # an object's key is a string
@@ -215,10 +215,10 @@ def test_choose_black_is_refused_even_while_a_choice_waits():
     assert tb.command("mrx", ticket="taxi")["ok"]
     tb.lift(13)
     tb.place(23)  # taxi and bus both join 13-23: the board waits for a choice
-    assert tb.board.pend_to == 23
+    assert tb.board.asking_at() == 23
     r = tb.command("choose", ticket="black")
     assert not r["ok"] and r["error"] == "wrong_turn", r
-    assert tb.board.pend_to == 23 and tb.board.game.pos[0] == 13
+    assert tb.board.asking_at() == 23 and tb.board.game.pos[0] == 13
     r = tb.command("choose", ticket="bus")
     assert r["ok"] and r["seq"] == tb.store.seq, r
     assert tb.board.game.pos[0] == 23 and list(tb.board.game.tickets[0]) == [11, 7, 4]
@@ -233,7 +233,7 @@ def test_choose_underground_when_bus_or_underground_waits():
     assert tb.command("mrx", ticket="taxi")["ok"]
     tb.lift(1)
     tb.place(46)  # bus and underground both join 1-46
-    assert tb.board.pend_to == 46
+    assert tb.board.asking_at() == 46
     r = tb.command("choose", ticket="underground")
     assert r["ok"] and r["seq"] == tb.store.seq, r
     assert tb.board.game.pos[0] == 46 and list(tb.board.game.tickets[0]) == [11, 8, 3]
@@ -244,10 +244,12 @@ def test_game_commands_are_refused_in_service_mode_and_others_answered():
     assert tb.command("svc_begin")["ok"]
     for cmd, args in (("setup", {"detectives": [13, 26, 29, 34, 50]}), ("choose", {"ticket": "taxi"}),
                       ("reset", {"confirm": True}), ("mrx", {"ticket": "taxi"}), ("undo", {}),
-                      ("place", {"piece": "D1", "station": 13})):
+                      ("place", {"piece": "D1", "station": 13}), ("capture", {"piece": "D1"}), ("cornered", {}),
+                      ("guide", {"piece": "D1", "to": 8, "ticket": "taxi"}), ("reveal", {"moves": []})):
         r = tb.command(cmd, **args)
         assert not r["ok"] and r["error"] == "wrong_turn", (cmd, r)
-    assert tb.command("ping")["ok"] and tb.command("status")["ok"]
+        assert r["message"] == "the board is in service mode: end yard calibrate/selftest first", (cmd, r)
+    assert tb.command("ping")["ok"] and tb.command("status")["ok"] and tb.command("record")["ok"]
     assert tb.command("svc_info")["ok"]
     assert tb.command("svc_end")["was_active"] is True
     assert "sy.link.service" not in sys.modules
@@ -262,6 +264,55 @@ def test_a_handlers_module_stays_once_loaded_and_a_once_a_game_one_is_dropped_af
     r = tb.command("reset", confirm="no")  # refused: the setup's module dropped all the same
     assert not r["ok"]
     assert "sy.play.newgame" not in sys.modules and "sy.rules.gamestart" not in sys.modules
+    assert tb.command("record")["ok"] and "sy.play.report" not in sys.modules
+    assert not tb.command("reveal", moves=[])["ok"]
+    assert "sy.play.verify" not in sys.modules and "sy.rules.commit" not in sys.modules
+
+
+def test_every_command_of_the_table_has_its_handler():
+    from sy.link import handlers
+    for name, (fn, stage, changes_game, reads_journal, drops) in proto.COMMANDS.items():
+        if isinstance(fn, str):
+            assert callable(getattr(handlers, fn)), name
+        else:
+            assert callable(fn), name
+        assert stage in (0, 1) and changes_game in (True, False) and reads_journal in (True, False), name
+        for module in drops:
+            assert module.count(".") == 1, (name, module)
+
+
+def test_the_commands_that_read_the_whole_journal_collect_as_they_go():
+    tb = _board()
+    paces = []
+    reading = tb.app.reading_journal
+    tb.app.reading_journal = lambda on: paces.append(on) or reading(on)
+    try:
+        for cmd, args in (("ping", {}), ("status", {}), ("mem", {}), ("reed", {"station": 0}),
+                          ("setup", {"detectives": [13, 26, 29, 34, 50]})):
+            assert tb.command(cmd, **args)["ok"] or cmd == "reed", cmd
+            assert paces == [], (cmd, paces)
+        for s in (13, 26, 29, 34, 50):
+            tb.place(s)  # the game in play: Mister X's turn
+        for cmd, args in (("hello", {"proto": 1}), ("record", {}), ("reveal", {"moves": []}),
+                          ("capture", {"piece": "D1"}), ("cornered", {})):
+            tb.command(cmd, **args)
+            assert paces == [True, False], (cmd, paces)  # and back to the players' pace, refused or not
+            del paces[:]
+    finally:
+        tb.app.reading_journal = reading
+
+
+def test_a_command_that_needs_the_game_in_play_says_what_is_in_the_way():
+    tb = _board()
+    for cmd, args in (("mrx", {"ticket": "nonsense"}), ("undo", {}), ("cornered", {}),
+                      ("guide", {"piece": "D1", "to": 8, "ticket": "taxi"}), ("place", {"piece": "D1", "station": 8})):
+        r = tb.command(cmd, **args)
+        assert not r["ok"] and (r["error"], r["message"]) == ("wrong_turn", "no game is set up"), (cmd, r)
+    assert tb.command("setup", detectives=[13, 26, 29, 34, 50])["ok"]
+    r = tb.command("mrx", ticket="taxi")
+    assert (r["error"], r["message"]) == ("wrong_turn", "the pieces are not on their start stations yet"), r
+    r = tb.command("choose", ticket="taxi")  # it needs a piece in hand, not a stage: its own refusal
+    assert (r["error"], r["message"]) == ("wrong_turn", "no piece is waiting for a ticket choice"), r
 
 
 def test_hello_replies_then_resends_what_the_host_missed():
@@ -281,12 +332,12 @@ def test_hello_replies_then_resends_what_the_host_missed():
 def _with_handler(name, fn, raw):
     """The board's replies to raw with the command `name` handled by fn (then put back)."""
     tb = _board()
-    was = proto._LINK_COMMANDS[name]
-    proto._LINK_COMMANDS[name] = fn
+    was = proto.COMMANDS[name]
+    proto.COMMANDS[name] = (fn,) + was[1:]
     try:
         return _send(tb, raw)
     finally:
-        proto._LINK_COMMANDS[name] = was
+        proto.COMMANDS[name] = was
 
 
 def test_a_bug_in_a_command_is_an_internal_error_and_the_board_goes_on():

@@ -11,6 +11,7 @@ if sys.implementation.name != "micropython":
             sys.path.insert(0, p)
 
 from testkit import TestBoard, scratch
+from sy.play.board import HAND_TAKEN_BACK
 
 TMP = scratch("sy-fwtest-takeback")
 
@@ -57,7 +58,7 @@ def test_take_back_by_the_confirm_button_held():
     assert evs == [{"type": "undo", "piece": "D1", "from": 23, "to": 13}], evs
     assert (bytes(g.pos), list(g.tickets[0]), bytes(g.supply), g.candidates(), g.to_move()) == before
     b = tb.board
-    assert b.back == 0 and b.n_missing == 1 and b.extra[:b.n_extra] == b"\x17"
+    assert (b.hand, b.piece) == (HAND_TAKEN_BACK, 0) and b.n_missing == 1 and list(b.extra[:b.n_extra]) == [23]
     blink = set()
     for _ in range(120):
         tb.run(1)
@@ -67,13 +68,13 @@ def test_take_back_by_the_confirm_button_held():
     # not another piece, not the host's commands
     tb.lift(23)
     tb.place(4)
-    assert g.pos[0] == 13 and g.moved == 0 and b.back == 0
+    assert g.pos[0] == 13 and g.moved == 0 and (b.hand, b.piece) == (HAND_TAKEN_BACK, 0)
     assert tb.command("mrx", ticket="taxi")["error"] == "wrong_turn"
     r = tb.command("undo")
     assert r["error"] == "wrong_turn" and r["message"] == "a move was taken back: put D1 back on station 13 first"
     tb.lift(4)
     tb.place(13)
-    assert b.back == -1 and any(m.get("note") == "back" for m in tb.messages())
+    assert b.hand != HAND_TAKEN_BACK and any(m.get("note") == "back" for m in tb.messages())
     assert b.n_extra == 0 and g.pos[0] == 13
     # the piece moves again as if it had never moved
     tb.lift(13)

@@ -1,14 +1,23 @@
 """The board's side of the line protocol (docs/protocol.md): JSON lines, commands with ids and
 replies, sequenced events the host acknowledges, unsequenced notes. A line is checked here and
-handed to its command's handler: the session's own (hello, ack, ping, mem) below, the game's in
-sy/link/handlers.py, service mode's in sy/link/service.py. Nothing here may crash the board: every
-failure becomes an error reply."""
+handed to its command's handler by one table (COMMANDS, at the end): the session's own (hello,
+ack, ping, mem) below, the game's in sy/link/handlers.py, service mode's in sy/link/service.py.
+Nothing here may crash the board: every failure becomes an error reply."""
 import json
 import sys
 
 from sy import forget
 from sy.rules.base import RuleError
 from sy.link.fields import ProtoError, PROTO, FIRMWARE
+
+try:
+    from micropython import const
+except ImportError:  # CPython
+    from sy.compat import const
+
+# the stage a command needs (the command table's second column)
+_ANY_STAGE = const(0)  # any: it reads, or it checks the stage itself
+_IN_PLAY = const(1)  # the game in play with nothing to put back (Board.require_play says what is in the way)
 
 
 # JSON byte classes (ASCII): 1 white space, 2 in a number or literal, 4 may follow a backslash
@@ -112,6 +121,7 @@ class Protocol:
     def handle(self, raw):
         rid = cmd = None
         reading = False
+        drops = ()
         try:
             try:
                 valid = well_formed(raw)
@@ -130,20 +140,20 @@ class Protocol:
             if not isinstance(name, str):
                 raise ProtoError("bad_input", "unknown command %r", name)
             cmd = name
-            fn = _LINK_COMMANDS.get(cmd)
-            if fn is None and cmd in _GAME_COMMANDS:
-                from sy.link import handlers  # loaded at the first of the game's commands, kept
-                fn = getattr(handlers, "handle_" + cmd)
-            if fn is None and cmd[:4] == "svc_":
-                from sy.link import service  # yard calibrate / selftest: loaded only for these, dropped at svc_end
-                fn = service.handle
-            if fn is None:
+            entry = COMMANDS.get(cmd) or (_SERVICE if cmd[:4] == "svc_" else None)
+            if entry is None:
                 raise ProtoError("bad_input", "unknown command %r", cmd)
-            if cmd in _CHANGES_THE_GAME and self.app is not None and self.app.board is not self.board:
+            fn, stage, changes_game, reads_journal, drops = entry
+            if isinstance(fn, str):  # the game's: loaded at the first of them, kept (docs/memory.md)
+                from sy.link import handlers
+                fn = getattr(handlers, fn)
+            if changes_game and self.app is not None and self.app.board is not self.board:
                 raise ProtoError("wrong_turn", "the board is in service mode: end yard calibrate/selftest first")
             if rid is None and cmd != "ack":
                 raise ProtoError("bad_input", "every command but ack needs an integer id")
-            reading = cmd in _READ_THE_JOURNAL and self.app is not None
+            if stage == _IN_PLAY:
+                self.board.require_play()
+            reading = reads_journal and self.app is not None
             if reading:
                 self.app.reading_journal(True)
             out = fn(self, msg)
@@ -161,7 +171,7 @@ class Protocol:
         finally:
             if reading:
                 self.app.reading_journal(False)
-            for name in _ONCE_A_GAME.get(cmd, ()):
+            for name in drops:
                 forget(name)
 
     def step(self):
@@ -207,7 +217,7 @@ class Protocol:
         acked = msg.get("acked", 0)
         if not isinstance(acked, int) or acked < 0:
             raise ProtoError("bad_input", "acked must be a whole number")
-        from sy.play.status import status
+        from sy.play.status import status  # with the first hello, not at boot (the handlers' reason, below)
         b = self.board
         st = status(b)
         st["proto"] = PROTO
@@ -243,18 +253,43 @@ class Protocol:
         return out
 
 
-_LINK_COMMANDS = {"hello": Protocol.handle_hello, "ack": Protocol.handle_ack, "ping": Protocol.handle_ping,
-                  "mem": Protocol.handle_mem}
-# the game's commands: sy/link/handlers.py's handle_<cmd>
-_GAME_COMMANDS = ("status", "mrx", "choose", "undo", "capture", "cornered", "guide", "setup", "reset",
-                  "reveal", "record", "reed", "place")
-# what comes at most once a game (the setup, the fair-play check, the record, reeds out of service):
+def _service(proto, msg):
+    from sy.link import service  # yard calibrate / selftest: loaded only for these, dropped at svc_end
+    return service.handle(proto, msg)
+
+
+# What comes at most once a game (the setup, the fair-play check, the record, reeds out of service):
 # the game flow's module and the rules' module its command brought are dropped after it, not
-# carried through the rest of the game (measured on the Pico: docs/memory.md)
-_ONCE_A_GAME = {"setup": ("play.newgame", "rules.gamestart"), "reset": ("play.newgame", "rules.gamestart"),
-                "reveal": ("play.verify", "rules.commit"), "record": ("play.report",),
-                "reed": ("play.deadreed",), "place": ("play.deadreed",)}
-# commands that read the whole journal: collected as they go (sy/app.py's GC_EVERY_READING)
-_READ_THE_JOURNAL = ("hello", "record", "reveal", "capture", "cornered")
-# commands that change the game: refused while service mode has the switches and LEDs
-_CHANGES_THE_GAME = ("mrx", "choose", "setup", "reset", "reveal", "capture", "cornered", "guide", "undo", "place")
+# carried through the rest of the game (docs/memory.md)
+_NEW_GAME = ("play.newgame", "rules.gamestart")
+
+# The command table: name -> (handler, the stage it needs, it changes the game (refused while service
+# mode has the switches and LEDs), it reads the whole journal (collected as it goes: sy/app.py's
+# reading_journal), the modules dropped after it). A handler is handler(proto, msg) -> the reply's
+# fields or None: a function, or the name of one in sy/link/handlers.py (the game's commands).
+# docs/protocol.md lists the commands.
+COMMANDS = {
+    # name: (handler, stage, changes the game, reads the journal, dropped after)
+    # the session's own
+    "hello": (Protocol.handle_hello, _ANY_STAGE, False, True, ()),
+    "ack": (Protocol.handle_ack, _ANY_STAGE, False, False, ()),
+    "ping": (Protocol.handle_ping, _ANY_STAGE, False, False, ()),
+    "mem": (Protocol.handle_mem, _ANY_STAGE, False, False, ()),
+    # the game's (sy/link/handlers.py, loaded at the first of them: at boot it would not fit beside the map
+    # on the unix port's smallest heap)
+    "status": ("handle_status", _ANY_STAGE, False, False, ()),
+    "mrx": ("handle_mrx", _IN_PLAY, True, False, ()),
+    "choose": ("handle_choose", _ANY_STAGE, True, False, ()),
+    "undo": ("handle_undo", _IN_PLAY, True, False, ()),
+    "capture": ("handle_capture", _ANY_STAGE, True, True, ()),
+    "cornered": ("handle_cornered", _IN_PLAY, True, True, ()),
+    "guide": ("handle_guide", _IN_PLAY, True, False, ()),
+    "setup": ("handle_setup", _ANY_STAGE, True, False, _NEW_GAME),
+    "reset": ("handle_reset", _ANY_STAGE, True, False, _NEW_GAME),
+    "reveal": ("handle_reveal", _ANY_STAGE, True, True, ("play.verify", "rules.commit")),
+    "record": ("handle_record", _ANY_STAGE, False, True, ("play.report",)),
+    "reed": ("handle_reed", _ANY_STAGE, False, False, ("play.deadreed",)),
+    "place": ("handle_place", _IN_PLAY, True, False, ("play.deadreed",)),
+}
+# service mode's commands, svc_*: sy/link/service.py (loaded only for them) dispatches them itself
+_SERVICE = (_service, _ANY_STAGE, False, False, ())
