@@ -1,7 +1,7 @@
 """The power entry simulated in ngspice: reverse-polarity MOSFET Q1, over-voltage switch Q3 with
 its detector (TL431 U6, divider R10/R11, PNP Q4), fuse, switch and the LED chain's capacitors.
 
-    python -m hardware.ovp
+    python -m hardware.ovp      (exit code 1 when a figure is outside its limit)
 
 The deck is built from hardware/wiring.net (its parts, values and nets), so the simulation is of
 the circuit the schematic, the ERC and the BOM describe. What it computes:
@@ -358,14 +358,42 @@ def report(f=None):
     return "\n".join(rows)
 
 
+SUPPLY_MAX_V = 5.25           # a 5 V supply at +5 %: must pass
+DERATE = 0.8                  # of an absolute maximum rating
+
+
+def problems(f):
+    """[text]: every simulated figure outside its limit (empty: the power entry passes)."""
+    bad = []
+    for name, (on, off, _w) in f["trip"].items():
+        if not SUPPLY_MAX_V < on <= off <= LOAD_SPEC_V:
+            bad.append("trip, %s: %.3f-%.3f V, not within %.2f-%.2f V" % (name, on, off, SUPPLY_MAX_V, LOAD_SPEC_V))
+    for amps, st in f["steady"].items():
+        tj, ok = thermal_ok(max(st["q1_w"], st["q3_w"]))
+        if not ok:
+            bad.append("5 V at %.2f A: T_J %.0f degC" % (amps, tj))
+    for kind in ("plug", "wall"):
+        for volts, p in f[kind].items():
+            if volts > LOAD_SPEC_V and p["peak_load"] > LOAD_SPEC_V:
+                bad.append("%s %.0f V: the load sees %.2f V" % (kind, volts, p["peak_load"]))
+            if max(p["vgs"], p["vgs1"]) > DERATE * MOSFET_VGS_MAX or max(p["vds"], p["vds1"]) > DERATE * MOSFET_VDS_MAX:
+                bad.append("%s %.0f V: V_GS %.1f V, V_DS %.1f V past %.0f %% of the ratings" % (
+                    kind, volts, max(p["vgs"], p["vgs1"]), max(p["vds"], p["vds1"]), DERATE * 100))
+    return bad
+
+
 def main(argv=None):
     argparse.ArgumentParser(description=__doc__.splitlines()[0]).parse_args(argv)
     try:
-        print(report())
+        f = figures()
     except SimError as e:
         print("error: %s" % e, file=sys.stderr)
         return 1
-    return 0
+    print(report(f))
+    bad = problems(f)
+    for b in bad:
+        print("FAIL " + b)
+    return 1 if bad else 0
 
 
 if __name__ == "__main__":

@@ -13,8 +13,8 @@ from sy.hardware import boardconfig
 pytestmark = pytest.mark.skipif(not shutil.which("ngspice"), reason="ngspice is not installed (make setup)")
 
 README = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "hardware", "README.md")
-SUPPLY_MAX_V = 5.25            # a 5 V supply at +5 %: must pass
-DERATE = 0.8                   # of an absolute maximum rating
+SUPPLY_MAX_V = ovp.SUPPLY_MAX_V
+DERATE = ovp.DERATE
 
 
 @pytest.fixture(scope="module")
@@ -93,6 +93,12 @@ def test_without_q1s_zener_its_gate_takes_the_adapter():
                   ""))
     p = ovp.plug(20.0, rise=ovp.WALL_RISE_S, nl=nl)
     assert p["vgs1"] > DERATE * ovp.MOSFET_VGS_MAX
+
+
+def test_the_tool_passes_the_power_entry_and_fails_a_bad_one(fig, capsys):
+    assert ovp.problems(fig) == []
+    bad = dict(fig, trip=dict(fig["trip"], high=(5.61, 5.62, 0.0)))
+    assert any(p.startswith("trip, high") for p in ovp.problems(bad))
 
 
 def test_the_readme_shows_the_simulated_figures(fig):
