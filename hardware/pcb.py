@@ -59,6 +59,7 @@ BODIES = {"DIP-16 socket": (1.27, 1.27), "DIP-14 socket": (1.27, 1.27), "DIP-20 
           "disc 2.54 mm": (1.25, 0.63),       # a dipped radial 100 nF, 3.8 x 2.5 mm
           "axial 12.7 mm": (1.25, 0.0)}       # a 1/4 W resistor, 6.3 x 2.5 mm between its pads
 COURTYARD_MARGIN = 0.25
+STANDOFF = 6.4                  # an M3 hex standoff across its corners, mm
 
 
 class RouteError(Exception):
@@ -339,6 +340,10 @@ def courtyards(board=None):
         mx = max(across, PAD / 2) + COURTYARD_MARGIN
         my = max(along, PAD / 2) + COURTYARD_MARGIN
         out[ref] = (min(xs) - mx, min(ys) - my, max(xs) + mx, max(ys) + my)
+    for k, hole in enumerate(stripboard.MOUNTING, 1):   # an M3 standoff: 5.5 mm hex, 6.4 mm across corners
+        x, y = board.xy(hole)
+        r = STANDOFF / 2 + COURTYARD_MARGIN
+        out["MH%d" % k] = (x - r, y - r, x + r, y + r)
     return out
 
 
