@@ -105,3 +105,7 @@ def test_the_readme_shows_the_simulated_figures(fig):
     text = open(README).read()
     m = re.search(r"<!-- ovp:start -->\n(.*?)\n<!-- ovp:end -->", text, re.S)
     assert m and m.group(1) == ovp.report(fig)
+    # the prose quotes the same trip points: the design table and the first-power checklist
+    lo, nom, hi = (fig["trip"][k][1] for k in ("low", "nominal", "high"))
+    assert "exceeds %.2f V (simulated: %.2f–%.2f V at the parts' tolerance corners)" % (nom, lo, hi) in text
+    assert "between %.2f and %.2f V input\n   (%.2f V with nominal parts)" % (lo, hi, nom) in text
