@@ -21,6 +21,8 @@ may need it; the hash of the key is read at boot.
 import hashlib
 import os
 
+from sy.rules.base import RuleError
+
 DOMAIN = b"sy-link-1:"
 _BLOCK = 64
 MAC_FIELD = b',"mac":"'
@@ -107,6 +109,21 @@ def _fresh_session():
     return "".join("%02x" % b for b in r).encode()
 
 
+# the commands that act for Mister X: his moves, the claims that end the game with his proof, his
+# route after the game; a take-back's consent; and, while his keyed game is on, ending it
+_FOR_MRX = ("mrx", "capture", "cornered", "reveal")
+
+
+def speaks_for_mrx(cmd, msg, game_on):
+    if cmd in _FOR_MRX:
+        return True
+    if cmd == "undo":
+        return bool(msg.get("consent"))
+    if cmd == "setup" or cmd == "reset":
+        return game_on
+    return False
+
+
 class LinkAuth:
     """The game's key (in RAM, once presented), the hash of it (on flash), the session and the
     last counter taken."""
@@ -170,6 +187,42 @@ class LinkAuth:
             return False
         self.key = bytearray(key)
         return True
+
+    # --- the link's use of it (sy/link/proto.py) ---------------------------------------------
+    def hello_fields(self, msg, out):
+        """A hello: take the game's key if it comes with one (RuleError if it is not the game's),
+        and add what the host needs to tag its lines to the reply `out`."""
+        v = msg.get("key")
+        if v is not None:
+            try:
+                key = key_arg(v)
+            except ValueError:
+                raise RuleError("bad_input", "key must be 64 hex digits 0-9, a-f")
+            if not self.present(key):
+                raise RuleError("unauthenticated", "this key is not the game's: only the host that set the "
+                                "game up can speak for Mister X")
+        out["session"] = self.session.decode()
+        out["auth_n"] = self.last_n
+        out["keyed"] = self.keyhash is not None
+        out["key_ok"] = self.key is not None
+
+    def check(self, cmd, msg, raw, game_on):
+        """Refuse (RuleError, nothing changed) a line that speaks for Mister X without his host's
+        tag, in a game that has a key. game_on: a game is being set up or played (then a setup
+        that replaces it, and a reset, speak for him too)."""
+        if not speaks_for_mrx(cmd, msg, game_on):
+            return
+        why = self.verify(raw, msg.get("n"))
+        if why is None:
+            return
+        if why == "no_key":
+            raise RuleError("no_key", "the board restarted: Mister X's host must give the game's key again "
+                            "(hello with key) before it speaks for him")
+        if why == "replayed":
+            raise RuleError("replayed", "this line's counter n is not above the last one taken (%d): a line "
+                            "sent before", self.last_n)
+        raise RuleError("unauthenticated", "%s speaks for Mister X: only his host can send it (the line's tag "
+                        "is missing or wrong)", cmd)
 
     # --- lines --------------------------------------------------------------------------------
     def verify(self, raw, n):
