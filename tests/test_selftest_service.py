@@ -26,7 +26,7 @@ tb.settle()
 r = cmd(tb, "svc_raw", clear=True)
 bit = tb.bit(57)
 assert int(r["stable"][2 * (bit >> 3):2 * (bit >> 3) + 2], 16) & (0x80 >> (bit & 7)), r
-assert tb.board.occ[57] == 0  # the game does not see switches in service mode
+assert tb.board.reed(57) == 0  # the game does not see switches in service mode
 assert cmd(tb, "svc_led", index=5, rgb=[255, 0, 0])["ok"]
 tb.run(1)
 assert tb.strip.buf[16] and not tb.strip.buf[15] and not any(tb.strip.buf[:15]), bytes(tb.strip.buf[:24])
@@ -62,7 +62,7 @@ assert int(r["ever"][2 * (b60 >> 3):2 * (b60 >> 3) + 2], 16) & (0x80 >> (b60 & 7
 assert cmd(tb, "svc_end")["ok"]
 assert "sy.link.service" not in sys.modules
 tb.run(2)
-assert tb.board.occ[57] == 1 and tb.app.board is tb.board  # the game reads the switches again
+assert tb.board.reed(57) == 1 and tb.app.board is tb.board  # the game reads the switches again
 # during a game: refused, unless paused
 tb.set(57, False)
 tb.settle()

@@ -91,7 +91,7 @@ class TestBoard(InProcessBoard):
             s, t = g.legal(p)[0]
             self.lift(g.pos[p])
             self.place(s)
-            if self.board.pend_to == s:
+            if self.board.asking_at() == s:
                 self.press(t)
 
     def messages(self):

@@ -74,11 +74,7 @@ class App:
     def start(self, now):
         self.inputs.scan(self.bitmap)
         self.debouncer.prime(self.bitmap)
-        occ = self.board.occ
-        for bit in range(self.nbits):
-            s = self.bit_station[bit]
-            if s and self.bitmap[bit >> 3] & (0x80 >> (bit & 7)):
-                occ[s] = 1
+        self.board.read_reeds(self.bitmap, self.bit_station, self.nbits)
         from sy.storage import resume  # boot only: dropped again
         try:
             resume.resume(self.board)

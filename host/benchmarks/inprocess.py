@@ -294,7 +294,7 @@ def play_game(tb, detectives=(13, 26, 29, 34, 50), bobbies=(), mrx=45, seed=7, c
             if on_place:
                 on_place(tb, s)
             tb.place(s)
-            if board.pend_to == s:
+            if board.asking_at() == s:
                 tb.press(t)
             bobby = g.is_bobby(p)
             truth.move(p, None if bobby else t, s)

@@ -151,11 +151,11 @@ def test_a_new_setup_abandons_a_game_only_when_told_to():
     _refused(_setup(tb), "wrong_turn")
     assert tb.board.game.moves == 1
     tb.lift(26)  # D2 in hand
-    assert tb.board.lifted == 1
+    assert tb.board.piece_in_hand() == 1
     r = _setup(tb, detectives=[13, 26, 29], bobbies=[117], replace=True)
     assert r["ok"] and r["seq"] == 1, r
     b = tb.board
-    assert b.stage == 1 and b.game.moves == 0 and b.gp == -1 and b.lifted == -1 and not b.x_on
+    assert b.stage == 1 and b.game.moves == 0 and b.guided() is None and b.piece_in_hand() == -1 and not b.mrx_piece_on
     assert [line["type"] for line in _record(tb, True)] == ["setup"]  # a new journal
     st = tb.command("status")
     assert st["missing"] == ["D1", "D2", "B1"] and st["extra"] == [4, 34, 50], st  # the old pieces are strays now
@@ -198,11 +198,11 @@ def test_a_reset_while_a_piece_is_in_hand_forgets_it():
     assert tb.command("mrx", ticket="taxi")["ok"]
     tb.set(13, False)
     tb.settle()
-    assert tb.board.lifted == 0 and tb.board.lift_note == 0  # D1 in hand, not yet told
+    assert tb.board.piece_in_hand() == 0 and tb.board.lift_note == 0  # D1 in hand, not yet told
     assert tb.command("reset", confirm=True)["ok"]
     tb.messages()
     tb.run(20)
-    assert [m for m in tb.messages() if "note" in m] == [] and tb.board.lifted == -1
+    assert [m for m in tb.messages() if "note" in m] == [] and tb.board.piece_in_hand() == -1
     assert tb.command("status")["stage"] == "idle"
 
 
@@ -304,17 +304,17 @@ def test_his_piece_must_go_when_he_moves_on():
     to = g.graph.neighbours(45, 0)[0]
     assert tb.command("mrx", ticket="taxi", to=to)["ok"]
     tb.place(to)
-    assert tb.board.x_on
+    assert tb.board.mrx_piece_on
     tb.detectives_round()
     assert tb.command("mrx", ticket="taxi")["ok"]
-    assert not tb.board.x_on and tb.command("status")["extra"] == [to]
+    assert not tb.board.mrx_piece_on and tb.command("status")["extra"] == [to]
     tb = _start(reveals=[1])  # the same when he moves on by a double move
     assert tb.command("mrx", ticket="taxi", to=to)["ok"]
     tb.place(to)
-    assert tb.board.x_on
+    assert tb.board.mrx_piece_on
     tb.detectives_round()
     assert tb.command("mrx", double=[{"ticket": "taxi"}, {"ticket": "taxi"}])["ok"]
-    assert not tb.board.x_on and tb.command("status")["extra"] == [to]
+    assert not tb.board.mrx_piece_on and tb.command("status")["extra"] == [to]
 
 
 def test_a_double_move_after_a_single_one_surfaces_on_its_first_half():
@@ -478,18 +478,18 @@ def test_guide_lights_one_move_and_refuses_others():
     _refused(tb.command("guide", piece="D1", to=4, ticket="boat"), "bad_input")
     _refused(tb.command("guide", piece="D1", to=400, ticket="taxi"), "bad_input")
     _refused(tb.command("guide", piece="D7", to=4, ticket="taxi"), "bad_input")
-    assert tb.board.gp == -1
+    assert tb.board.guided() is None
     r = tb.command("guide", piece="D1", to=4, ticket="taxi")
-    assert r["ok"] and (tb.board.gp, tb.board.gto, tb.board.gt) == (0, 4, 0)
+    assert r["ok"] and tb.board.guided() == (0, 4, 0)
     tb.lift(13)
     tb.place(4)
-    assert tb.board.game.pos[0] == 4 and tb.board.gp == -1
+    assert tb.board.game.pos[0] == 4 and tb.board.guided() is None
     _refused(tb.command("guide", piece="D1", to=13, ticket="taxi"), "not_connected")  # D1 has moved
     g = tb.board.game
     s, t = g.legal(2)[0]
     tb.lift(29)
     tb.place(s)
-    if tb.board.pend_to == s:
+    if tb.board.asking_at() == s:
         tb.press(t)
     assert g.pos[2] == s and g.to_move() & 2  # D3 has moved, D2 has not
     for s2, t2 in g.legal(2) or [(29, 0)]:
@@ -512,14 +512,14 @@ def test_undo_by_the_host_names_the_piece_or_takes_the_last():
     assert r["ok"] and r["seq"] == 6, r
     assert _events(tb) == [{"type": "undo", "piece": "D2", "from": 39, "to": 26}]
     b = tb.board
-    assert b.back == 1 and b.game.pos[1] == 26
+    assert b.taken_back_piece() == 1 and b.game.pos[1] == 26
     st = tb.command("status")
     assert st["extra"] == [39] and st["missing"] == ["D2"]
     _refused(tb.command("mrx", ticket="taxi"), "wrong_turn")  # D2 must go back first
     tb.lift(39)
-    assert b.back == 1
+    assert b.taken_back_piece() == 1
     tb.place(26)
-    assert b.back == -1
+    assert b.taken_back_piece() == -1
     r = tb.command("undo")
     assert r["ok"] and _events(tb) == [{"type": "undo", "piece": "D1", "from": 4, "to": 13}]
 
@@ -552,12 +552,12 @@ def test_undo_while_the_piece_is_off_its_station():
     tb.messages()
     assert tb.command("undo")["ok"]
     b = tb.board
-    assert b.back == 0 and tb.command("status")["extra"] == []
+    assert b.taken_back_piece() == 0 and tb.command("status")["extra"] == []
     tb.place(4)  # put down on the station it was taken back from: a stray, not a move
-    assert b.game.pos[0] == 13 and b.back == 0
+    assert b.game.pos[0] == 13 and b.taken_back_piece() == 0
     tb.lift(4)
     tb.place(13)
-    assert b.back == -1
+    assert b.taken_back_piece() == -1
 
 
 def test_undo_clears_a_guided_move():
@@ -567,7 +567,7 @@ def test_undo_clears_a_guided_move():
     _move(tb, 13, 4)
     assert tb.command("guide", piece="D2", to=39, ticket="taxi")["ok"]
     assert tb.command("undo")["ok"]
-    assert tb.board.gp == -1
+    assert tb.board.guided() is None
 
 
 # --- status and hello (sy/play/status.py) ------------------------------------------------------------------------
@@ -976,10 +976,10 @@ def test_service_raw_latches_every_scan_until_cleared():
     assert tb.command("svc_raw")["buttons"] == 0x80 >> 2
     tb.button(2, False)
     tb.settle()
-    assert tb.board.occ[57] == 0  # the game does not see switches in service mode
+    assert tb.board.reed(57) == 0  # the game does not see switches in service mode
     assert tb.command("svc_end")["ok"]
     tb.run(1)
-    assert tb.board.occ[57] == 1 and tb.board.occ[60] == 0  # it reads them all again after
+    assert tb.board.reed(57) == 1 and tb.board.reed(60) == 0  # it reads them all again after
 
 
 def test_service_info_maps_every_station_to_its_bit_and_led():
@@ -1058,11 +1058,11 @@ def test_service_mode_during_a_game_pauses_it_and_gives_it_back():
     r = tb.command("svc_begin", pause=True)
     assert r["paused"] is True and tb.command("svc_info")["paused"] is True
     tb.lift(13)  # unseen in service mode
-    assert tb.board.occ[13] == 1
+    assert tb.board.reed(13) == 1
     tb.run(10)
     assert tb.command("svc_end")["was_active"] is True
     b = tb.board
-    assert b.restoring and b.occ[13] == 0 and b.now == tb.now  # the game waits for the pieces to agree again
+    assert b.restoring and b.reed(13) == 0 and b.now == tb.now  # the game waits for the pieces to agree again
     tb.place(13)
     assert not b.restoring
     assert tb.command("mrx", ticket="taxi")["ok"]

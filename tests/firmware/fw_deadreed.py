@@ -52,7 +52,7 @@ class DeadBoard(TestBoard):
     def place(self, station):
         TestBoard.place(self, station)
         bl = self.board.blind
-        if bl is not None and bl.dead[station] and self.board.lifted >= 0:
+        if bl is not None and bl.dead[station] and self.board.piece_in_hand() >= 0:
             self.confirms += 1
             self.press(3)
 
@@ -191,7 +191,7 @@ def test_taken_out_during_a_game_and_place_by_the_host():
     evs = [m["ev"] for m in tb.messages() if "ev" in m]
     assert evs == [{"type": "move", "piece": "D1", "ticket": "bus", "to": 14}], evs
     # D1 now stands on 14 (out of service) and is not missing; it moves again next round
-    assert tb.board.n_missing == 0 and tb.board.n_extra == 0
+    assert len(tb.board.missing_pieces()) == 0 and len(tb.board.extra_stations()) == 0
 
 
 def test_a_rewrite_cut_by_a_power_cut_is_finished_at_boot():
@@ -243,10 +243,10 @@ def test_a_move_onto_a_dead_station_taken_back_and_made_again():
         tb.button(3, False)
         tb.settle()
         assert _evs(tb) == [{"type": "undo", "piece": "D1", "from": 4, "to": 13}]
-        assert g.pos[0] == 13 and tb.board.back == 0
+        assert g.pos[0] == 13 and tb.board.taken_back_piece() == 0
         tb.lift(4)  # unseen: the piece goes back to 13
         tb.place(13)
-        assert tb.board.back == -1 and tb.board.n_missing == 0 and tb.board.n_extra == 0
+        assert tb.board.taken_back_piece() == -1 and len(tb.board.missing_pieces()) == 0 and len(tb.board.extra_stations()) == 0
         tb.lift(13)
         tb.place(4)
         assert g.pos[0] == 4 and _evs(tb) == [{"type": "move", "piece": "D1", "ticket": "taxi", "to": 4}]
@@ -258,9 +258,11 @@ def test_a_piece_on_a_dead_station_moves_off_it_and_an_illegal_landing_waits():
         g = tb.board.game
         b = tb.board
         tb.place(100)  # not a legal destination of D1 (nor of anyone): an error, nothing committed
-        assert _evs(tb) == [] and g.pos[0] == 13 and b.bad == 100
+        got = tb.messages()
+        assert [m for m in got if "ev" in m] == [] and g.pos[0] == 13
+        assert [(m["piece"], m["station"]) for m in got if m.get("note") == "illegal"] == [("D1", 100)], got
         tb.lift(100)
-        assert b.n_missing == 0 and b.n_extra == 0 and b.lifted == -1
+        assert len(b.missing_pieces()) == 0 and len(b.extra_stations()) == 0 and b.piece_in_hand() == -1
         tb.lift(13)  # unseen
         tb.place(4)  # taxi from 13
         assert g.pos[0] == 4 and _evs(tb) == [{"type": "move", "piece": "D1", "ticket": "taxi", "to": 4}]
@@ -275,7 +277,7 @@ def test_a_power_cut_with_a_piece_on_a_dead_station_resumes():
     b = tb.board
     assert b.blind is not None and b.blind.dead[4]
     tb.run(20)
-    assert not b.restoring and b.n_missing == 0 and b.n_extra == 0, (b.restoring, b.n_missing, b.n_extra)
+    assert not b.restoring and len(b.missing_pieces()) == 0 and len(b.extra_stations()) == 0, (b.restoring, len(b.missing_pieces()), len(b.extra_stations()))
     assert b.game.pos[0] == 4
 
 
@@ -304,15 +306,15 @@ def test_a_reed_back_in_service_reads_its_switch():
             tb.set(s, closed)  # unseen while out of service
             tb.settle()
             tb.run(len(byte) + 1)  # one switch's change a scan cycle
-            assert tb.board.occ[s] == 0  # its switch is not heard while out of service
+            assert tb.board.reed(s) == 0  # its switch is not heard while out of service
             assert tb.command("status")["dead"] == [s]
             assert tb.command("reed", station=s, out=False)["dead"] == []
-            assert tb.board.occ[s] == (1 if closed else 0), (s, closed)
+            assert tb.board.reed(s) == (1 if closed else 0), (s, closed)
             for t in byte + [s]:
                 tb.set(t, False)
             tb.settle()
             tb.run(len(byte) + 1)
-    assert tb.board.occ.count(b"\x01") == 0
+    assert not any(tb.board.reed(s) for s in range(1, 200))
 
 
 def test_a_reed_that_cannot_be_written_into_board_json_changes_nothing():
@@ -344,7 +346,7 @@ def test_a_place_with_a_ticket_that_does_not_go_there_is_refused_and_forgets_the
     tb.lift(13)
     r = tb.command("place", piece="D1", station=4, ticket="underground")  # 4 is a taxi ride from 13
     assert not r["ok"] and r["error"] == "illegal" and r["message"] == "D1 cannot go to 4 now", r
-    assert b.pre_ticket == -1 and b.bad == 0 and b.lifted == 0
+    assert b.chosen_ticket() == -1 and b.piece_in_hand() == 0
     r = tb.command("place", piece="D1", station=26)
     assert not r["ok"] and r["error"] == "bad_input" and r["message"] == "station 26's reed is in service: put the piece there", r
     seq = tb.store.seq
@@ -352,7 +354,7 @@ def test_a_place_with_a_ticket_that_does_not_go_there_is_refused_and_forgets_the
     assert r["ok"] and r["seq"] == tb.store.seq == seq + 1 and "pending" not in r and b.game.pos[0] == 4, r
     r = tb.command("place", piece="D1", station=14, ticket="bus")  # D1 has moved: not in hand
     assert not r["ok"] and r["error"] == "wrong_turn" and r["message"] == "D1 is not in hand", r
-    assert b.game.pos[0] == 4 and b.lifted == -1
+    assert b.game.pos[0] == 4 and b.piece_in_hand() == -1
 
 
 def test_at_most_20_reeds_out_of_service():
@@ -371,7 +373,7 @@ def test_the_host_places_a_piece_standing_out_of_sight_without_a_lifted_note():
     assert tb.command("reed", station=13, out=True)["ok"]  # D1 stands there, unseen
     tb.messages()
     r = tb.command("place", piece="D1", station=14, ticket="taxi")  # 14 is a bus ride from 13
-    assert not r["ok"] and r["error"] == "illegal" and tb.board.lifted == 0, r
+    assert not r["ok"] and r["error"] == "illegal" and tb.board.piece_in_hand() == 0, r
     tb.run(5)
     notes = [m["note"] for m in tb.messages() if "note" in m]
     assert "lifted" not in notes, notes  # the host lifted it: the players are not told
@@ -394,14 +396,14 @@ def test_a_ticket_pressed_leaves_white_only_the_destinations_out_of_service_it_r
 
     assert whites(300) == [4, 14]
     tb.press(1)  # the bus ticket first
-    assert tb.board.pre_ticket == 1
+    assert tb.board.chosen_ticket() == 1
     assert whites(300) == [14]
 
 
 def test_a_short_confirm_after_a_reset_with_a_piece_in_hand_does_nothing():
     tb = _host_places()
     tb.lift(13)
-    assert tb.board.lifted == 0
+    assert tb.board.piece_in_hand() == 0
     assert tb.command("reset", confirm=True)["ok"] and tb.board.stage == 0
     tb.messages()
     tb.press(3)
@@ -413,13 +415,13 @@ def test_a_short_confirm_after_a_reset_with_a_piece_in_hand_does_nothing():
 def test_with_no_piece_out_of_sight_a_closing_station_is_a_stray():
     tb = _host_places()  # 4 and 14 out of service, no piece on them
     b = tb.board
-    assert b.blind.on_dead(b) == -1
+    assert b.blind.hidden_mover(b.game, b.game.to_move()) == -1
     tb.set(100, True)  # nothing in hand: a stray, not a placement of a piece nobody sees lifted
     tb.settle()
-    assert b.occ[100] == 3 and b.n_extra == 1 and b.n_missing == 0 and b.lifted == -1
+    assert b.reed(100) == 3 and len(b.extra_stations()) == 1 and len(b.missing_pieces()) == 0 and b.piece_in_hand() == -1
     tb.set(100, False)
     tb.settle()
-    assert b.n_extra == 0
+    assert len(b.extra_stations()) == 0
 
 
 def test_a_piece_out_of_sight_is_shown_lifted_for_one_placement_only():
@@ -429,13 +431,13 @@ def test_a_piece_out_of_sight_is_shown_lifted_for_one_placement_only():
     tb.messages()
     tb.set(100, True)  # one station closes: D1 was lifted and put there (not a move of D1: illegal)
     tb.settle()
-    assert b.n_missing == 1 and b.lifted == 0 and b.bad == 100
+    assert len(b.missing_pieces()) == 1 and b.piece_in_hand() == 0
     illegal = [m for m in tb.messages() if m.get("note") == "illegal"]
     assert [(m["piece"], m["station"]) for m in illegal] == [("D1", 100)], illegal  # told once
     for s in (101, 102, 103, 104):  # more closing: no longer one placement, D1 is where the game says
         tb.set(s, True)
         tb.settle()
-        assert b.n_missing == 0 and b.lifted == -1, s
+        assert len(b.missing_pieces()) == 0 and b.piece_in_hand() == -1, s
 
 
 def test_a_short_confirm_after_the_game_ended_with_a_piece_in_hand_does_nothing():
@@ -451,7 +453,7 @@ def test_a_short_confirm_after_the_game_ended_with_a_piece_in_hand_does_nothing(
     tb.lift(47)
     tb.place(46)  # D2 moves onto him
     tb.lift(13)  # D1 in hand, 4 among its destinations
-    assert tb.board.lifted == 0
+    assert tb.board.piece_in_hand() == 0
     assert tb.command("capture", piece="D2", reveal=[salt, 46])["ok"] and tb.board.stage == 3
     tb.messages()
     tb.press(3)

@@ -212,10 +212,10 @@ def test_choose_black_is_refused_even_while_a_choice_waits():
     assert tb.command("mrx", ticket="taxi")["ok"]
     tb.lift(13)
     tb.place(23)  # taxi and bus both join 13-23: the board waits for a choice
-    assert tb.board.pend_to == 23
+    assert tb.board.asking_at() == 23
     r = tb.command("choose", ticket="black")
     assert not r["ok"] and r["error"] == "wrong_turn", r
-    assert tb.board.pend_to == 23 and tb.board.game.pos[0] == 13
+    assert tb.board.asking_at() == 23 and tb.board.game.pos[0] == 13
     r = tb.command("choose", ticket="bus")
     assert r["ok"] and r["seq"] == tb.store.seq, r
     assert tb.board.game.pos[0] == 23 and list(tb.board.game.tickets[0]) == [11, 7, 4]
@@ -230,7 +230,7 @@ def test_choose_underground_when_bus_or_underground_waits():
     assert tb.command("mrx", ticket="taxi")["ok"]
     tb.lift(1)
     tb.place(46)  # bus and underground both join 1-46
-    assert tb.board.pend_to == 46
+    assert tb.board.asking_at() == 46
     r = tb.command("choose", ticket="underground")
     assert r["ok"] and r["seq"] == tb.store.seq, r
     assert tb.board.game.pos[0] == 46 and list(tb.board.game.tickets[0]) == [11, 8, 3]
@@ -278,12 +278,12 @@ def test_hello_replies_then_resends_what_the_host_missed():
 def _with_handler(name, fn, raw):
     """The board's replies to raw with the command `name` handled by fn (then put back)."""
     tb = _board()
-    was = proto._LINK_COMMANDS[name]
-    proto._LINK_COMMANDS[name] = fn
+    was = proto.COMMANDS[name]
+    proto.COMMANDS[name] = (fn,) + was[1:]
     try:
         return _send(tb, raw)
     finally:
-        proto._LINK_COMMANDS[name] = was
+        proto.COMMANDS[name] = was
 
 
 def test_a_bug_in_a_command_is_an_internal_error_and_the_board_goes_on():

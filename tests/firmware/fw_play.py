@@ -140,7 +140,7 @@ def test_a_lifted_piece_shows_its_destinations_in_the_transports_colours():
     tb.press(1)  # the bus ticket chosen before the placement: only bus destinations stay lit
     assert _frame(tb, 0, (4, 14, 23, 46, 52)) == [DARK, BUS, BUS, DARK, BUS]
     tb.press(1)  # pressed again: the choice is dropped, every destination is lit again
-    assert tb.board.pre_ticket == -1
+    assert tb.board.chosen_ticket() == -1
     assert _frame(tb, 0, (4, 14, 46)) == [TAXI, BUS, UG]
 
 
@@ -173,8 +173,8 @@ def test_a_placement_waiting_for_its_ticket_blinks_dark_first_then_its_two_colou
     tb.lift(13)
     assert _frame(tb, tb.board.now, (23, 4)) in ([TAXI, TAXI], [BUS, TAXI])  # destinations (23 both ways)
     tb.place(23)
-    assert tb.board.pend_to == 23
-    t0 = tb.board.pend_at
+    assert tb.board.asking_at() == 23
+    t0 = tb.board.asking_since()
     # dark at once (the placement answered even where 23 was the only destination), then taxi,
     # dark, bus, dark, taxi: 100 ms each; never the red of a stray; the other destinations dark
     got = [_frame(tb, t0 + dt, (23, 4)) for dt in (0, 99, 100, 199, 200, 300, 400, 500)]
@@ -192,7 +192,7 @@ def test_a_waiting_placement_asks_for_its_ticket_once():
     tb.place(23)
     tb.lift(100)  # the magnet taken away: the board looks again, the same placement still waits
     notes = _notes(tb, "choose")
-    assert len(notes) == 1 and tb.board.pend_to == 23, notes
+    assert len(notes) == 1 and tb.board.asking_at() == 23, notes
 
 
 def test_any_piece_in_hand_shows_its_destinations():
@@ -206,7 +206,7 @@ def test_any_piece_in_hand_shows_its_destinations():
 def test_a_stray_magnet_blinks_red():
     tb = _detectives_turn()
     tb.place(100)
-    assert [tb.board.extra[i] for i in range(tb.board.n_extra)] == [100]
+    assert tb.board.extra_stations() == [100]
     assert _frame(tb, 0, (100,)) + _frame(tb, 125, (100,)) + _frame(tb, 250, (100,)) == [DARK, RED, DARK]
 
 
@@ -255,10 +255,10 @@ def test_a_surfaced_mister_x_flashes_white_until_his_piece_stands_there():
     assert _frame(tb, 0, (to,)) + _frame(tb, 500, (to,)) == [DARK, WHITE]
     tb.messages()
     tb.place(to)
-    assert tb.board.x_on and _notes(tb, "mrx_piece") == [{"note": "mrx_piece", "station": to}]
+    assert tb.board.mrx_piece_on and _notes(tb, "mrx_piece") == [{"note": "mrx_piece", "station": to}]
     assert _frame(tb, 0, (to,)) == [WHITE] and tb.command("status")["mrx_piece"] is True
     tb.lift(to)
-    assert not tb.board.x_on
+    assert not tb.board.mrx_piece_on
     assert _frame(tb, 0, (to,)) == [DARK]
 
 
@@ -280,14 +280,14 @@ def test_mister_x_piece_on_his_station_survives_a_power_cut():
     tb.detectives_round()
     to = _mrx_taxi(tb)["reveal"]
     tb.place(to)
-    assert tb.board.x_on
+    assert tb.board.mrx_piece_on
     tb.reboot()
     b = tb.board
-    assert b.x_on and b.n_extra == 0 and not b.restoring, (b.x_on, b.n_extra, b.restoring)
+    assert b.mrx_piece_on and len(b.extra_stations()) == 0 and not b.restoring, (b.mrx_piece_on, len(b.extra_stations()), b.restoring)
     assert tb.command("status")["mrx_piece"] is True
     tb.lift(to)  # and taken off again: saved too
     tb.reboot()
-    assert not tb.board.x_on and not tb.board.restoring
+    assert not tb.board.mrx_piece_on and not tb.board.restoring
     assert _frame(tb, 0, (to,)) + _frame(tb, 500, (to,)) == [DARK, WHITE]  # flashing again
 
 
@@ -439,10 +439,10 @@ def test_two_pieces_lifted_in_mister_x_turn_one_put_back_the_other_stays_out_of_
     g = tb.board.game
     assert g.pos[1] == 26 and g.moved == 0 and tb.command("status")["extra"] == [39]
     tb.lift(13)  # D1 may move as usual
-    assert tb.board.lifted == -1  # (not while D2 is out of place: two pieces missing)
+    assert tb.board.piece_in_hand() == -1  # (not while D2 is out of place: two pieces missing)
     tb.lift(39)
     tb.place(26)
-    assert tb.board.lifted == 0
+    assert tb.board.piece_in_hand() == 0
     tb.place(4)
     assert g.pos[0] == 4
 
@@ -472,8 +472,8 @@ def test_a_ticket_button_that_is_not_one_of_the_waiting_placement_choices():
     _to_46_then_1(tb)
     assert _frame(tb, 0, (1,)) + _frame(tb, 600, (1,)) == [BUS, UG]  # bus and underground in turn
     tb.place(1)
-    assert tb.board.pend_to == 1 and tb.board.pend_mask == 6
-    t0 = tb.board.pend_at
+    assert tb.board.asking_at() == 1 and tb.board.asked_tickets() == 6
+    t0 = tb.board.asking_since()
     assert _frame(tb, t0, (1,)) + _frame(tb, t0 + 100, (1,)) + _frame(tb, t0 + 300, (1,)) == [DARK, BUS, UG]
     tb.messages()
     tb.press(0)  # taxi: no taxi line joins 46 and 1
@@ -506,7 +506,7 @@ def test_choose_without_a_piece_in_hand_is_refused():
     r = tb.command("choose", ticket="taxi")
     assert not r["ok"] and r["error"] == "wrong_turn", r
     tb.lift(13)
-    assert tb.command("choose", ticket="bus")["ok"] and tb.board.pre_ticket == 1
+    assert tb.command("choose", ticket="bus")["ok"] and tb.board.chosen_ticket() == 1
     tb.place(23)
     assert tb.board.game.pos[0] == 23 and list(tb.board.game.tickets[0]) == [11, 7, 4]  # no choice asked
 
@@ -623,10 +623,10 @@ def test_a_station_closed_while_a_piece_taken_back_is_in_hand_is_a_stray():
     tb.lift(39)
     tb.place(4)  # a magnet on a destination of D1, put down while D2 is in hand
     tb.place(26)
-    assert tb.board.back == -1
+    assert tb.board.taken_back_piece() == -1
     tb.lift(13)  # D1 in hand: 4 closed before, so it is no placement
     g = tb.board.game
-    assert g.pos[0] == 13 and tb.board.lifted == 0 and tb.command("status")["extra"] == [4]
+    assert g.pos[0] == 13 and tb.board.piece_in_hand() == 0 and tb.command("status")["extra"] == [4]
 
 
 def test_a_station_closed_while_the_taken_back_piece_itself_is_in_hand_is_a_stray():
@@ -639,7 +639,7 @@ def test_a_station_closed_while_the_taken_back_piece_itself_is_in_hand_is_a_stra
     tb.place(13)
     tb.lift(13)  # D1 in hand again: 24 closed before, so it is no placement
     g = tb.board.game
-    assert g.pos[0] == 13 and tb.board.lifted == 0 and tb.command("status")["extra"] == [24]
+    assert g.pos[0] == 13 and tb.board.piece_in_hand() == 0 and tb.command("status")["extra"] == [24]
 
 
 def test_the_confirm_button_held_outside_a_game_in_play_does_nothing():
@@ -666,7 +666,7 @@ def test_the_cycle_that_takes_a_reed_change_draws_no_frame():
         tb.run(1)
         if tb.app.changes == changes:
             tb.messages()
-    assert tb.strip.seq == shown and tb.board.lifted == 0
+    assert tb.strip.seq == shown and tb.board.piece_in_hand() == 0
     assert [m for m in tb.messages() if m.get("id") == 99] == []  # the line waits too
     tb.run(1)
     assert tb.strip.seq == shown + 1 and tb.colour(4) == TAXI
@@ -684,11 +684,11 @@ def test_every_event_saves_the_game_and_a_long_game_outgrows_the_buffer():
     for s in DETECTIVES:
         tb.place(s)
     b = tb.board
-    snap = b.snap  # the board's snapshot buffer: made once, a save allocates none
+    snap = b._snap  # the board's snapshot buffer: made once, a save allocates none
     for _ in range(10):
         assert _mrx_taxi(tb)["ok"]
         tb.detectives_round()
-        assert b.snap is snap or b.game.save_size() > 192
+        assert b._snap is snap or b.game.save_size() > 192
     assert b.save_max_us > 0
     assert b.game.save_size() > 192
     from sy.storage import resume
@@ -723,7 +723,7 @@ def test_nothing_long_starts_while_a_change_is_about_to_settle():
     while tb.app.changes == changes:
         tb.run(1)
     tb.run(1)
-    assert tb.strip.seq > shown and tb.board.lifted == 0  # the players' answer first,
+    assert tb.strip.seq > shown and tb.board.piece_in_hand() == 0  # the players' answer first,
     assert tb.link.inbox and not [m for m in tb.messages() if "ok" in m]
     tb.run(1)
     assert [m["id"] for m in tb.messages() if "ok" in m] == [98]  # then the host's line
@@ -740,7 +740,7 @@ def _placed_where_two_tickets_fit():
     changes = tb.app.changes
     while tb.app.changes == changes:
         tb.run(1)
-    assert tb.board.pend_to == 23 and tb.board.dirty
+    assert tb.board.asking_at() == 23 and tb.board.dirty
     return tb
 
 

@@ -198,15 +198,15 @@ def test_a_game_in_play_resumes_waiting_for_its_pieces():
     assert tb.board.stage == PLAY and tb.board.restoring and tb.board.game.pos[0] == 4
     st = tb.command("status")
     assert st["stage"] == "play" and st["restoring"] and sorted(st["missing"]) == ["D1", "D2", "D3", "D4", "D5"]
-    assert not tb.board.x_on
+    assert not tb.board.mrx_piece_on
 
 
 def test_mister_xs_piece_on_the_board_is_remembered():
     data = _game_bytes()
     tb = _board_with({"v": 1, "stage": PLAY, "x_on": 1}, data)
-    assert tb.board.x_on is True
+    assert tb.board.mrx_piece_on is True
     tb = _board_with({"v": 1, "stage": PLAY}, data)
-    assert tb.board.x_on is False
+    assert tb.board.mrx_piece_on is False
 
 
 def test_a_setup_resumes_as_a_setup_not_restoring():

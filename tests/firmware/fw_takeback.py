@@ -57,7 +57,7 @@ def test_take_back_by_the_confirm_button_held():
     assert evs == [{"type": "undo", "piece": "D1", "from": 23, "to": 13}], evs
     assert (bytes(g.pos), list(g.tickets[0]), bytes(g.supply), g.candidates(), g.to_move()) == before
     b = tb.board
-    assert b.back == 0 and b.n_missing == 1 and b.extra[:b.n_extra] == b"\x17"
+    assert b.taken_back_piece() == 0 and len(b.missing_pieces()) == 1 and b.extra_stations() == [23]
     blink = set()
     for _ in range(120):
         tb.run(1)
@@ -67,14 +67,14 @@ def test_take_back_by_the_confirm_button_held():
     # not another piece, not the host's commands
     tb.lift(23)
     tb.place(4)
-    assert g.pos[0] == 13 and g.moved == 0 and b.back == 0
+    assert g.pos[0] == 13 and g.moved == 0 and b.taken_back_piece() == 0
     assert tb.command("mrx", ticket="taxi")["error"] == "wrong_turn"
     r = tb.command("undo")
     assert r["error"] == "wrong_turn" and r["message"] == "a move was taken back: put D1 back on station 13 first"
     tb.lift(4)
     tb.place(13)
-    assert b.back == -1 and any(m.get("note") == "back" for m in tb.messages())
-    assert b.n_extra == 0 and g.pos[0] == 13
+    assert b.taken_back_piece() == -1 and any(m.get("note") == "back" for m in tb.messages())
+    assert len(b.extra_stations()) == 0 and g.pos[0] == 13
     # the piece moves again as if it had never moved
     tb.lift(13)
     tb.place(4)

@@ -1,10 +1,10 @@
-"""The handlers of the game's commands (docs/protocol.md): handle_<cmd>(proto, msg) reads and checks
-the command's fields (sy/link/fields.py), calls the game flow (sy/play/) and returns the reply's
-fields. sy/link/proto.py loads this module at the first such command and keeps it. Each handler
-imports the game flow it needs when it first runs: a game without a take-back never carries
+"""The handlers of the game's commands (docs/protocol.md): each reads and checks the command's fields
+(sy/link/fields.py), calls the game flow (sy/play/) and returns the reply's fields. sy/link/proto.py's
+command table names the handler of each command, the stage it needs, whether it changes the game
+or reads the journal. Each handler imports the game flow it needs when it first runs: a game without a take-back never carries
 sy/play/undo.py, a board that never sees a dead reed never carries sy/play/deadreed.py; the game
 flow of what comes at most once a game (the setup, the reveal, the record, reeds out of service)
-is dropped again after its command (proto.py's _ONCE_A_GAME). Measured on the Pico:
+is dropped again after its command (proto.py's command table). Measured on the Pico:
 docs/memory.md."""
 from sy.rules.base import TICKET_NAMES
 from sy.storage.stages import SETUP, PLAY
@@ -152,4 +152,4 @@ def handle_place(p, msg):
     if seq:
         return {"seq": seq}
     from sy.play.board import ticket_mask_names
-    return {"pending": ticket_mask_names(b.pend_mask)}
+    return {"pending": ticket_mask_names(b.asked_tickets())}

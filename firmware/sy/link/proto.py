@@ -9,6 +9,16 @@ import sys
 from sy import forget
 from sy.rules.base import RuleError
 from sy.link.fields import ProtoError, PROTO, FIRMWARE
+from sy.link import handlers
+
+try:
+    from micropython import const
+except ImportError:  # CPython
+    from sy.compat import const
+
+# the stage a command needs (the command table's second column)
+ANY_STAGE = const(0)  # any: it reads, or it checks the stage itself
+IN_PLAY = const(1)  # the game in play with nothing to put back (Board.require_play says what is in the way)
 
 
 # JSON byte classes (ASCII): 1 white space, 2 in a number or literal, 4 may follow a backslash
@@ -111,6 +121,7 @@ class Protocol:
     def handle(self, raw):
         rid = cmd = None
         reading = False
+        drops = ()
         try:
             try:
                 valid = well_formed(raw)
@@ -129,20 +140,17 @@ class Protocol:
             if not isinstance(name, str):
                 raise ProtoError("bad_input", "unknown command %r", name)
             cmd = name
-            fn = _LINK_COMMANDS.get(cmd)
-            if fn is None and cmd in _GAME_COMMANDS:
-                from sy.link import handlers  # loaded at the first of the game's commands, kept
-                fn = getattr(handlers, "handle_" + cmd)
-            if fn is None and cmd[:4] == "svc_":
-                from sy.link import service  # yard calibrate / selftest: loaded only for these, dropped at svc_end
-                fn = service.handle
-            if fn is None:
+            entry = COMMANDS.get(cmd)
+            if entry is None:
                 raise ProtoError("bad_input", "unknown command %r", cmd)
-            if cmd in _CHANGES_THE_GAME and self.app is not None and self.app.board is not self.board:
+            fn, stage, changes_game, reads_journal, drops = entry
+            if changes_game and self.app is not None and self.app.board is not self.board:
                 raise ProtoError("wrong_turn", "the board is in service mode: end yard calibrate/selftest first")
             if rid is None and cmd != "ack":
                 raise ProtoError("bad_input", "every command but ack needs an integer id")
-            reading = cmd in _READ_THE_JOURNAL and self.app is not None
+            if stage == IN_PLAY:
+                self.board.require_play()
+            reading = reads_journal and self.app is not None
             if reading:
                 self.app.reading_journal(True)
             out = fn(self, msg)
@@ -163,7 +171,7 @@ class Protocol:
         finally:
             if reading:
                 self.app.reading_journal(False)
-            for name in _ONCE_A_GAME.get(cmd, ()):
+            for name in drops:
                 forget(name)
 
     def resend(self, acked):
@@ -199,43 +207,51 @@ class Protocol:
     def handle_ping(self, msg):
         return {"seq": self.board.store.seq}
 
-    def handle_mem(self, msg):
-        import gc
-        app = self.app
-        if app and msg.get("watch") is not None:  # read the heap in use at each collection (a Pico: ~9 ms each)
-            app.watch_heap = bool(msg["watch"])
-        if not hasattr(gc, "mem_alloc"):
-            return {"watching": app.watch_heap} if app else {}
-        gc.collect()
-        out = {"alloc": gc.mem_alloc(), "free": gc.mem_free()}
-        if app:
-            out["watching"] = app.watch_heap
-            out["peak"] = app.mem_peak
-            out["cycle_max_us"] = app.cycle_max_us
-            out["cycle_max_kind"] = app.cycle_max_kind
-            out["save_cycle_max_us"] = app.save_cycle_max_us
-            out["command_cycle_max_us"] = app.command_cycle_max_us
-            out["frame_cycle_max_us"] = app.frame_cycle_max_us
-            out["save_max_us"] = self.board.save_max_us
-            if msg.get("reset"):  # measure the next stretch on its own
-                app.mem_peak = app.cycle_max_us = app.save_cycle_max_us = app.command_cycle_max_us = 0
-                app.frame_cycle_max_us = 0
-                self.board.save_max_us = 0
-        return out
+
+def _mem(proto, msg):
+    from sy.link import meter  # the benchmarks' and the tests' view of the heap and the cycles: kept once asked
+    return meter.handle(proto, msg)
 
 
-_LINK_COMMANDS = {"hello": Protocol.handle_hello, "ack": Protocol.handle_ack, "ping": Protocol.handle_ping,
-                  "mem": Protocol.handle_mem}
-# the game's commands: sy/link/handlers.py's handle_<cmd>
-_GAME_COMMANDS = ("status", "mrx", "choose", "undo", "capture", "cornered", "guide", "setup", "reset",
-                  "reveal", "record", "reed", "place")
-# what comes at most once a game (the setup, the fair-play check, the record, reeds out of service):
+def _service(proto, msg):
+    from sy.link import service  # yard calibrate / selftest: loaded only for these, dropped at svc_end
+    return service.handle(proto, msg)
+
+
+# What comes at most once a game (the setup, the fair-play check, the record, reeds out of service):
 # the game flow's module and the rules' module its command brought are dropped after it, not
-# carried through the rest of the game (measured on the Pico: docs/memory.md)
-_ONCE_A_GAME = {"setup": ("play.newgame", "rules.gamestart"), "reset": ("play.newgame", "rules.gamestart"),
-                "reveal": ("play.verify", "rules.commit"), "record": ("play.report",),
-                "reed": ("play.deadreed",), "place": ("play.deadreed",)}
-# commands that read the whole journal: collected as they go (sy/app.py's GC_EVERY_READING)
-_READ_THE_JOURNAL = ("hello", "record", "reveal", "capture", "cornered")
-# commands that change the game: refused while service mode has the switches and LEDs
-_CHANGES_THE_GAME = ("mrx", "choose", "setup", "reset", "reveal", "capture", "cornered", "guide", "undo", "place")
+# carried through the rest of the game (docs/memory.md)
+_NEW_GAME = ("play.newgame", "rules.gamestart")
+
+# The command table: name -> (handler(proto, msg) -> the reply's fields or None, the stage it needs,
+# it changes the game (refused while service mode has the switches and LEDs), it reads the whole
+# journal (collected as it goes: sy/app.py's reading_journal), the modules dropped after it).
+# docs/protocol.md lists the commands.
+COMMANDS = {
+    # the session's own
+    "hello": (Protocol.handle_hello, ANY_STAGE, False, True, ()),
+    "ack": (Protocol.handle_ack, ANY_STAGE, False, False, ()),
+    "ping": (Protocol.handle_ping, ANY_STAGE, False, False, ()),
+    "mem": (_mem, ANY_STAGE, False, False, ()),
+    # the game's (sy/link/handlers.py)
+    "status": (handlers.handle_status, ANY_STAGE, False, False, ()),
+    "mrx": (handlers.handle_mrx, IN_PLAY, True, False, ()),
+    "choose": (handlers.handle_choose, ANY_STAGE, True, False, ()),
+    "undo": (handlers.handle_undo, IN_PLAY, True, False, ()),
+    "capture": (handlers.handle_capture, ANY_STAGE, True, True, ()),
+    "cornered": (handlers.handle_cornered, IN_PLAY, True, True, ()),
+    "guide": (handlers.handle_guide, IN_PLAY, True, False, ()),
+    "setup": (handlers.handle_setup, ANY_STAGE, True, False, _NEW_GAME),
+    "reset": (handlers.handle_reset, ANY_STAGE, True, False, _NEW_GAME),
+    "reveal": (handlers.handle_reveal, ANY_STAGE, True, True, ("play.verify", "rules.commit")),
+    "record": (handlers.handle_record, ANY_STAGE, False, True, ("play.report",)),
+    "reed": (handlers.handle_reed, ANY_STAGE, False, False, ("play.deadreed",)),
+    "place": (handlers.handle_place, IN_PLAY, True, False, ("play.deadreed",)),
+    # service mode's (sy/link/service.py)
+    "svc_begin": (_service, ANY_STAGE, False, False, ()),
+    "svc_info": (_service, ANY_STAGE, False, False, ()),
+    "svc_led": (_service, ANY_STAGE, False, False, ()),
+    "svc_raw": (_service, ANY_STAGE, False, False, ()),
+    "svc_bus": (_service, ANY_STAGE, False, False, ()),
+    "svc_end": (_service, ANY_STAGE, False, False, ()),
+}

@@ -207,18 +207,9 @@ def leave(app):
         return False
     b = svc.game_board
     app.board = b
-    stable = app.debouncer.stable
-    occ = b.occ
-    bs = app.bit_station
-    for bit in range(app.nbits):
-        s = bs[bit]
-        if s:
-            occ[s] = 1 if stable[bit >> 3] & (0x80 >> (bit & 7)) else 0
-    if b.stage == PLAY:
-        b.restoring = True  # nothing commits until the pieces agree with the game again
+    b.read_reeds(app.debouncer.stable, app.bit_station, app.nbits)
     b.now = svc.now
-    b.compare_and_commit(True)
-    b.dirty = True
+    b.await_pieces()  # a game in play: nothing commits until the pieces agree with it again
     return True
 
 

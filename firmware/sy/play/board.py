@@ -1,5 +1,9 @@
 """The game on the board: setup, move tracking from the reeds, feedback on the LEDs, saving.
 
+The Board is the one owner of the game flow: the features that come with the host's commands
+(sy/play/newgame.py, mrxturn.py, declare.py, undo.py, deadreed.py, status.py) and the boot's
+resume call its public methods, never its fields (they start with an underscore).
+
 Everything is derived from two things: where the rules core says the pieces are, and which reeds
 are closed. After every debounced change the board compares them:
   missing  pieces whose station is open (lifted, knocked off),
@@ -11,10 +15,18 @@ reed, a piece put down in Mister X's turn) stays extra and is never a destinatio
 when it may not move (out of turn) stays out of place until it is put back. Several missing pieces,
 pieces lifted out of turn and stray magnets are shown, never committed. The frame is drawn from the
 state, never allocated.
+
+The hand (docs/architecture.md, "The hand"): one state at a time,
+  HAND_EMPTY       no piece that may move is in hand
+  HAND_LIFTED      a piece that may move is in hand: its destinations are lit
+  HAND_ASKING      it is down where several tickets lead there: the board asks which
+  HAND_TAKEN_BACK  its move was taken back: nothing commits until it stands on its station again
+Beside it, the host's guided move (computer detectives) limits which placement is taken, and
+`restoring` (after a power cut or service mode) holds every commit until the pieces agree.
 """
 import json
 
-from sy.rules.game import Game, RuleError, TICKET_NAMES, PHASE_MRX, PHASE_DETECTIVES, PHASE_OVER
+from sy.rules.game import RuleError, TICKET_NAMES, PHASE_MRX, PHASE_DETECTIVES, PHASE_OVER
 from sy.storage.stages import IDLE, SETUP, PLAY, OVER, STAGE_NAMES  # noqa: F401 (the handlers take them from here)
 
 try:
@@ -22,6 +34,27 @@ try:
     from micropython import const
 except ImportError:  # CPython
     from sy.compat import ticks_diff, ticks_us, const
+
+# the hand's states (HAND_NAMES: their names for a person)
+HAND_EMPTY = const(0)
+HAND_LIFTED = const(1)
+HAND_ASKING = const(2)
+HAND_TAKEN_BACK = const(3)
+HAND_NAMES = ("empty", "lifted", "asking", "taken_back")
+
+# what a placement came to (Board.place_unseen)
+PLACED_MOVE = const(1)  # the move is committed
+PLACED_ASKING = const(2)  # several tickets lead there: it waits for one (Board.choose)
+PLACED_ILLEGAL = const(3)  # not a legal move: nothing changed, the piece is still in hand
+NOT_IN_HAND = const(4)  # the piece may not move now, or another is off its station
+
+# a station's reed, one byte each in Board._reeds (found with bytearray.find, so bytes too)
+_REED_OPEN = const(0)
+_REED_CLOSED = const(1)  # a piece, or a placement: it closed while a piece that may move was in hand
+_REED_STRAY = const(3)  # it closed while no piece that may move was in hand: never a destination
+_OPEN = b"\x00"
+_CLOSED = b"\x01"
+_STRAY = b"\x03"
 
 # colours (r, g, b)
 TRANSPORT_RGB = bytes((255, 170, 0,   0, 210, 170,   255, 0, 0))  # taxi yellow, bus turquoise, underground red
@@ -31,10 +64,10 @@ BOBBY_RGB = const(15)  # the bobbies' offset in PIECE_RGB; detective i's is 3 * 
 _ERROR = (255, 0, 0)
 _WAIT = const(0x9600C8)  # Mister X's possible stations while he moves
 _ASK_MS = const(100)  # a placement waiting for its ticket blinks: dark, a transport, dark, the other...
-_MAX = 8
-_OPEN = b"\x00"  # occ values, as bytes for occ.count and occ.find
-_CLOSED = b"\x01"
-_STRAY = b"\x03"
+_LOG_VIEW_MS = const(4000)  # the confirm button pressed: the travel log shown this long
+_WAITING_LEVEL = const(24)  # the brightness (of 255) of a piece that stands and does not move now
+_ALL_TICKETS = const(7)  # bit t: ticket t (taxi, bus, underground)
+_MAX_SHOWN = const(8)  # missing pieces and extra stations the board tracks at once
 STATIONS = 199
 BUTTON_CONFIRM = 3
 HOLD_MS = 1500  # the confirm button held this long and let go: the turn's last move taken back
@@ -45,6 +78,11 @@ def _move_line(game, piece, ticket, to):
     if ticket is not None:
         line["ticket"] = TICKET_NAMES[ticket]
     return line
+
+
+def _only_ticket(mask):
+    """The ticket of a mask that holds exactly one (1, 2 or 4: taxi, bus, underground)."""
+    return mask >> 1
 
 
 def ticket_mask_names(mask):
@@ -60,60 +98,129 @@ class Board:
     every_scan = False  # the main loop draws a frame only in a cycle without an event (sy/app.py)
 
     def __init__(self, leds, store, out, graph=None):
+        # collaborators
         self.leds = leds
         self.store = store
         self.out = out  # .event(seq, text), .note(dict)
         self.graph = graph
-        # set by sy/play/newgame.py or sy/storage/resume.py
+        self.blind = None  # reeds out of service (sy/play/blind.py), while there are any
+        # read by all, changed only here
         self.game = None  # type: Game | None
         self.stage = IDLE
-        self.restoring = False
-        self.occ = bytearray(STATIONS + 1)  # 1 closed, 3 closed while no piece that may move was in hand
-        self.x_on = False  # Mister X's own piece stands on his surfacing station
-        self.missing = bytearray(_MAX)
-        self.n_missing = 0
-        self.extra = bytearray(_MAX)
-        self.n_extra = 0
-        self.off = 0  # bit p: piece p lifted when it could not move, out of place until put back
-        self.blind = None  # stations whose reed is out of service (sy/play/blind.py), while there are any
-        self.back = -1  # a piece whose move was taken back (sy/play/undo.py), until it is on its station again
-        self.held = -1  # when the confirm button went down (ms), while it is down
-        self.tomove = 0
-        self.lifted = -1
-        self.lift_note = -1  # a lifted piece the host has not been told about yet (send_notes)
-        self.ask_note = False  # the ticket question of a placement (pend_to) not told yet (send_notes)
-        self.dest = bytearray(64)  # legal destinations of the lifted piece
-        self.dest_mask = bytearray(64)  # transports (bit t) per destination
-        self.n_dest = 0
-        self.pre_ticket = -1
-        self.pend_to = 0  # a placement waiting for its ticket: the station, the tickets that fit,
-        self.pend_mask = 0
-        self.pend_at = 0  # and when it was put down (ms)
-        self.bad = 0  # station of an illegal placement
-        self.gp = -1  # the host's guided move (computer detectives): piece, station, ticket
-        self.gto = self.gt = 0
-        self.info_until = 0
+        # the main loop's interface (sy/app.py)
         self.now = 0
-        self.dirty = True
-        self.save_max_us = 0  # the longest journal line + snapshot save (bytes to flash)
-        self.snap = bytearray(192)  # the game's snapshot is made here (Game.save_into), not allocated
+        self.dirty = True  # a frame is due
+        self.lift_note = -1  # a lifted piece the host has not been told about yet (send_notes)
+        self.ask_note = False  # the ticket question of the hand's placement not told yet (send_notes)
+        self.save_max_us = 0  # the longest journal line + snapshot save (the `mem` command's)
+        # the reeds and what the comparison makes of them (_compare)
+        self._reeds = bytearray(STATIONS + 1)  # _REED_OPEN, _REED_CLOSED, _REED_STRAY
+        self._missing = bytearray(_MAX_SHOWN)
+        self._n_missing = 0
+        self._extra = bytearray(_MAX_SHOWN)
+        self._n_extra = 0
+        self._n_placed = 0  # extra stations that closed while a piece that may move was in hand
+        self._placed_at = 0  # the last of them
+        self._to_move = 0  # the rules' to_move as the last evaluation found it
+        self._out_of_turn = 0  # bit p: piece p lifted when it could not move, out of place until put back
+        self._restoring = False  # the pieces moved while the game waited: nothing commits until they agree
+        self._mrx_piece_on = False  # Mister X's own piece stands on his surfacing station
+        # the hand (HAND_*)
+        self._hand = HAND_EMPTY
+        self._piece = -1  # the piece in hand (lifted, asking) or taken back
+        self._dest = bytearray(64)  # the lifted piece's legal destinations
+        self._dest_tickets = bytearray(64)  # the tickets (bit t) to each
+        self._n_dest = 0
+        self._chosen_ticket = -1  # a ticket chosen before the placement
+        self._ask_at = 0  # asking: the station it is down on, the tickets that lead there,
+        self._ask_tickets = 0
+        self._ask_since = 0  # and when it was put down (ms)
+        # the host's guided move (computer detectives): piece, station, ticket
+        self._guide_piece = -1
+        self._guide_to = self._guide_ticket = 0
+        self._confirm_down_at = -1  # when the confirm button went down (ms), while it is down
+        self._log_view_until = 0  # the travel log is shown until then (ms)
+        self._snap = bytearray(192)  # the game's snapshot is made here (Game.save_into), not allocated
+
+    # --- what the others may read -----------------------------------------------------------
+    @property
+    def restoring(self):
+        return self._restoring
+
+    @property
+    def mrx_piece_on(self):
+        """Mister X's own piece stands on the station he surfaced on."""
+        return self._mrx_piece_on
+
+    def hand(self):
+        return self._hand
+
+    def piece_in_hand(self):
+        """The lifted piece that may move (also while its placement asks for a ticket), or -1."""
+        return self._piece if self._hand == HAND_LIFTED or self._hand == HAND_ASKING else -1
+
+    def taken_back_piece(self):
+        """The piece whose move was taken back, until it stands on its station again, or -1."""
+        return self._piece if self._hand == HAND_TAKEN_BACK else -1
+
+    def asking_at(self):
+        """The station where the piece in hand is down waiting for its ticket, or 0."""
+        return self._ask_at if self._hand == HAND_ASKING else 0
+
+    def asked_tickets(self):
+        """The tickets (bit t) that lead to asking_at()."""
+        return self._ask_tickets if self._hand == HAND_ASKING else 0
+
+    def asking_since(self):
+        """When the piece in hand was put down at asking_at() (ms): its blinking starts then."""
+        return self._ask_since
+
+    def chosen_ticket(self):
+        """The ticket chosen for the piece in hand before its placement, or -1."""
+        return self._chosen_ticket
+
+    def guided(self):
+        """The host's guided move, (piece, station, ticket), or None."""
+        return (self._guide_piece, self._guide_to, self._guide_ticket) if self._guide_piece >= 0 else None
+
+    def to_move(self):
+        """Bit p: piece p still moves this turn (as the last evaluation found it)."""
+        return self._to_move
+
+    def may_move(self, piece):
+        """Piece may be moved now: its turn, the game in play, nothing waiting to be put back."""
+        return bool(self._may_mask() & (1 << piece))
+
+    def missing_pieces(self):
+        return list(self._missing[:self._n_missing])
+
+    def extra_stations(self):
+        return list(self._extra[:self._n_extra])
+
+    def reed(self, station):
+        """What the board holds of station's reed: 0 open, 1 closed, 3 closed as a stray."""
+        return self._reeds[station]
+
+    def destinations(self):
+        """[[station, ticket mask]] of the piece in hand (a new list)."""
+        return [[self._dest[i], self._dest_tickets[i]] for i in range(self._n_dest)]
 
     # --- persistence ----------------------------------------------------------------------
     def header(self):
         stage = self.stage
         if stage == PLAY and self.game.phase == PHASE_OVER:
             stage = OVER  # the commit that ends the game is saved once, already over
-        return {"v": 1, "stage": stage, "x_on": 1 if self.x_on else 0}
+        return {"v": 1, "stage": stage, "x_on": 1 if self._mrx_piece_on else 0}
 
     def save(self):
         g = self.game
         data = b""
         if g is not None:
             n = g.save_size()
-            if len(self.snap) < n:  # a long game: the buffer grows once, by a move's worth and more
-                self.snap = bytearray(n + 64)
-            g.save_into(self.snap)
-            data = memoryview(self.snap)[:n]
+            if len(self._snap) < n:  # a long game: the buffer grows once, by a move's worth and more
+                self._snap = bytearray(n + 64)
+            g.save_into(self._snap)
+            data = memoryview(self._snap)[:n]
         self.store.save(self.header(), data)
 
     def commit_line(self, line):
@@ -128,270 +235,419 @@ class Board:
         self.out.event(seq, text)
         return seq
 
+    # --- the game's beginning, end and pauses (newgame, resume, service mode) ---------------
+    def start_game(self, game, line):
+        """A new game: the journal begun with its setup line; the players set the pieces up."""
+        self.store.reset()
+        self.game = game
+        self.stage = SETUP
+        self._restoring = False
+        self._mrx_piece_on = False
+        self._unguide()
+        self._empty_hand()
+        seq = self.commit_line(line)
+        self._evaluate(False, True)
+        return seq
+
+    def clear_game(self):
+        """No game: the journal emptied, the board idle."""
+        self.store.reset()
+        self.game = None
+        self.stage = IDLE
+        self._restoring = False
+        self._unguide()
+        self._empty_hand()  # a piece in hand is no longer a move: its `lifted` note, if not sent yet, is not sent
+        self._evaluate(False, True)
+
+    def take_up(self, stage, game, mrx_piece_on):
+        """The saved game at boot (sy/storage/resume.py): nothing commits until the pieces agree."""
+        self.stage = stage
+        self.game = game
+        self._mrx_piece_on = mrx_piece_on
+        self._restoring = stage == PLAY
+        self.evaluate()
+        self.dirty = True
+
+    def read_reeds(self, bitmap, bit_station, nbits, only=0):
+        """Every station's reed (or only station `only`'s) as bitmap says it (bit k: 0x80 >> (k & 7)
+        of byte k >> 3, 1 closed): at boot, after service mode, a reed back in service. No evaluation."""
+        reeds = self._reeds
+        for bit in range(nbits):
+            s = bit_station[bit]
+            if s and (not only or s == only):
+                reeds[s] = _REED_CLOSED if bitmap[bit >> 3] & (0x80 >> (bit & 7)) else _REED_OPEN
+
+    def await_pieces(self):
+        """After service mode: a game in play waits until the pieces agree with it again."""
+        if self.stage == PLAY:
+            self._restoring = True
+        self.evaluate()
+        self.dirty = True
+
+    # --- what the host says ---------------------------------------------------------------
+    def require_play(self):
+        """The game, when a command may change it now; else RuleError, saying what is in the way."""
+        if self.game is None or self.stage == IDLE:
+            raise RuleError("wrong_turn", "no game is set up")
+        if self.stage == SETUP:
+            raise RuleError("wrong_turn", "the pieces are not on their start stations yet")
+        if self.stage == OVER:
+            raise RuleError("game_over", "the game is over")
+        if self._restoring:
+            raise RuleError("wrong_turn", "pieces moved while the board was off: put them back first")
+        if self._hand == HAND_TAKEN_BACK:
+            p = self._piece
+            raise RuleError("wrong_turn", "a move was taken back: put %s back on station %d first",
+                            self.game.piece_name(p), self.game.pos[p])
+        return self.game
+
+    def commit_change(self, line):
+        """A change the host made to the game (the rules applied it): journalled, then what follows."""
+        seq = self.commit_line(line)
+        self._after_commit()
+        return seq
+
+    def commit_mrx_move(self, line):
+        """Mister X moved: his own piece, if it stood on his surfacing station, is no longer his."""
+        self._mrx_piece_on = False
+        return self.commit_change(line)
+
+    def commit_capture(self, line):
+        """A capture, also after the last round's closing move ended the game: announced again."""
+        self.stage = PLAY
+        return self.commit_change(line)
+
+    def guide(self, piece, to, ticket):
+        """The host's move for piece (computer detectives): lit, and the only placement taken."""
+        self._guide_piece, self._guide_to, self._guide_ticket = piece, to, ticket
+        self.dirty = True
+
+    def take_back(self, piece, home, left):
+        """The rules took back piece's move from station `left` to `home`: journalled; until the
+        piece stands on its station again its station blinks and nothing commits."""
+        self._hand = HAND_TAKEN_BACK
+        self._piece = piece
+        self._n_dest = 0
+        self._chosen_ticket = -1
+        self._ask_at = self._ask_tickets = 0
+        if self._reeds[left]:
+            self._reeds[left] = _REED_STRAY  # the piece still stands there: a stray now, never a placement
+        self._unguide()  # a guided move is guided again by the host
+        self.evaluate()
+        self.render(self.now)  # the players see it first, as after a move (_commit_move)
+        seq = self.commit_line({"type": "undo", "piece": self.game.piece_name(piece), "from": left, "to": home})
+        self.evaluate()
+        return seq
+
+    def choose(self, ticket):
+        """A ticket chosen (button or host) for the asking or the next placement. False if no piece
+        is in hand."""
+        if self._hand == HAND_ASKING and self._ask_tickets & (1 << ticket):
+            self._commit_move(self._piece, ticket, self._ask_at)
+            return True
+        if self.piece_in_hand() >= 0:
+            self._chosen_ticket = -1 if self._chosen_ticket == ticket else ticket
+            self.dirty = True
+            self._evaluate(False, False)
+            return True
+        return False
+
+    def place_unseen(self, piece, station, ticket=-1):
+        """Piece (in hand, or standing on a station out of service) put on a station whose reed
+        cannot see it, by ticket (or -1: as the placement decides). PLACED_MOVE, PLACED_ASKING,
+        PLACED_ILLEGAL (nothing changed) or NOT_IN_HAND."""
+        g = self.game
+        if self.piece_in_hand() != piece:
+            bl = self.blind
+            if bl is None or not bl.dead[g.pos[piece]] or not self.may_move(piece) or self._n_missing:
+                return NOT_IN_HAND
+            self._lift(piece, True)
+        if ticket >= 0:
+            self._chosen_ticket = ticket
+        placed = self._place(piece, station)
+        if placed == PLACED_ILLEGAL:
+            self._chosen_ticket = -1
+        return placed
+
     # --- reed changes and buttons ---------------------------------------------------------
     def switch(self, station, closed):
-        if self.blind is not None and self.blind.switch(self, station, closed):
-            return
+        bl = self.blind
         g = self.game
-        v = 1 if closed else 0
+        if bl is not None:
+            if bl.dead[station]:
+                return  # out of service: _compare makes the station follow the game
+            if closed and g is not None and not self._n_missing and g.holder_of(station) < 0 \
+                    and g.surfaced != station and bl.hidden_mover(g, self._may_mask()) >= 0:
+                # the piece that may move stands out of sight: this closing is it put down (_compare
+                # shows it lifted)
+                self._reeds[station] = _REED_CLOSED
+                self._evaluate(False, True)
+                return
+        v = _REED_CLOSED if closed else _REED_OPEN
         if g is not None:
             p = g.holder_of(station)
             if p >= 0:  # lifted, a piece may move only in its turn; put back, it is in place again
-                self.off &= ~(1 << p)
+                self._out_of_turn &= ~(1 << p)
                 if not closed and not self._may_now() & (1 << p):
-                    self.off |= 1 << p
+                    self._out_of_turn |= 1 << p
             elif closed:  # a placement only while a piece that may move is in hand, else stray
-                v = 3
+                v = _REED_STRAY
                 may = self._may_now()
-                for i in range(self.n_missing):
-                    if may & (1 << self.missing[i]):
-                        v = 1
-        self.occ[station] = v
+                for i in range(self._n_missing):
+                    if may & (1 << self._missing[i]):
+                        v = _REED_CLOSED
+        self._reeds[station] = v
         if g is not None and g.surfaced == station:
-            x_on = self.x_on
+            on = self._mrx_piece_on
             if not closed:
-                self.x_on = False
-            elif self.n_missing == 0:
-                self.x_on = True  # nobody is in hand: this is Mister X's own piece
+                self._mrx_piece_on = False
+            elif self._n_missing == 0:
+                self._mrx_piece_on = True  # nobody is in hand: this is Mister X's own piece
                 self.out.note({"note": "mrx_piece", "station": station})
-            if self.x_on != x_on:
+            if self._mrx_piece_on != on:
                 self.save()  # the snapshot's header keeps it: a resume takes his piece up as his
-        self.compare_and_commit(game_changed=False)
+        self._evaluate(False, False)
 
-    def _may(self, p):
-        return bool(self._may_mask() & (1 << p))
-
-    def _may_mask(self, tomove=-1):
+    def _may_mask(self, to_move=-1):
         """Bit p: piece p may move now."""
-        if self.stage != PLAY or self.restoring or self.back >= 0:
+        if self.stage != PLAY or self._restoring or self._hand == HAND_TAKEN_BACK:
             return 0
-        return (self.game.to_move() if tomove < 0 else tomove) & ~self.off
+        return (self.game.to_move() if to_move < 0 else to_move) & ~self._out_of_turn
 
     def _may_now(self):
-        """_may_mask from the rules' to_move as the last compare() found it: a reed change comes
+        """_may_mask from the rules' to_move as the last evaluation found it: a reed change comes
         between evaluations, and every change to the game is evaluated (a commit, a host's
         command, a take-back, a resume), so it is the same, without asking the rules again (a
         to_move costs milliseconds on a Pico, and a lift and a placement each evaluate anyway)."""
-        return self._may_mask(self.tomove)
+        return self._may_mask(self._to_move)
 
     def button(self, k):
         if k == BUTTON_CONFIRM:
-            self.info_until = self.now + 4000
-            self.held = self.now
+            self._log_view_until = self.now + _LOG_VIEW_MS
+            self._confirm_down_at = self.now
             self.dirty = True
             return
         self.choose(k)
 
     def release(self, k):
-        """A button let go: the confirm button held HOLD_MS or longer takes back the turn's last move."""
-        if k != BUTTON_CONFIRM or self.held < 0:
+        """A button let go: the confirm button held HOLD_MS or longer takes back the turn's last
+        move; pressed briefly with a piece in hand, it puts the piece on its one destination out of
+        service (with several, the host is asked which: note `where`)."""
+        if k != BUTTON_CONFIRM or self._confirm_down_at < 0:
             return
-        held = ticks_diff(self.now, self.held)
-        self.held = -1
+        held = ticks_diff(self.now, self._confirm_down_at)
+        self._confirm_down_at = -1
         if self.blind is not None and held < HOLD_MS:
-            return self.blind.confirm(self)
+            return self._confirm_unseen()
         if held < HOLD_MS or self.stage != PLAY:
             return
-        self.info_until = self.now  # the travel-log view gives way to the take-back
+        self._log_view_until = self.now  # the travel-log view gives way to the take-back
         from sy.play import undo
         try:
+            self.require_play()
             undo.take_back(self, None)
         except RuleError as e:  # nothing to take back: the players are told on the host
             self.out.note({"note": "refused", "error": e.code, "message": e.message})
 
-    def choose(self, ticket):
-        """A ticket chosen (button or host) for the pending or the next placement."""
-        if self.pend_to and self.pend_mask & (1 << ticket):
-            self._commit_move(self.lifted, ticket, self.pend_to)
-            return True
-        if self.lifted >= 0:
-            self.pre_ticket = -1 if self.pre_ticket == ticket else ticket
-            self.dirty = True
-            self.compare_and_commit(game_changed=False)
-            return True
-        return False
+    def _confirm_unseen(self):
+        p = self.piece_in_hand()
+        if p < 0 or self.stage != PLAY:
+            return
+        unseen = self._unseen_destinations()
+        if not unseen:
+            return
+        self._log_view_until = self.now  # the travel-log view gives way to the placement
+        if len(unseen) > 1:
+            self.out.note({"note": "where", "piece": self.game.piece_name(p), "stations": unseen})
+            return
+        self._place(p, unseen[0])
+
+    def _unseen_destinations(self):
+        """The piece in hand's destinations whose reed is out of service (a new list)."""
+        dead = self.blind.dead
+        return [self._dest[i] for i in range(self._n_dest) if dead[self._dest[i]]]
 
     # --- the comparison -------------------------------------------------------------------
-    def compare(self, game_changed=True):
+    def _compare(self, game_changed=True):
         """Compare where the rules put the pieces with the closed reeds, and nothing more (no
-        commit, no change of stage): fills missing, extra and tomove, the board's view. Returns
-        n << 8 | s: n closed stations no piece is on that closed while a piece was in hand
-        (placements), s the last of them (an int: the comparison allocates nothing).
-        game_changed False (a reed or a ticket button changed, not the game): tomove is the last
+        commit, no change of stage): fills missing, extra, the placements (_n_placed,
+        _placed_at) and _to_move, the board's view. Allocates nothing.
+        game_changed False (a reed or a ticket button changed, not the game): _to_move is the last
         evaluation's, as every change to the game is evaluated (a commit, a host's command, a
-        take-back, a resume) and the rules' to_move costs 1-2 ms on a Pico, in the cycle that
-        answers a placement."""
+        take-back, a resume) and the rules' to_move costs milliseconds on a Pico, in the cycle
+        that answers a placement."""
         self.dirty = True
         g = self.game
-        self.n_missing = self.n_extra = 0
-        self.bad = 0
+        self._n_missing = self._n_extra = 0
+        self._n_placed = self._placed_at = 0
         if g is None:
-            return 0
-        occ = self.occ
+            return
+        reeds = self._reeds
         pos = g.pos
         if self.blind is not None:
-            self.blind.sync(self)
+            self.blind.sync(reeds, g, self._may_mask())
         for i in range(g.n_pieces):
-            if not occ[pos[i]] and self.n_missing < _MAX:
-                self.missing[self.n_missing] = i
-                self.n_missing += 1
-        n_new = to = 0  # extra stations closed while a piece was in hand: placements
+            if not reeds[pos[i]] and self._n_missing < _MAX_SHOWN:
+                self._missing[self._n_missing] = i
+                self._n_missing += 1
         # the closed stations, found by the bytearray's own search (a Python loop over all 199
-        # took 3 ms on a Pico); none but the pieces' own most of the time
-        if len(occ) - occ.count(_OPEN) > g.n_pieces - self.n_missing:
+        # is slow on a Pico); none but the pieces' own most of the time
+        if len(reeds) - reeds.count(_OPEN) > g.n_pieces - self._n_missing:
             s = 0
             while True:
-                a = occ.find(_CLOSED, s + 1)
-                b = occ.find(_STRAY, s + 1)
+                a = reeds.find(_CLOSED, s + 1)
+                b = reeds.find(_STRAY, s + 1)
                 if a < 0 and b < 0:
                     break
                 s = a if b < 0 or 0 <= a < b else b
-                if g.holder_of(s) < 0 and not (s == g.surfaced and self.x_on):
-                    if self.n_extra < _MAX:
-                        self.extra[self.n_extra] = s
-                        self.n_extra += 1
-                    if occ[s] == 1:
-                        n_new += 1
-                        to = s
-        if not self.n_missing:
-            self.off = 0  # every piece in place
+                if g.holder_of(s) < 0 and not (s == g.surfaced and self._mrx_piece_on):
+                    if self._n_extra < _MAX_SHOWN:
+                        self._extra[self._n_extra] = s
+                        self._n_extra += 1
+                    if reeds[s] == _REED_CLOSED:
+                        self._n_placed += 1
+                        self._placed_at = s
+        if not self._n_missing:
+            self._out_of_turn = 0  # every piece in place
         if game_changed:
-            self.tomove = g.to_move()
-        return n_new << 8 | to
+            self._to_move = g.to_move()
 
-    def compare_and_commit(self, quiet=False, game_changed=True):
-        """compare(), then what it decides, committed: a board set up starts the game (`ready`),
+    def evaluate(self):
+        """The game or the reeds' bookkeeping changed (a command, a reed back in service): compare,
+        and commit what follows. A piece found in hand now is not told to the host."""
+        self._evaluate(True, True)
+
+    def _evaluate(self, quiet, game_changed):
+        """_compare(), then what it decides, committed: a board set up starts the game (`ready`),
         a resumed board whose pieces agree again says so, a piece lifted and put down on a new
         station is a move (committed once its ticket is known); and the lift's feedback (no
         `lift` note if quiet). Called after every change of the reeds or of the game."""
-        placed = self.compare(game_changed)
+        self._compare(game_changed)
         g = self.game
         if g is None:
             return
-        n_new = placed >> 8
-        to = placed & 0xFF
-        occ = self.occ
-        pos = g.pos
         if self.stage == SETUP:
-            if self.n_missing == 0 and self.n_extra == 0:
+            if self._n_missing == 0 and self._n_extra == 0:
                 self.stage = PLAY
                 self.commit_line({"type": "ready"})
-                self.tomove = g.to_move()
+                self._to_move = g.to_move()
             return
         if self.stage != PLAY:
             return
-        if self.restoring:
-            if self.n_missing or self.n_extra:
+        if self._restoring:
+            if self._n_missing or self._n_extra:
                 return
-            self.restoring = False
+            self._restoring = False
             self.out.note({"note": "restored"})
-        if self.back >= 0:  # a move taken back: nothing commits until the piece is on its station
-            if not occ[pos[self.back]]:
-                self._drop_lift()
+        if self._hand == HAND_TAKEN_BACK:  # nothing commits until the piece is on its station
+            p = self._piece
+            if not self._reeds[g.pos[p]]:
                 return
-            self.out.note({"note": "back", "piece": g.piece_name(self.back), "station": pos[self.back]})
-            self.back = -1
-        if g.phase != PHASE_DETECTIVES or self.n_missing != 1 or n_new > 1:
-            self._drop_lift()
+            self.out.note({"note": "back", "piece": g.piece_name(p), "station": g.pos[p]})
+            self._hand = HAND_EMPTY  # home again
+            self._piece = -1
+        if g.phase != PHASE_DETECTIVES or self._n_missing != 1 or self._n_placed > 1:
+            self._put_down()
             return
-        p = self.missing[0]
-        if not self.tomove & ~self.off & (1 << p):
-            self._drop_lift()
+        p = self._missing[0]
+        if not self._to_move & ~self._out_of_turn & (1 << p):
+            self._put_down()
             return
-        if self.lifted != p:
+        if self.piece_in_hand() != p:
             self._lift(p, quiet)
-        if n_new == 1:
-            self._place(p, to)
-        else:
-            self.pend_to = self.pend_mask = 0
+        if self._n_placed == 1:
+            self._place(p, self._placed_at)
+        elif self._hand == HAND_ASKING:
+            self._hand = HAND_LIFTED  # lifted again from where it was asking
+            self._ask_at = self._ask_tickets = 0
 
-    def _drop_lift(self):
-        self.lifted = -1
-        self.n_dest = 0
-        self.pre_ticket = -1
-        self.pend_to = self.pend_mask = 0
+    # --- the hand's transitions -----------------------------------------------------------
+    def _put_down(self):
+        """Lifted or asking -> empty: the piece is back, or no single piece that may move is off."""
+        if self._hand == HAND_LIFTED or self._hand == HAND_ASKING:
+            self._empty_hand()
+
+    def _empty_hand(self):
+        """Any state -> empty (also a new game, no game)."""
+        self._hand = HAND_EMPTY
+        self._piece = -1
+        self._n_dest = 0
+        self._chosen_ticket = -1
+        self._ask_at = self._ask_tickets = 0
+
+    def _unguide(self):
+        self._guide_piece = -1
 
     def _lift(self, p, quiet):
+        """Empty, lifted or asking -> lifted: piece p in hand, its destinations found."""
         g = self.game
-        self.lifted = p
-        self.pre_ticket = -1
-        self.pend_to = self.pend_mask = 0
+        self._hand = HAND_LIFTED
+        self._piece = p
+        self._chosen_ticket = -1
+        self._ask_at = self._ask_tickets = 0
         n = 0
+        dest = self._dest
         for s, t in g.legal(p):
-            if n and self.dest[n - 1] == s:
-                self.dest_mask[n - 1] |= 1 << t
-            elif n < len(self.dest):
-                self.dest[n] = s
-                self.dest_mask[n] = 1 << t
+            if n and dest[n - 1] == s:
+                self._dest_tickets[n - 1] |= 1 << t
+            elif n < len(dest):
+                dest[n] = s
+                self._dest_tickets[n] = 1 << t
                 n += 1
-        self.n_dest = n
+        self._n_dest = n
         if not quiet:
             self.lift_note = p  # told in a later cycle: the players' frame comes first (sy/app.py)
 
-    def send_notes(self):
-        """Tell the host what the players were shown in an earlier cycle (sy/app.py), a note a
-        cycle: the piece in hand, if it is still in hand; then the ticket question of its
-        placement, if the board still asks it. True if a note went."""
-        g = self.game
-        p = self.lift_note
-        self.lift_note = -1
-        if p >= 0 and p == self.lifted:
-            legal = [[self.dest[i], ticket_mask_names(self.dest_mask[i])] for i in range(self.n_dest)]
-            note = {"note": "lifted", "piece": g.piece_name(p), "station": g.pos[p], "legal": legal}
-            if self.blind is not None:
-                self.blind.note(self, note)  # its destinations whose reed is out of service
-            self.out.note(note)
-            return True
-        ask = self.ask_note
-        self.ask_note = False
-        if ask and self.pend_to and self.lifted >= 0:
-            self.out.note({"note": "choose", "piece": g.piece_name(self.lifted), "station": self.pend_to,
-                           "tickets": ticket_mask_names(self.pend_mask)})
-            return True
-        return False
-
     def _place(self, p, to):
+        """The piece in hand down on station `to`: lifted or asking -> a move committed (empty),
+        asking (several tickets lead there), or still lifted (illegal: the players are told)."""
         g = self.game
         mask = 0
-        for i in range(self.n_dest):
-            if self.dest[i] == to:
-                mask = self.dest_mask[i]
-        if self.pre_ticket >= 0:
-            mask &= 1 << self.pre_ticket
-        if self.gp >= 0:
-            mask &= 1 << self.gt if p == self.gp and to == self.gto else 0
+        for i in range(self._n_dest):
+            if self._dest[i] == to:
+                mask = self._dest_tickets[i]
+        if self._chosen_ticket >= 0:
+            mask &= 1 << self._chosen_ticket
+        guide = self._guide_piece
+        if guide >= 0:
+            mask &= 1 << self._guide_ticket if p == guide and to == self._guide_to else 0
         if not mask:
-            self.bad = to
-            self.pend_to = self.pend_mask = 0
-            if self.gp >= 0:
-                code, msg = "guided", "%s goes to %d" % (g.piece_name(self.gp), self.gto)
+            self._hand = HAND_LIFTED
+            self._ask_at = self._ask_tickets = 0
+            if guide >= 0:
+                code, msg = "guided", "%s goes to %d" % (g.piece_name(guide), self._guide_to)
             else:
                 from sy.play import report  # why it is illegal
-                code, msg = report.why(self, p, to)
+                code, msg = report.why(g, p, to, self._chosen_ticket)
             self.out.note({"note": "illegal", "piece": g.piece_name(p), "station": to, "error": code,
                            "message": msg})
-            return
+            return PLACED_ILLEGAL
         if g.is_bobby(p):
             self._commit_move(p, None, to)
         elif mask & (mask - 1) == 0:
-            self._commit_move(p, (0, 0, 1, 1, 2)[mask], to)
-        elif self.pend_to != to:
-            self.pend_to = to
-            self.pend_mask = mask
-            self.pend_at = self.now
-            self.ask_note = True  # told in a later cycle, as the lift: the players' frame first
+            self._commit_move(p, _only_ticket(mask), to)
+        else:
+            if self.asking_at() != to:
+                self._hand = HAND_ASKING
+                self._ask_at = to
+                self._ask_tickets = mask
+                self._ask_since = self.now
+                self.ask_note = True  # told in a later cycle, as the lift: the players' frame first
+            return PLACED_ASKING
+        return PLACED_MOVE
 
     def _commit_move(self, p, ticket, to):
+        """Lifted or asking -> empty: the rules apply the move; the players see it, then it is saved."""
         g = self.game
         g.move(p, ticket, to)
-        self.gp = -1
+        self._unguide()
         line = _move_line(g, p, ticket, to)
         if g.result == "detectives" and g.reason == "capture":
             line["capture"] = True
-        self._drop_lift()
-        self.compare_and_commit(True)
-        # the players see the answer first: the save below may wait for a flash erase (45 ms on
-        # a Pico); the host's event follows the save
+        self._empty_hand()
+        self.evaluate()
+        # the players see the answer first: the save below may wait for a flash erase; the
+        # host's event follows the save
         self.render(self.now)
         self.commit_line(line)
         self._after_commit()
@@ -403,23 +659,31 @@ class Board:
             self.out.note({"note": "game_over", "result": g.result, "reason": g.reason})
         elif g.phase == PHASE_MRX:
             self.out.note({"note": "mrx_turn", "round": g.round + 1})
-        self.compare_and_commit(True)
+        self.evaluate()
 
-    # --- what the host says ---------------------------------------------------------------
-    def _ready_game(self):
-        if self.game is None or self.stage == IDLE:
-            raise RuleError("wrong_turn", "no game is set up")
-        if self.stage == SETUP:
-            raise RuleError("wrong_turn", "the pieces are not on their start stations yet")
-        if self.stage == OVER:
-            raise RuleError("game_over", "the game is over")
-        if self.restoring:
-            raise RuleError("wrong_turn", "pieces moved while the board was off: put them back first")
-        p = self.back
-        if p >= 0:
-            raise RuleError("wrong_turn", "a move was taken back: put %s back on station %d first",
-                            self.game.piece_name(p), self.game.pos[p])
-        return self.game
+    def send_notes(self):
+        """Tell the host what the players were shown in an earlier cycle (sy/app.py), a note a
+        cycle: the piece in hand, if it is still in hand; then the ticket question of its
+        placement, if the board still asks it. True if a note went."""
+        g = self.game
+        p = self.lift_note
+        self.lift_note = -1
+        if p >= 0 and p == self.piece_in_hand():
+            legal = [[self._dest[i], ticket_mask_names(self._dest_tickets[i])] for i in range(self._n_dest)]
+            note = {"note": "lifted", "piece": g.piece_name(p), "station": g.pos[p], "legal": legal}
+            if self.blind is not None:
+                unseen = self._unseen_destinations()
+                if unseen:
+                    note["confirm"] = unseen  # put there, then press confirm
+            self.out.note(note)
+            return True
+        ask = self.ask_note
+        self.ask_note = False
+        if ask and self._hand == HAND_ASKING:
+            self.out.note({"note": "choose", "piece": g.piece_name(self._piece), "station": self._ask_at,
+                           "tickets": ticket_mask_names(self._ask_tickets)})
+            return True
+        return False
 
     # --- drawing --------------------------------------------------------------------------
     def render(self, now):
@@ -438,67 +702,73 @@ class Board:
                 L.put(s, 0, v >> 2, v)
             L.show()
             return
-        occ = self.occ
+        reeds = self._reeds
         pos = g.pos
         if self.stage == OVER:
             self._draw_end(now)
             L.show()
             return
-        if self.stage == PLAY and g.phase == PHASE_MRX and not self.restoring:
+        if self.stage == PLAY and g.phase == PHASE_MRX and not self._restoring:
             L.shimmer(g.cand, _WAIT, now)  # waiting for Mister X: a slow shimmer over where he may be
         if g.surfaced and self.stage == PLAY:
-            if self.x_on or slow:
+            if self._mrx_piece_on or slow:
                 L.put(g.surfaced, 255, 255, 255)
         pulse = (now >> 2) & 255
         pulse = 96 + ((pulse if pulse < 128 else 255 - pulse) * 159 >> 7)
         nd = g.n_detectives
+        lifted = self.piece_in_hand()
+        guide = self._guide_piece
         for i in range(g.n_pieces):
             s = pos[i]
             c = 3 * i if i < nd else BOBBY_RGB
-            if self.stage == SETUP or self.restoring:
-                lvl = 255 if occ[s] or slow else 0
-            elif not occ[s]:
-                lvl = 255 if i == self.lifted or slow else 0
-            elif self.tomove & (1 << i) and (self.gp < 0 or self.gp == i):
+            if self.stage == SETUP or self._restoring:
+                lvl = 255 if reeds[s] or slow else 0
+            elif not reeds[s]:
+                lvl = 255 if i == lifted or slow else 0
+            elif self._to_move & (1 << i) and (guide < 0 or guide == i):
                 lvl = pulse
             else:
-                lvl = 24
+                lvl = _WAITING_LEVEL
             L.put(s, (PIECE_RGB[c] * lvl) >> 8, (PIECE_RGB[c + 1] * lvl) >> 8, (PIECE_RGB[c + 2] * lvl) >> 8)
-        if self.gp >= 0:  # the guided destination: the piece's colour and the ticket's in turn
+        if guide >= 0:  # the guided destination: the piece's colour and the ticket's in turn
             if slow:
-                c = 3 * self.gp if self.gp < g.n_detectives else BOBBY_RGB
+                c = 3 * guide if guide < g.n_detectives else BOBBY_RGB
             else:
-                c = 3 * self.gt
+                c = 3 * self._guide_ticket
             rgb = PIECE_RGB if slow else TRANSPORT_RGB
-            L.put(self.gto, rgb[c], rgb[c + 1], rgb[c + 2])
-        elif self.pend_to:
+            L.put(self._guide_to, rgb[c], rgb[c + 1], rgb[c + 2])
+        elif self._hand == HAND_ASKING:
             # the piece is down where several tickets fit and the board asks which: that station
             # alone blinks its transports, dark first, so the very next frame answers the
             # placement (the piece's only destination looked the same before it was put there)
-            k = ticks_diff(now, self.pend_at) // _ASK_MS
+            k = ticks_diff(now, self._ask_since) // _ASK_MS
             if k & 1:
-                t = 3 * self._pick(self.pend_mask, k >> 1)
-                L.put(self.pend_to, TRANSPORT_RGB[t], TRANSPORT_RGB[t + 1], TRANSPORT_RGB[t + 2])
-        elif self.lifted >= 0:
+                t = 3 * self._pick(self._ask_tickets, k >> 1)
+                L.put(self._ask_at, TRANSPORT_RGB[t], TRANSPORT_RGB[t + 1], TRANSPORT_RGB[t + 2])
+        elif self._hand == HAND_LIFTED:
             # a dozen destinations and more (an underground station): kept lean, as every frame
-            # of a piece in hand draws them (the scan cycle's 10 ms on a Pico)
-            dest = self.dest
-            masks = self.dest_mask
-            only = 7 if self.pre_ticket < 0 else 1 << self.pre_ticket
+            # of a piece in hand draws them, within the scan cycle
+            dest = self._dest
+            masks = self._dest_tickets
+            only = _ALL_TICKETS if self._chosen_ticket < 0 else 1 << self._chosen_ticket
             step = now // 600
-            for i in range(self.n_dest):
+            dead = self.blind.dead if self.blind is not None and slow else None
+            for i in range(self._n_dest):
                 m = masks[i] & only
                 if not m:
                     continue
-                t = self._pick(m, step) if m & (m - 1) else m >> 1  # one transport (1, 2, 4): its own
+                s = dest[i]
+                if dead is not None and dead[s]:
+                    L.put(s, 255, 255, 255)  # out of service: put it there, then press confirm
+                    continue
+                t = self._pick(m, step) if m & (m - 1) else _only_ticket(m)
                 t *= 3
-                L.put(dest[i], TRANSPORT_RGB[t], TRANSPORT_RGB[t + 1], TRANSPORT_RGB[t + 2])
-            if self.blind is not None and slow:
-                self.blind.draw(self)
-        for i in range(self.n_extra):
-            if self.extra[i] != self.pend_to:  # a placement waiting for its ticket is no error
-                L.put(self.extra[i], _ERROR[0] if fast else 0, 0, 0)
-        if ticks_diff(self.info_until, now) > 0:
+                L.put(s, TRANSPORT_RGB[t], TRANSPORT_RGB[t + 1], TRANSPORT_RGB[t + 2])
+        ask_at = self.asking_at()
+        for i in range(self._n_extra):
+            if self._extra[i] != ask_at:  # a placement waiting for its ticket is no error
+                L.put(self._extra[i], _ERROR[0] if fast else 0, 0, 0)
+        if ticks_diff(self._log_view_until, now) > 0:
             nxt = g.next_reveal()
             for s in range(1, min(STATIONS, max(g.moves, nxt)) + 1):
                 if s <= g.moves:

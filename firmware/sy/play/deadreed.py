@@ -1,7 +1,7 @@
 """Reeds out of service: a station whose switch is stuck closed or never closes (found by `yard
 selftest`) is listed in board.json's reeds.dead and the board works around it (sy/play/blind.py;
 docs/protocol.md, "Reeds out of service"). Loaded when the host's `reed` or `place` command comes
-(sy/link/handlers.py) and dropped after it (sy/link/proto.py's _ONCE_A_GAME): a board with every
+(sy/link/handlers.py) and dropped after it (sy/link/proto.py's command table): a board with every
 reed working never carries this code.
 
     set_reed   take a station's reed out of service or back in: written into board.json first,
@@ -13,6 +13,7 @@ import json
 import os
 
 from sy.rules.game import RuleError
+from sy.play.board import PLACED_ILLEGAL, PLACED_ASKING, NOT_IN_HAND
 
 MAX_DEAD = 20  # sy/hardware/boardconfig.py MAX_DEAD (tests/test_deadreed.py checks they agree)
 
@@ -111,38 +112,25 @@ def set_reed(b, app, s, out):
             bl.dead[s] = 1 if out else 0
             bl.n = len(dead)
         if not out:  # back in service: the station is what its switch says
-            bs = app.bit_station
-            stable = app.debouncer.stable
-            for bit in range(app.nbits):
-                if bs[bit] == s:
-                    b.occ[s] = 1 if stable[bit >> 3] & (0x80 >> (bit & 7)) else 0
-        b.compare_and_commit(True)
+            b.read_reeds(app.debouncer.stable, app.bit_station, app.nbits, s)
+        b.evaluate()
     return dead
 
 
 def place(b, name, s, t):
     """Put piece `name` on station s, whose reed is out of service, by ticket t (or -1: as the
     placement decides). Returns the move's seq, or 0 if the move waits for its ticket (the
-    tickets that lead there: b.pend_mask)."""
-    g = b._ready_game()
+    tickets that lead there: b.asked_tickets())."""
+    g = b.game
     k = g.piece_index(name)
     bl = b.blind
     if bl is None or not bl.dead[s]:
         raise RuleError("bad_input", "station %d's reed is in service: put the piece there" % s)
-    if b.lifted != k:
-        if not bl.dead[g.pos[k]] or not b._may(k) or b.n_missing:
-            raise RuleError("wrong_turn", "%s is not in hand" % g.piece_name(k))
-        b._lift(k, True)
-    if t >= 0:
-        b.pre_ticket = t
-    seq = b.store.seq
-    b._place(k, s)
-    if b.bad == s:
-        b.bad = 0
-        b.pre_ticket = -1
+    placed = b.place_unseen(k, s, t)
+    if placed == PLACED_ILLEGAL:
         raise RuleError("illegal", "%s cannot go to %d now" % (g.piece_name(k), s))
-    if b.pend_to == s:
-        return 0
-    if b.store.seq == seq:  # nothing committed: the evaluation dropped the piece in hand
+    if placed == NOT_IN_HAND:
         raise RuleError("wrong_turn", "%s is not in hand" % g.piece_name(k))
+    if placed == PLACED_ASKING:
+        return 0
     return b.store.seq

@@ -67,15 +67,12 @@ def capture(b, name, pair):
     if at is not None and at != s:
         raise RuleError("unproved", "%s stands on %d, Mister X on another station" % (g.piece_name(piece), s))
     g.capture(piece)  # the rules allow it after the last round's closing move, too
-    b.stage = PLAY
-    seq = b.commit_line({"type": "capture", "piece": g.piece_name(piece)})
-    b._after_commit()
-    return seq
+    return b.commit_capture({"type": "capture", "piece": g.piece_name(piece)})
 
 
 def cornered(b, pair):
     """Mister X has no move, proved by pair (proved_station); returns the event's seq."""
-    g = b._ready_game()
+    g = b.game
     at = proved_station(b, pair)
     if at is not None:
         if not g.is_candidate(at):
@@ -87,17 +84,14 @@ def cornered(b, pair):
         if at is not None:
             g.mrx = 0  # refused: the board keeps not knowing him
         raise
-    seq = b.commit_line({"type": "cornered"})
-    b._after_commit()
-    return seq
+    return b.commit_change({"type": "cornered"})
 
 
 def guide(b, name, to, t):
     """The host's move for piece `name` (computer detectives): to station `to` by ticket t, lit,
     and the only placement taken."""
-    g = b._ready_game()
+    g = b.game
     k = g.piece_index(name)
     if not g.to_move() & (1 << k) or (to, t) not in g.legal(k):
         raise RuleError("not_connected", "%s cannot go to %d that way now" % (g.piece_name(k), to))
-    b.gp, b.gto, b.gt = k, to, t
-    b.dirty = True
+    b.guide(k, to, t)

@@ -21,21 +21,18 @@ def _check_to(g, move_no, to):
 
 def single(b, ticket, to, commit):
     """Apply, journal and announce his single move; (seq, station shown or 0)."""
-    g = b._ready_game()
+    g = b.game
     _check_to(g, g.moves + 1, to)
     reveal = g.mrx_move(ticket, to)
     line = _line(ticket, reveal)
     if commit:
         line["commit"] = commit
-    b.x_on = False
-    seq = b.commit_line(line)
-    b._after_commit()
-    return seq, reveal
+    return b.commit_mrx_move(line), reveal
 
 
 def double(b, t1, to1, c1, t2, to2, c2):
     """The same for a double move: one journal line with both halves."""
-    g = b._ready_game()
+    g = b.game
     _check_to(g, g.moves + 1, to1)
     _check_to(g, g.moves + 2, to2)
     first = g.moves + 1
@@ -47,7 +44,4 @@ def double(b, t1, to1, c1, t2, to2, c2):
         if c:
             h["commit"] = c
         halves.append(h)
-    b.x_on = False
-    seq = b.commit_line({"type": "mrx", "double": halves})
-    b._after_commit()
-    return seq, reveal
+    return b.commit_mrx_move({"type": "mrx", "double": halves}), reveal

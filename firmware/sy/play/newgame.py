@@ -1,8 +1,7 @@
 """A new game (the host's `setup`) or none (`reset`): the setup checked, the Game built in secret
 mode, a new journal begun. Loaded for these commands (sy/link/handlers.py) and dropped after them,
-with sy/rules/gamestart.py (once a game: sy/link/proto.py's _ONCE_A_GAME)."""
+with sy/rules/gamestart.py (once a game: sy/link/proto.py's command table)."""
 from sy.rules.game import Game, RuleError
-from sy.play.board import IDLE, SETUP
 
 
 def _ints(obj, key, need):
@@ -74,27 +73,13 @@ def new_game(b, obj):
     if obj.get("mrx") is not None:
         raise RuleError("bad_input", "the board must never learn Mister X's station: send mrx null")
     game, line = _setup(obj, b.graph)
-    b.store.reset()
-    b.game = game
-    b.stage = SETUP
-    b.restoring = False
-    b.x_on = False
-    b.gp = -1
-    b._drop_lift()
     for k in ("rounds", "reveals", "commit"):
         if obj.get(k) is not None:
             line[k] = obj[k]
-    seq = b.commit_line(line)
-    b.compare_and_commit()
-    return seq
+    return b.start_game(game, line)
 
 
 
 def reset(b):
     """No game: the journal emptied, the board idle."""
-    b.store.reset()
-    b.game = None
-    b.stage = IDLE
-    b.restoring = False
-    b._drop_lift()  # a piece in hand is no longer a move: its `lifted` note, if not sent yet, is not sent
-    b.compare_and_commit()
+    b.clear_game()

@@ -1,6 +1,6 @@
 """The game record read from the journal (record_lines: the host's `record`, sy/link/handlers.py),
 and why a placement is illegal (for sy/play/board.py). Loaded when first needed; dropped after each
-`record` (sy/link/proto.py's _ONCE_A_GAME)."""
+`record` (sy/link/proto.py's command table)."""
 import json
 
 from sy.rules.game import TICKET_NAMES
@@ -44,18 +44,18 @@ def record_lines(store, everything):
         yield prev
 
 
-def why(b, p, to):
-    """(error code, sentence) for an illegal placement of piece p on station to."""
-    g = b.game
+def why(g, p, to, chosen):
+    """(error code, sentence) for an illegal placement of piece p on station to (chosen: the
+    ticket chosen before it, or -1)."""
     gr = g.graph
     here = g.pos[p]
-    if b.pre_ticket >= 0 and gr.connected(here, to, b.pre_ticket):
-        return "no_ticket", "%s has no %s ticket left" % (g.piece_name(p), TICKET_NAMES[b.pre_ticket])
+    if chosen >= 0 and gr.connected(here, to, chosen):
+        return "no_ticket", "%s has no %s ticket left" % (g.piece_name(p), TICKET_NAMES[chosen])
     for t in range(3):
         if gr.connected(here, to, t):
-            if b.pre_ticket >= 0:
+            if chosen >= 0:
                 return "not_connected", "no %s line joins station %d and station %d" % (
-                    TICKET_NAMES[b.pre_ticket], here, to)
+                    TICKET_NAMES[chosen], here, to)
             return "no_ticket", "%s has no %s ticket left" % (g.piece_name(p), TICKET_NAMES[t])
     if gr.connected(here, to, 3):
         return "ferry", "only Mister X may take the ferry, with a black ticket"

@@ -9,7 +9,7 @@ how far the check got, his station there, the first problem found and where in t
 next chunk's moves start: a chunk reads the journal from there, not from its first line (on a
 Pico, reading the whole journal for each chunk of two moves made 24 KB of garbage, docs/memory.md).
 The host's `reveal` command (sy/link/handlers.py) loads this module for each chunk; it is dropped
-after it, with sy/rules/commit.py (sy/link/proto.py's _ONCE_A_GAME).
+after it, with sy/rules/commit.py (sy/link/proto.py's command table).
 """
 import json
 

@@ -90,6 +90,10 @@ class Game:
                 return self.n_detectives + k
         raise RuleError("bad_input", "there is no piece %r in this game", name)
 
+    def turn_mover(self, i):
+        """The piece that made this turn's i-th move (0: the first since Mister X's)."""
+        return self.turn[3 * i] & 0x7F
+
     def holder_of(self, station):
         """Index of the piece on station, or -1."""
         # pos holds exactly the n_pieces stations: the bytearray's own search, not a Python loop

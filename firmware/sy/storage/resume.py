@@ -14,19 +14,17 @@ def resume(b):
     if got is None:
         return False
     header, data = got
-    b.stage = header.get("stage", IDLE)
-    b.x_on = bool(header.get("x_on"))
-    if b.stage != IDLE and data:
+    stage = header.get("stage", IDLE)
+    game = None
+    if stage != IDLE and data:
         from sy.rules.game import Game, PHASE_OVER
-        b.game = Game.load(data, b.graph)
-        if b.stage == PLAY and b.game.phase == PHASE_OVER:
-            b.stage = OVER  # an ended game saved as in play (firmware before 0.1.1 saved its end twice)
+        game = Game.load(data, b.graph)
+        if stage == PLAY and game.phase == PHASE_OVER:
+            stage = OVER  # an ended game saved as in play (firmware before 0.1.1 saved its end twice)
     else:
-        b.stage = IDLE
+        stage = IDLE
     # nothing is committed until the switches agree with the saved positions
-    b.restoring = b.stage == PLAY
-    b.compare_and_commit(True)
-    b.dirty = True
+    b.take_up(stage, game, bool(header.get("x_on")))
     return True
 
 
