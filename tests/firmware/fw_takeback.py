@@ -100,7 +100,9 @@ def test_take_back_by_the_host_and_its_refusals():
     r = tb.command("undo", piece="D2")
     assert r["error"] == "wrong_turn" and "later ones first" in r["message"]
     assert tb.command("undo", piece="D9")["error"] == "bad_input"
-    assert tb.command("undo", piece="D5")["ok"]
+    r = tb.command("undo", piece="D5")  # the move that handed him the turn is final (docs/fairplay.md)
+    assert r["error"] == "needs_consent", r
+    assert tb.command("undo", piece="D5", consent=True)["ok"]
     assert g.phase == 1 and g.to_move() == 1 << 4 and g.pos[4] == 50
     tb.lift(finish[4][1])
     tb.place(50)

@@ -42,8 +42,13 @@ def handle_choose(p, msg):
 
 
 def handle_undo(p, msg):
+    """{piece?, consent?}: take back the turn's last move; `consent: true` (Mister X's, a tagged
+    line: sy/link/auth.py) for a final move."""
+    consent = msg.get("consent", False)
+    if consent is not True and consent is not False:
+        raise ProtoError("bad_input", "consent must be true or false")
     from sy.play import undo
-    return {"seq": undo.take_back(p.board, msg.get("piece"))}
+    return {"seq": undo.take_back(p.board, msg.get("piece"), consent)}
 
 
 def handle_capture(p, msg):
@@ -81,9 +86,16 @@ def handle_setup(p, msg):
     if b.stage in (SETUP, PLAY) and not msg.get("replace"):
         raise ProtoError("wrong_turn", "a game is in progress; send replace: true to abandon it")
     commit_arg(msg.get("commit"))
+    from sy.link.auth import key_arg
+    try:
+        key = key_arg(msg.get("key"))  # never journalled: only its hash is kept (sy/link/auth.py)
+    except ValueError:
+        raise ProtoError("bad_input", "key must be 64 hex digits 0-9, a-f")
     from sy.play import newgame
     p.revealed = None  # a reveal under way read the old game's journal: its offsets mean nothing now
-    return {"seq": newgame.new_game(b, msg)}  # reads only the setup's own keys
+    seq = newgame.new_game(b, msg)  # reads only the setup's own keys
+    p.auth.begin(key)
+    return {"seq": seq}
 
 
 def handle_reset(p, msg):
@@ -91,6 +103,7 @@ def handle_reset(p, msg):
         raise ProtoError("bad_input", "reset abandons the game: send confirm: true")
     from sy.play import newgame
     newgame.reset(p.board)
+    p.auth.forget_game()
     p.revealed = None
     return {"seq": 0}
 
@@ -109,6 +122,11 @@ def handle_reveal(p, msg):
         raise ProtoError("bad_input", "offset must be the index of the chunk's first move")
     from sy.play import verify
     if offset == 0:
+        verified = False
+        for _seq, text in b.store.lines(1, ('"verified"',)):  # read to the end: the file is closed
+            verified = verified or '"ok": true' in text or '"ok":true' in text
+        if verified:  # a route that did not match may be sent again; one that did is the last word
+            raise ProtoError("already_verified", "the game is verified already: a verified game stays verified")
         p.revealed = verify.new_state()
     state = p.revealed
     if state is None or offset != state[0]:

@@ -10,6 +10,8 @@ from sy import forget
 from sy.rules.base import RuleError
 from sy.link.fields import ProtoError, PROTO, FIRMWARE
 from sy.link import handlers
+from sy.link.auth import LinkAuth, folder_of
+from sy.storage.stages import SETUP, PLAY
 
 try:
     from micropython import const
@@ -95,6 +97,13 @@ class Protocol:
         self.board = None  # set by the app (the board needs us as its output first)
         self.revealed = None  # how far a reveal arriving in chunks got (sy/play/verify.py's new_state())
         self.board_name = board_name
+        self._auth = None  # the game's key and the session (sy/link/auth.py), made with the board
+
+    @property
+    def auth(self):
+        if self._auth is None:
+            self._auth = LinkAuth(folder_of(self.board.store.journal))
+        return self._auth
 
     # --- output (the board's `out`) -----------------------------------------------------------
     def event(self, seq, text):
@@ -150,6 +159,8 @@ class Protocol:
                 raise ProtoError("bad_input", "every command but ack needs an integer id")
             if stage == IN_PLAY:
                 self.board.require_play()
+            # a line that speaks for Mister X: his host's tag, or refused here, before anything changes
+            self.auth.check(cmd, msg, raw, self.board.stage in _GAME_ON)
             reading = reads_journal and self.app is not None
             if reading:
                 self.app.reading_journal(True)
@@ -195,6 +206,7 @@ class Protocol:
         st["firmware"] = FIRMWARE
         st["board"] = self.board_name
         st["map"] = b.game.graph.name if b.game else "london"
+        self.auth.hello_fields(msg, st)  # a key given is taken only if it is the game's
         return st
 
     def handle_ack(self, msg):
@@ -217,6 +229,9 @@ def _service(proto, msg):
     from sy.link import service  # yard calibrate / selftest: loaded only for these, dropped at svc_end
     return service.handle(proto, msg)
 
+
+# a game being set up or played: a setup that replaces it, or a reset, speaks for Mister X too
+_GAME_ON = (SETUP, PLAY)
 
 # What comes at most once a game (the setup, the fair-play check, the record, reeds out of service):
 # the game flow's module and the rules' module its command brought are dropped after it, not

@@ -322,9 +322,10 @@ class Board:
         self._guide_piece, self._guide_to, self._guide_ticket = piece, to, ticket
         self.dirty = True
 
-    def take_back(self, piece, home, left):
-        """The rules took back piece's move from station `left` to `home`: journalled; until the
-        piece stands on its station again its station blinks and nothing commits."""
+    def take_back(self, piece, home, left, consented=False):
+        """The rules took back piece's move from station `left` to `home` (consented: a final move,
+        with Mister X's consent): journalled; until the piece stands on its station again its
+        station blinks and nothing commits."""
         self._hand = HAND_TAKEN_BACK
         self._piece = piece
         self._n_dest = 0
@@ -335,7 +336,10 @@ class Board:
         self._unguide()  # a guided move is guided again by the host
         self.evaluate()
         self.render(self.now)  # the players see it first, as after a move (_commit_move)
-        seq = self.commit_line({"type": "undo", "piece": self.game.piece_name(piece), "from": left, "to": home})
+        line = {"type": "undo", "piece": self.game.piece_name(piece), "from": left, "to": home}
+        if consented:
+            line["consent"] = True
+        seq = self.commit_line(line)
         self.evaluate()
         return seq
 
@@ -446,8 +450,8 @@ class Board:
         try:
             self.require_play()
             undo.take_back(self, None)
-        except RuleError as e:  # nothing to take back: the players are told on the host
-            self.out.note({"note": "refused", "error": e.code, "message": e.message})
+        except RuleError as e:  # nothing to take back, or a final move: the players are told on the host
+            self.out.note(undo.refusal(self, e))
 
     def _confirm_unseen(self):
         p = self.piece_in_hand()
