@@ -618,9 +618,9 @@ def test_a_release_without_its_press_takes_nothing_back():
 def test_a_station_closed_while_a_piece_taken_back_is_in_hand_is_a_stray():
     tb = _detectives_turn()
     tb.lift(26)
-    tb.place(39)
+    tb.place(27)
     assert tb.command("undo")["ok"]  # D2 must go back to 26: nothing may move meanwhile
-    tb.lift(39)
+    tb.lift(27)
     tb.place(4)  # a magnet on a destination of D1, put down while D2 is in hand
     tb.place(26)
     assert tb.board.taken_back_piece() == -1

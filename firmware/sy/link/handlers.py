@@ -108,6 +108,23 @@ def handle_reset(p, msg):
     return {"seq": 0}
 
 
+def _verified(store):
+    """The journal ends with a verdict that verified the game. Nothing is journalled after it (the
+    game is over), so its last line tells: read from the journal's last bytes only."""
+    if not store.seq:
+        return False
+    f = open(store.journal, "rb")
+    try:
+        start = max(0, store.jlen - 320)  # a verdict line is shorter: its message is one of verify.py's
+        f.seek(start)
+        tail = f.read(store.jlen - start)
+    finally:
+        f.close()
+    tail = tail[:len(tail) - 1] if tail.endswith(b"\n") else tail
+    last = tail[tail.rfind(b"\n") + 1:]
+    return b'"verified"' in last and (b'"ok": true' in last or b'"ok":true' in last)
+
+
 def handle_reveal(p, msg):
     """Mister X's route after the game, in chunks that fit a line: offset 0 carries start,
     every chunk but the last says more: true; the verdict comes with the last one."""
@@ -122,10 +139,7 @@ def handle_reveal(p, msg):
         raise ProtoError("bad_input", "offset must be the index of the chunk's first move")
     from sy.play import verify
     if offset == 0:
-        verified = False
-        for _seq, text in b.store.lines(1, ('"verified"',)):  # read to the end: the file is closed
-            verified = verified or '"ok": true' in text or '"ok":true' in text
-        if verified:  # a route that did not match may be sent again; one that did is the last word
+        if _verified(b.store):  # a route that did not match may be sent again; one that did is the last word
             raise ProtoError("already_verified", "the game is verified already: a verified game stays verified")
         p.revealed = verify.new_state()
     state = p.revealed
