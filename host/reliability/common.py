@@ -7,7 +7,6 @@ import subprocess
 import time
 
 from host.link.boardlink import BoardLink, LinkClosed
-from host.device.mpy_build import tool
 from host.simulator.board import SimBoard
 from sy.storage.store import Store
 from sy.storage import resume
