@@ -57,8 +57,9 @@ def other_program(port, hold=0.0):
 class LineClient:
     """The host's end of the serial line, small: lines out, replies by id, events acknowledged."""
 
-    def __init__(self, port):
+    def __init__(self, port, timeout=5.0):
         self.ser = serial.Serial(port, 115200, timeout=0)
+        self.timeout = timeout  # seconds for a reply
         self.partial = b""
         self.replies = {}
         self.events = []
@@ -101,10 +102,10 @@ class LineClient:
         elif "note" in msg:
             self.notes.append(msg)
 
-    def send(self, line, rid, timeout=5.0):
+    def send(self, line, rid, timeout=None):
         """A raw line whose id is rid; its reply."""
         self.write(line)
-        end = time.monotonic() + timeout
+        end = time.monotonic() + (self.timeout if timeout is None else timeout)
         while rid not in self.replies:
             if time.monotonic() > end:
                 raise TimeoutError("no reply to %r" % line[:80])

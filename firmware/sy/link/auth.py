@@ -76,7 +76,14 @@ def same(a, b):
     return d == 0
 
 
-_HEX = b"0123456789abcdef"
+def _nibble(c):
+    """The value of a lowercase hex digit's byte c, or -1. (Arithmetic: MicroPython's bytes.index
+    takes no int on the RPI_PICO build.)"""
+    if 48 <= c <= 57:
+        return c - 48
+    if 97 <= c <= 102:
+        return c - 87
+    return -1
 
 
 def key_arg(v):
@@ -87,12 +94,13 @@ def key_arg(v):
     if not isinstance(v, str) or len(v) != 2 * KEY_BYTES:
         raise ValueError
     raw = v.encode()
-    for c in raw:
-        if c not in _HEX:
-            raise ValueError
     out = bytearray(KEY_BYTES)
     for i in range(KEY_BYTES):
-        out[i] = _HEX.index(raw[2 * i]) << 4 | _HEX.index(raw[2 * i + 1])
+        hi = _nibble(raw[2 * i])
+        lo = _nibble(raw[2 * i + 1])
+        if hi < 0 or lo < 0:
+            raise ValueError
+        out[i] = hi << 4 | lo
     return out
 
 
