@@ -169,12 +169,13 @@ def forged_lines(heap="112k"):
                 break
             except TimeoutError:
                 continue
+        assert "session" not in hello  # a board without a keyed game: nothing to tag yet
         key = new_key()
         salt = "5a" * 16
-        signer = Signer(key, hello["session"], hello.get("auth_n", 0))
-        r = host.signed(signer, "setup", detectives=list(DETECTIVES), bobbies=[], key=key.hex(),
-                        commit=commitlib.commitment(MRX_START, salt), replace=True)
+        r = host.request("setup", detectives=list(DETECTIVES), bobbies=[], key=key.hex(),
+                         commit=commitlib.commitment(MRX_START, salt), replace=True)
         assert r["ok"], r
+        signer = Signer(key, r["session"], r["auth_n"])
         for s in DETECTIVES:
             sim.place(s, settle=False)
         host.wait_event("ready", timeout=10)
@@ -197,7 +198,7 @@ def forged_lines(heap="112k"):
             if r.get("ok") or seq() != before:
                 out["forged_lines_accepted"] += 1
 
-        other = Signer(new_key(), hello["session"], 100)
+        other = Signer(new_key(), r["session"], 100)
         elsewhere = Signer(key, "0011223344556677", 100)
         zero = "0" * 64
         forge(b'{"cmd":"mrx","ticket":"taxi","commit":"%s","id":9001}' % zero.encode(), 9001)

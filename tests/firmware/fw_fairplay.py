@@ -229,3 +229,17 @@ def test_a_verified_game_stays_verified():
     assert r["error"] == "already_verified" and tb.store.seq == seq, r
     verdicts = [line for line in _journal(tb) if line["type"] == "verified"]
     assert verdicts == [{"type": "verified", "ok": True, "message": verdicts[0]["message"]}], verdicts
+
+
+def test_a_board_whose_games_have_no_key_never_loads_the_link_s_authentication():
+    sys.modules.pop("sy.link.auth", None)  # (another test may have loaded it)
+    tb, _s = _start()
+    tb.command("mrx", ticket="taxi")
+    tb.lift(13)
+    tb.place(4)
+    assert tb.command("undo")["ok"]
+    assert tb.command("reset", confirm=True)["ok"]
+    assert "sy.link.auth" not in sys.modules
+    tb.reboot()
+    assert "session" not in tb.command("hello", proto=1)
+    assert "sy.link.auth" not in sys.modules

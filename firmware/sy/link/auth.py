@@ -15,8 +15,8 @@ an HMAC-SHA256 tag made with a key of this game, and the board refuses them with
   commitments, only the rules apply.
 
 HMAC is written out here over hashlib.sha256 (RFC 2104): MicroPython has no hmac module, and its
-hashlib objects have no copy(). Loaded with the link (sy/link/proto.py), as every game command
-may need it; the hash of the key is read at boot.
+hashlib objects have no copy(). Loaded by sy/link/proto.py once a game has a key (its hash on
+flash, a setup or a hello with one): a board whose games have none never carries it.
 """
 import hashlib
 import os
@@ -30,7 +30,7 @@ TAG_HEX = 64
 # the tail of a line with a tag: ,"mac":"<64 hex>"}
 TAIL = len(MAC_FIELD) + TAG_HEX + 2
 KEY_BYTES = 32
-KEY_FILE = "link.key"
+KEY_FILE = "link.key"  # (sy/link/proto.py's KEY_FILE: it looks for it without loading this module)
 
 
 def hmac_sha256(key, msg):

@@ -86,16 +86,26 @@ def handle_setup(p, msg):
     if b.stage in (SETUP, PLAY) and not msg.get("replace"):
         raise ProtoError("wrong_turn", "a game is in progress; send replace: true to abandon it")
     commit_arg(msg.get("commit"))
-    from sy.link.auth import key_arg
-    try:
-        key = key_arg(msg.get("key"))  # never journalled: only its hash is kept (sy/link/auth.py)
-    except ValueError:
-        raise ProtoError("bad_input", "key must be 64 hex digits 0-9, a-f")
+    key = None
+    if msg.get("key") is not None:  # never journalled: only its hash is kept (sy/link/auth.py)
+        from sy.link.auth import key_arg
+        try:
+            key = key_arg(msg.get("key"))
+        except ValueError:
+            raise ProtoError("bad_input", "key must be 64 hex digits 0-9, a-f")
     from sy.play import newgame
     p.revealed = None  # a reveal under way read the old game's journal: its offsets mean nothing now
     seq = newgame.new_game(b, msg)  # reads only the setup's own keys
-    p.auth.begin(key)
-    return {"seq": seq}
+    out = {"seq": seq}
+    if key is not None:
+        p.auth.begin(key)
+        out["session"] = p.auth.session.decode()  # the host tags its lines for this game from here
+        out["auth_n"] = 0
+    else:
+        auth = p.keyed_auth()
+        if auth is not None:
+            auth.forget_game()  # the old game's key goes with it
+    return out
 
 
 def handle_reset(p, msg):
@@ -103,7 +113,9 @@ def handle_reset(p, msg):
         raise ProtoError("bad_input", "reset abandons the game: send confirm: true")
     from sy.play import newgame
     newgame.reset(p.board)
-    p.auth.forget_game()
+    auth = p.keyed_auth()
+    if auth is not None:
+        auth.forget_game()
     p.revealed = None
     return {"seq": 0}
 

@@ -10,7 +10,6 @@ from sy import forget
 from sy.rules.base import RuleError
 from sy.link.fields import ProtoError, PROTO, FIRMWARE
 from sy.link import handlers
-from sy.link.auth import LinkAuth, folder_of
 from sy.storage.stages import SETUP, PLAY
 
 try:
@@ -97,13 +96,29 @@ class Protocol:
         self.board = None  # set by the app (the board needs us as its output first)
         self.revealed = None  # how far a reveal arriving in chunks got (sy/play/verify.py's new_state())
         self.board_name = board_name
-        self._auth = None  # the game's key and the session (sy/link/auth.py), made with the board
+        # the game's key and the session (sy/link/auth.py): loaded once a game has a key (its hash
+        # on flash, or a setup or hello with one); a board whose games have none never carries it
+        self._auth = None
+        self._keyless = False  # known: no key on this board (until a setup brings one)
 
     @property
     def auth(self):
         if self._auth is None:
-            self._auth = LinkAuth(folder_of(self.board.store.journal))
+            from sy.link.auth import LinkAuth
+            self._auth = LinkAuth(_folder(self.board.store.journal))
         return self._auth
+
+    def keyed_auth(self):
+        """The link's authentication if this board's game has a key; else None, without loading it."""
+        if self._auth is None:
+            if self._keyless:
+                return None
+            from sy.storage.store import exists
+            if not exists(_folder(self.board.store.journal, KEY_FILE)):
+                self._keyless = True
+                return None
+        self._keyless = False
+        return self.auth
 
     # --- output (the board's `out`) -----------------------------------------------------------
     def event(self, seq, text):
@@ -160,7 +175,10 @@ class Protocol:
             if stage == IN_PLAY:
                 self.board.require_play()
             # a line that speaks for Mister X: his host's tag, or refused here, before anything changes
-            self.auth.check(cmd, msg, raw, self.board.stage in _GAME_ON)
+            if cmd in _MAY_SPEAK_FOR_MRX:
+                auth = self.keyed_auth()
+                if auth is not None:
+                    auth.check(cmd, msg, raw, self.board.stage in _GAME_ON)
             reading = reads_journal and self.app is not None
             if reading:
                 self.app.reading_journal(True)
@@ -206,7 +224,9 @@ class Protocol:
         st["firmware"] = FIRMWARE
         st["board"] = self.board_name
         st["map"] = b.game.graph.name if b.game else "london"
-        self.auth.hello_fields(msg, st)  # a key given is taken only if it is the game's
+        auth = self.auth if msg.get("key") is not None else self.keyed_auth()
+        if auth is not None:
+            auth.hello_fields(msg, st)  # a key given is taken only if it is the game's
         return st
 
     def handle_ack(self, msg):
@@ -232,6 +252,17 @@ def _service(proto, msg):
 
 # a game being set up or played: a setup that replaces it, or a reset, speaks for Mister X too
 _GAME_ON = (SETUP, PLAY)
+# the commands that may speak for Mister X (sy/link/auth.py's speaks_for_mrx decides), and the file
+# beside the journal that holds the hash of a game's key (sy/link/auth.py's KEY_FILE)
+_MAY_SPEAK_FOR_MRX = ("mrx", "capture", "cornered", "reveal", "undo", "setup", "reset")
+KEY_FILE = "link.key"
+
+
+def _folder(journal, name=""):
+    """The folder of the journal's path, or a file `name` in it."""
+    i = journal.rfind("/")
+    folder = journal[:i] if i > 0 else ""
+    return (folder + "/" + name if folder else name) if name else folder
 
 # What comes at most once a game (the setup, the fair-play check, the record, reeds out of service):
 # the game flow's module and the rules' module its command brought are dropped after it, not
