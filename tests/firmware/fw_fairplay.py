@@ -243,3 +243,16 @@ def test_a_board_whose_games_have_no_key_never_loads_the_link_s_authentication()
     tb.reboot()
     assert "session" not in tb.command("hello", proto=1)
     assert "sy.link.auth" not in sys.modules
+
+
+def test_the_key_leaves_ram_when_the_game_loop_stops_for_the_repl():
+    tb, session = _start(KEY_HEX)
+    auth = tb.app.proto.auth
+    assert bytes(auth.key) == KEY
+    held = auth.key
+    tb.app.proto.stopped()  # main.py, at Ctrl-C
+    assert auth.key is None and bytes(held) == bytes(32)
+    line = _signed(KEY, session, 1, {"cmd": "mrx", "ticket": "taxi", "id": 600})
+    assert _send(tb, line, 600)["error"] == "no_key"
+    assert tb.command("hello", proto=1, key=KEY_HEX)["key_ok"]
+    assert _send(tb, line, 600)["ok"]

@@ -108,6 +108,12 @@ class Protocol:
             self._auth = LinkAuth(_folder(self.board.store.journal))
         return self._auth
 
+    def stopped(self):
+        """The game loop stopped for the REPL (Ctrl-C): the game's key leaves RAM; the host gives it
+        again (hello with key) when the game runs again."""
+        if self._auth is not None:
+            self._auth.wipe()
+
     def keyed_auth(self):
         """The link's authentication if this board's game has a key; else None, without loading it."""
         if self._auth is None:
