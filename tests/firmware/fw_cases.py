@@ -1,6 +1,5 @@
 """Firmware tests as plain functions: run by pytest (tests/test_firmware_units.py) under CPython
 and, through tests/mpy_run.py, under the MicroPython unix port with a limited heap."""
-import json
 import sys
 
 if sys.implementation.name != "micropython":
@@ -262,7 +261,7 @@ def test_setup_lights_targets_and_waits_for_switches():
         tb.place(s)
     assert tb.board.stage == SETUP
     tb.place(51)  # a magnet where no piece should be: shown, no progress
-    assert len(tb.board.extra_stations()) == 1
+    assert tb.board.n_extra == 1
     tb.lift(51)
     tb.place(50)
     assert tb.board.stage == PLAY
@@ -333,7 +332,7 @@ def test_two_lifted_commit_nothing():
     tb.lift(13)
     tb.lift(26)
     tb.place(4)
-    assert tb.board.game.moved == 0 and len(tb.board.missing_pieces()) == 2
+    assert tb.board.game.moved == 0 and tb.board.n_missing == 2
     tb.place(26)
     assert tb.board.game.pos[0] == 4  # now it is one piece, one place: D1 13 -> 4
 
@@ -341,9 +340,9 @@ def test_two_lifted_commit_nothing():
 def test_piece_knocked_off_out_of_turn():
     tb = _start()
     tb.lift(13)  # Mister X's turn: nobody may move
-    assert tb.board.piece_in_hand() == -1 and len(tb.board.missing_pieces()) == 1
+    assert tb.board.piece_in_hand() == -1 and tb.board.n_missing == 1
     tb.place(13)
-    assert len(tb.board.missing_pieces()) == 0
+    assert tb.board.n_missing == 0
 
 
 def test_stray_magnet_is_never_the_destination():
@@ -352,15 +351,15 @@ def test_stray_magnet_is_never_the_destination():
     tb.place(14)  # a stray magnet (or a stuck reed) on 14, a bus destination of D1
     tb.lift(13)  # D1 in the air: 14 closed before the lift, so it is no placement
     g = tb.board.game
-    assert g.moved == 0 and g.pos[0] == 13 and tb.board.piece_in_hand() == 0 and len(tb.board.extra_stations()) == 1
+    assert g.moved == 0 and g.pos[0] == 13 and tb.board.piece_in_hand() == 0 and tb.board.n_extra == 1
     tb.place(4)  # the real placement: committed, the magnet stays extra
-    assert g.pos[0] == 4 and len(tb.board.extra_stations()) == 1
+    assert g.pos[0] == 4 and tb.board.n_extra == 1
     tb.place(39)  # another magnet, on a taxi destination of D2
     tb.lift(26)
-    assert g.pos[1] == 26 and len(tb.board.extra_stations()) == 2
+    assert g.pos[1] == 26 and tb.board.n_extra == 2
     tb.lift(39)
     tb.place(39)  # closes while D2 is in hand: now it is a placement
-    assert g.pos[1] == 39 and len(tb.board.extra_stations()) == 1
+    assert g.pos[1] == 39 and tb.board.n_extra == 1
 
 
 def test_piece_moved_in_mrx_turn_is_never_a_move():
@@ -369,13 +368,13 @@ def test_piece_moved_in_mrx_turn_is_never_a_move():
     tb.place(4)
     tb.command("mrx", ticket="taxi")
     g = tb.board.game
-    assert g.moved == 0 and g.pos[0] == 13 and tb.board.piece_in_hand() == -1 and len(tb.board.extra_stations()) == 1
+    assert g.moved == 0 and g.pos[0] == 13 and tb.board.piece_in_hand() == -1 and tb.board.n_extra == 1
     tb.lift(4)  # lifted during the detectives' turn, but taken off in Mister X's: still out of place
     tb.place(46)
     assert g.moved == 0 and g.pos[0] == 13
     tb.lift(46)
     tb.place(13)  # back on its station: now it moves normally
-    assert len(tb.board.missing_pieces()) == 0 and len(tb.board.extra_stations()) == 0
+    assert tb.board.n_missing == 0 and tb.board.n_extra == 0
     tb.lift(13)
     assert tb.board.piece_in_hand() == 0
     tb.place(4)
@@ -388,7 +387,7 @@ def test_piece_lifted_in_mrx_turn_placed_in_detectives_turn():
     tb.command("mrx", ticket="taxi")
     tb.place(4)
     g = tb.board.game
-    assert g.moved == 0 and g.pos[0] == 13 and len(tb.board.extra_stations()) == 1
+    assert g.moved == 0 and g.pos[0] == 13 and tb.board.n_extra == 1
 
 
 
@@ -409,13 +408,13 @@ def test_mrx_piece_on_surfacing_station():
         flashes.add(tb.colour(to))
     assert WHITE in flashes and len(flashes) > 1  # his station flashes
     tb.place(to)  # Mister X's own piece where he surfaced: accepted, not an error
-    assert tb.board.mrx_piece_on and len(tb.board.extra_stations()) == 0
+    assert tb.board.mrx_piece_on and tb.board.n_extra == 0
     assert tb.colour(to) == WHITE
     tb.detectives_round()
     assert tb.command("mrx", ticket="taxi")["ok"]
-    assert len(tb.board.extra_stations()) == 1  # his piece must go now: it blinks as a stray magnet
+    assert tb.board.n_extra == 1  # his piece must go now: it blinks as a stray magnet
     tb.lift(to)
-    assert len(tb.board.extra_stations()) == 0
+    assert tb.board.n_extra == 0
 
 
 def test_secret_station_refused():

@@ -14,6 +14,7 @@ if sys.implementation.name != "micropython":
 
 from testkit import TestBoard, read_file, scratch, watch_journal_readers
 from sy.rules import commit as commitlib
+from sy.play.board import HAND_TAKEN_BACK, REED_OPEN, REED_CLOSED
 
 TMP = scratch("sy-fwtest-commands")
 DETECTIVES = (13, 26, 29, 34, 50)
@@ -512,14 +513,14 @@ def test_undo_by_the_host_names_the_piece_or_takes_the_last():
     assert r["ok"] and r["seq"] == 6, r
     assert _events(tb) == [{"type": "undo", "piece": "D2", "from": 27, "to": 26}]
     b = tb.board
-    assert b.taken_back_piece() == 1 and b.game.pos[1] == 26
+    assert (b.hand, b.piece) == (HAND_TAKEN_BACK, 1) and b.game.pos[1] == 26
     st = tb.command("status")
     assert st["extra"] == [27] and st["missing"] == ["D2"]
     _refused(tb.command("mrx", ticket="taxi"), "wrong_turn")  # D2 must go back first
     tb.lift(27)
-    assert b.taken_back_piece() == 1
+    assert (b.hand, b.piece) == (HAND_TAKEN_BACK, 1)
     tb.place(26)
-    assert b.taken_back_piece() == -1
+    assert b.hand != HAND_TAKEN_BACK
     r = tb.command("undo")
     assert r["ok"] and _events(tb) == [{"type": "undo", "piece": "D1", "from": 4, "to": 13}]
 
@@ -552,12 +553,12 @@ def test_undo_while_the_piece_is_off_its_station():
     tb.messages()
     assert tb.command("undo")["ok"]
     b = tb.board
-    assert b.taken_back_piece() == 0 and tb.command("status")["extra"] == []
+    assert (b.hand, b.piece) == (HAND_TAKEN_BACK, 0) and tb.command("status")["extra"] == []
     tb.place(4)  # put down on the station it was taken back from: a stray, not a move
-    assert b.game.pos[0] == 13 and b.taken_back_piece() == 0
+    assert b.game.pos[0] == 13 and (b.hand, b.piece) == (HAND_TAKEN_BACK, 0)
     tb.lift(4)
     tb.place(13)
-    assert b.taken_back_piece() == -1
+    assert b.hand != HAND_TAKEN_BACK
 
 
 def test_undo_clears_a_guided_move():
@@ -979,15 +980,15 @@ def test_service_raw_latches_every_scan_until_cleared():
     assert tb.command("svc_raw")["buttons"] == 0x80 >> 2
     tb.button(2, False)
     tb.settle()
-    assert tb.board.reed(57) == 0  # the game does not see switches in service mode
+    assert tb.board.reed(57) == REED_OPEN  # the game does not see switches in service mode
     assert tb.command("svc_end")["ok"]
     tb.run(1)
-    assert tb.board.reed(57) == 1 and tb.board.reed(60) == 0  # it reads them all again after
+    assert tb.board.reed(57) == REED_CLOSED and tb.board.reed(60) == REED_OPEN  # it reads them all again after
 
 
 def test_service_info_maps_every_station_to_its_bit_and_led():
     tb = _board()
-    r = tb.command("svc_begin")
+    assert tb.command("svc_begin")["ok"]
     info = tb.command("svc_info")
     assert info["chips"] == tb.app.chips and info["count"] == tb.leds.count and info["paused"] is False
     assert len(info["bits"]) == len(info["index"]) == 199
@@ -1061,11 +1062,11 @@ def test_service_mode_during_a_game_pauses_it_and_gives_it_back():
     r = tb.command("svc_begin", pause=True)
     assert r["paused"] is True and tb.command("svc_info")["paused"] is True
     tb.lift(13)  # unseen in service mode
-    assert tb.board.reed(13) == 1
+    assert tb.board.reed(13) == REED_CLOSED
     tb.run(10)
     assert tb.command("svc_end")["was_active"] is True
     b = tb.board
-    assert b.restoring and b.reed(13) == 0 and b.now == tb.now  # the game waits for the pieces to agree again
+    assert b.restoring and b.reed(13) == REED_OPEN and b.now == tb.now  # the game waits for the pieces to agree again
     tb.place(13)
     assert not b.restoring
     assert tb.command("mrx", ticket="taxi")["ok"]

@@ -14,7 +14,7 @@ if sys.implementation.name != "micropython":
 
 from sy.hardware import boardconfig
 from testkit import TestBoard, MemInputs, play_game, scratch
-from sy.play.board import TRANSPORT_RGB, PLAY
+from sy.play.board import TRANSPORT_RGB, PLAY, HAND_TAKEN_BACK, REED_OPEN, REED_CLOSED, REED_STRAY
 
 TAXI = tuple(TRANSPORT_RGB[0:3])  # the firmware's taxi colour, full scale as tb.colour reads it
 WHITE = (255, 255, 255)  # a station out of service: the firmware draws it as 255, 255, 255
@@ -191,7 +191,7 @@ def test_taken_out_during_a_game_and_place_by_the_host():
     evs = [m["ev"] for m in tb.messages() if "ev" in m]
     assert evs == [{"type": "move", "piece": "D1", "ticket": "bus", "to": 14}], evs
     # D1 now stands on 14 (out of service) and is not missing; it moves again next round
-    assert len(tb.board.missing_pieces()) == 0 and len(tb.board.extra_stations()) == 0
+    assert tb.board.n_missing == 0 and tb.board.n_extra == 0
 
 
 def test_a_rewrite_cut_by_a_power_cut_is_finished_at_boot():
@@ -243,10 +243,10 @@ def test_a_move_onto_a_dead_station_taken_back_and_made_again():
         tb.button(3, False)
         tb.settle()
         assert _evs(tb) == [{"type": "undo", "piece": "D1", "from": 4, "to": 13}]
-        assert g.pos[0] == 13 and tb.board.taken_back_piece() == 0
+        assert g.pos[0] == 13 and (tb.board.hand, tb.board.piece) == (HAND_TAKEN_BACK, 0)
         tb.lift(4)  # unseen: the piece goes back to 13
         tb.place(13)
-        assert tb.board.taken_back_piece() == -1 and len(tb.board.missing_pieces()) == 0 and len(tb.board.extra_stations()) == 0
+        assert tb.board.hand != HAND_TAKEN_BACK and tb.board.n_missing == 0 and tb.board.n_extra == 0
         tb.lift(13)
         tb.place(4)
         assert g.pos[0] == 4 and _evs(tb) == [{"type": "move", "piece": "D1", "ticket": "taxi", "to": 4}]
@@ -262,7 +262,7 @@ def test_a_piece_on_a_dead_station_moves_off_it_and_an_illegal_landing_waits():
         assert [m for m in got if "ev" in m] == [] and g.pos[0] == 13
         assert [(m["piece"], m["station"]) for m in got if m.get("note") == "illegal"] == [("D1", 100)], got
         tb.lift(100)
-        assert len(b.missing_pieces()) == 0 and len(b.extra_stations()) == 0 and b.piece_in_hand() == -1
+        assert b.n_missing == 0 and b.n_extra == 0 and b.piece_in_hand() == -1
         tb.lift(13)  # unseen
         tb.place(4)  # taxi from 13
         assert g.pos[0] == 4 and _evs(tb) == [{"type": "move", "piece": "D1", "ticket": "taxi", "to": 4}]
@@ -277,7 +277,7 @@ def test_a_power_cut_with_a_piece_on_a_dead_station_resumes():
     b = tb.board
     assert b.blind is not None and b.blind.dead[4]
     tb.run(20)
-    assert not b.restoring and len(b.missing_pieces()) == 0 and len(b.extra_stations()) == 0, (b.restoring, len(b.missing_pieces()), len(b.extra_stations()))
+    assert not b.restoring and b.n_missing == 0 and b.n_extra == 0, (b.restoring, b.n_missing, b.n_extra)
     assert b.game.pos[0] == 4
 
 
@@ -306,10 +306,10 @@ def test_a_reed_back_in_service_reads_its_switch():
             tb.set(s, closed)  # unseen while out of service
             tb.settle()
             tb.run(len(byte) + 1)  # one switch's change a scan cycle
-            assert tb.board.reed(s) == 0  # its switch is not heard while out of service
+            assert tb.board.reed(s) == REED_OPEN  # its switch is not heard while out of service
             assert tb.command("status")["dead"] == [s]
             assert tb.command("reed", station=s, out=False)["dead"] == []
-            assert tb.board.reed(s) == (1 if closed else 0), (s, closed)
+            assert tb.board.reed(s) == (REED_CLOSED if closed else REED_OPEN), (s, closed)
             for t in byte + [s]:
                 tb.set(t, False)
             tb.settle()
@@ -418,10 +418,10 @@ def test_with_no_piece_out_of_sight_a_closing_station_is_a_stray():
     assert b.blind.hidden_mover(b.game, b.game.to_move()) == -1
     tb.set(100, True)  # nothing in hand: a stray, not a placement of a piece nobody sees lifted
     tb.settle()
-    assert b.reed(100) == 3 and len(b.extra_stations()) == 1 and len(b.missing_pieces()) == 0 and b.piece_in_hand() == -1
+    assert b.reed(100) == REED_STRAY and b.n_extra == 1 and b.n_missing == 0 and b.piece_in_hand() == -1
     tb.set(100, False)
     tb.settle()
-    assert len(b.extra_stations()) == 0
+    assert b.n_extra == 0
 
 
 def test_a_piece_out_of_sight_is_shown_lifted_for_one_placement_only():
@@ -431,13 +431,13 @@ def test_a_piece_out_of_sight_is_shown_lifted_for_one_placement_only():
     tb.messages()
     tb.set(100, True)  # one station closes: D1 was lifted and put there (not a move of D1: illegal)
     tb.settle()
-    assert len(b.missing_pieces()) == 1 and b.piece_in_hand() == 0
+    assert b.n_missing == 1 and b.piece_in_hand() == 0
     illegal = [m for m in tb.messages() if m.get("note") == "illegal"]
     assert [(m["piece"], m["station"]) for m in illegal] == [("D1", 100)], illegal  # told once
     for s in (101, 102, 103, 104):  # more closing: no longer one placement, D1 is where the game says
         tb.set(s, True)
         tb.settle()
-        assert len(b.missing_pieces()) == 0 and b.piece_in_hand() == -1, s
+        assert b.n_missing == 0 and b.piece_in_hand() == -1, s
 
 
 def test_a_short_confirm_after_the_game_ended_with_a_piece_in_hand_does_nothing():

@@ -37,7 +37,7 @@ def test_broken_json_is_not_well_formed():
     for text in (b'', b' ', b'{', b'}', b'[', b']', b'{"a" 1}', b'{"a": 1,}', b'[1,]', b'[1 2]', b'{"a": 1 "b": 2}',
                  b'{1: 2}', b'{"a"}', b'{"a":}', b'"abc', b'"a\\', b'"a\\q"', b'"a\\\xc3"', b'"a\tb"', b'"a\nb"',
                  b'1 2', b'{} {}', b'[}', b'{]', b'{"a": 1]', b'[1}', b'{,}', b'[,1]', b'x', b'\xc3\xa9',
-                 b'{"a": x}', b'["a" "b"]', b'\x80', b'[\x80]', b'\x7f',
+                 b'{"a": x}', b'["a" "b"]', b'\x80', b'[\x80]', b'\x7f', b'[1\x80]', b'-\x80', b'1\xff',
                  b'["a"!"b"]', b'{"a": 1 ! "b": 2}', b'[1#2]',  # a character before ',' is no comma
                  b'"a\\1"', b'"a\\ "', b'"a\\e"', b'"a\\\x80"',  # escapes JSON does not have
                  b'{{}}', b'{[1]}', b'{1}', b'{null}',  # an object's key is a string
@@ -173,9 +173,13 @@ def test_mem_reports_the_heap_under_micropython_and_resets_its_peaks():
     tb = _board()
     r = tb.command("mem")
     assert r["ok"], r
+    assert tb.command("mem", watch=True)["watching"] is True and tb.app.watch_heap is True
+    assert tb.command("mem")["watching"] is True  # until told otherwise
+    assert tb.command("mem", watch=False)["watching"] is False and tb.app.watch_heap is False
     if sys.implementation.name != "micropython":
         assert r == {"id": 1, "ok": True, "watching": False}  # CPython's gc has no mem_alloc
         return
+    assert r["cycle_max_kind"] == tb.app.cycle_max_kind
     for key in ("alloc", "free", "peak", "cycle_max_us", "save_cycle_max_us", "command_cycle_max_us",
                 "frame_cycle_max_us", "save_max_us"):
         assert isinstance(r[key], int) and r[key] >= 0, (key, r)
@@ -241,10 +245,12 @@ def test_game_commands_are_refused_in_service_mode_and_others_answered():
     assert tb.command("svc_begin")["ok"]
     for cmd, args in (("setup", {"detectives": [13, 26, 29, 34, 50]}), ("choose", {"ticket": "taxi"}),
                       ("reset", {"confirm": True}), ("mrx", {"ticket": "taxi"}), ("undo", {}),
-                      ("place", {"piece": "D1", "station": 13})):
+                      ("place", {"piece": "D1", "station": 13}), ("capture", {"piece": "D1"}), ("cornered", {}),
+                      ("guide", {"piece": "D1", "to": 8, "ticket": "taxi"}), ("reveal", {"moves": []})):
         r = tb.command(cmd, **args)
         assert not r["ok"] and r["error"] == "wrong_turn", (cmd, r)
-    assert tb.command("ping")["ok"] and tb.command("status")["ok"]
+        assert r["message"] == "the board is in service mode: end yard calibrate/selftest first", (cmd, r)
+    assert tb.command("ping")["ok"] and tb.command("status")["ok"] and tb.command("record")["ok"]
     assert tb.command("svc_info")["ok"]
     assert tb.command("svc_end")["was_active"] is True
     assert "sy.link.service" not in sys.modules
@@ -259,6 +265,56 @@ def test_a_handlers_module_stays_once_loaded_and_a_once_a_game_one_is_dropped_af
     r = tb.command("reset", confirm="no")  # refused: the setup's module dropped all the same
     assert not r["ok"]
     assert "sy.play.newgame" not in sys.modules and "sy.rules.gamestart" not in sys.modules
+    assert tb.command("record")["ok"] and "sy.play.report" not in sys.modules
+    assert tb.command("mem")["ok"] and "sy.link.meter" not in sys.modules  # not on the heap it measures
+    assert not tb.command("reveal", moves=[])["ok"]
+    assert "sy.play.verify" not in sys.modules and "sy.rules.commit" not in sys.modules
+
+
+def test_every_command_of_the_table_has_its_handler():
+    from sy.link import handlers
+    for name, (fn, stage, changes_game, reads_journal, drops) in proto.COMMANDS.items():
+        if isinstance(fn, str):
+            assert callable(getattr(handlers, fn)), name
+        else:
+            assert callable(fn), name
+        assert stage in (0, 1) and changes_game in (True, False) and reads_journal in (True, False), name
+        for module in drops:
+            assert module.count(".") == 1, (name, module)
+
+
+def test_the_commands_that_read_the_whole_journal_collect_as_they_go():
+    tb = _board()
+    paces = []
+    reading = tb.app.reading_journal
+    tb.app.reading_journal = lambda on: paces.append(on) or reading(on)
+    try:
+        for cmd, args in (("ping", {}), ("status", {}), ("mem", {}), ("reed", {"station": 0}),
+                          ("setup", {"detectives": [13, 26, 29, 34, 50]})):
+            assert tb.command(cmd, **args)["ok"] or cmd == "reed", cmd
+            assert paces == [], (cmd, paces)
+        for s in (13, 26, 29, 34, 50):
+            tb.place(s)  # the game in play: Mister X's turn
+        for cmd, args in (("hello", {"proto": 1}), ("record", {}), ("reveal", {"moves": []}),
+                          ("capture", {"piece": "D1"}), ("cornered", {})):
+            tb.command(cmd, **args)
+            assert paces == [True, False], (cmd, paces)  # and back to the players' pace, refused or not
+            del paces[:]
+    finally:
+        tb.app.reading_journal = reading
+
+
+def test_a_command_that_needs_the_game_in_play_says_what_is_in_the_way():
+    tb = _board()
+    for cmd, args in (("mrx", {"ticket": "nonsense"}), ("undo", {}), ("cornered", {}),
+                      ("guide", {"piece": "D1", "to": 8, "ticket": "taxi"}), ("place", {"piece": "D1", "station": 8})):
+        r = tb.command(cmd, **args)
+        assert not r["ok"] and (r["error"], r["message"]) == ("wrong_turn", "no game is set up"), (cmd, r)
+    assert tb.command("setup", detectives=[13, 26, 29, 34, 50])["ok"]
+    r = tb.command("mrx", ticket="taxi")
+    assert (r["error"], r["message"]) == ("wrong_turn", "the pieces are not on their start stations yet"), r
+    r = tb.command("choose", ticket="taxi")  # it needs a piece in hand, not a stage: its own refusal
+    assert (r["error"], r["message"]) == ("wrong_turn", "no piece is waiting for a ticket choice"), r
 
 
 def test_hello_replies_then_resends_what_the_host_missed():

@@ -13,7 +13,7 @@ if sys.implementation.name != "micropython":
             sys.path.insert(0, p)
 
 from testkit import TestBoard, scratch
-from sy.play.board import IDLE, SETUP, PLAY, OVER, PIECE_RGB, BOBBY_RGB, TRANSPORT_RGB, _ERROR
+from sy.play.board import IDLE, SETUP, PLAY, OVER, HAND_TAKEN_BACK, PIECE_RGB, BOBBY_RGB, TRANSPORT_RGB, _ERROR
 
 TMP = scratch("sy-fwtest-play")
 DETECTIVES = (13, 26, 29, 34, 50)
@@ -174,7 +174,7 @@ def test_a_placement_waiting_for_its_ticket_blinks_dark_first_then_its_two_colou
     assert _frame(tb, tb.board.now, (23, 4)) in ([TAXI, TAXI], [BUS, TAXI])  # destinations (23 both ways)
     tb.place(23)
     assert tb.board.asking_at() == 23
-    t0 = tb.board.asking_since()
+    t0 = tb.board._ask_since  # when the board answered the placement
     # dark at once (the placement answered even where 23 was the only destination), then taxi,
     # dark, bus, dark, taxi: 100 ms each; never the red of a stray; the other destinations dark
     got = [_frame(tb, t0 + dt, (23, 4)) for dt in (0, 99, 100, 199, 200, 300, 400, 500)]
@@ -206,7 +206,7 @@ def test_any_piece_in_hand_shows_its_destinations():
 def test_a_stray_magnet_blinks_red():
     tb = _detectives_turn()
     tb.place(100)
-    assert tb.board.extra_stations() == [100]
+    assert list(tb.board.extra[:tb.board.n_extra]) == [100]
     assert _frame(tb, 0, (100,)) + _frame(tb, 125, (100,)) + _frame(tb, 250, (100,)) == [DARK, RED, DARK]
 
 
@@ -283,7 +283,7 @@ def test_mister_x_piece_on_his_station_survives_a_power_cut():
     assert tb.board.mrx_piece_on
     tb.reboot()
     b = tb.board
-    assert b.mrx_piece_on and len(b.extra_stations()) == 0 and not b.restoring, (b.mrx_piece_on, len(b.extra_stations()), b.restoring)
+    assert b.mrx_piece_on and b.n_extra == 0 and not b.restoring, (b.mrx_piece_on, b.n_extra, b.restoring)
     assert tb.command("status")["mrx_piece"] is True
     tb.lift(to)  # and taken off again: saved too
     tb.reboot()
@@ -473,7 +473,7 @@ def test_a_ticket_button_that_is_not_one_of_the_waiting_placement_choices():
     assert _frame(tb, 0, (1,)) + _frame(tb, 600, (1,)) == [BUS, UG]  # bus and underground in turn
     tb.place(1)
     assert tb.board.asking_at() == 1 and tb.board.asked_tickets() == 6
-    t0 = tb.board.asking_since()
+    t0 = tb.board._ask_since  # when the board answered the placement
     assert _frame(tb, t0, (1,)) + _frame(tb, t0 + 100, (1,)) + _frame(tb, t0 + 300, (1,)) == [DARK, BUS, UG]
     tb.messages()
     tb.press(0)  # taxi: no taxi line joins 46 and 1
@@ -623,7 +623,7 @@ def test_a_station_closed_while_a_piece_taken_back_is_in_hand_is_a_stray():
     tb.lift(27)
     tb.place(4)  # a magnet on a destination of D1, put down while D2 is in hand
     tb.place(26)
-    assert tb.board.taken_back_piece() == -1
+    assert tb.board.hand != HAND_TAKEN_BACK
     tb.lift(13)  # D1 in hand: 4 closed before, so it is no placement
     g = tb.board.game
     assert g.pos[0] == 13 and tb.board.piece_in_hand() == 0 and tb.command("status")["extra"] == [4]

@@ -11,6 +11,7 @@ if sys.implementation.name != "micropython":
             sys.path.insert(0, p)
 
 from testkit import TestBoard, scratch
+from sy.play.board import HAND_TAKEN_BACK
 
 TMP = scratch("sy-fwtest-takeback")
 
@@ -57,7 +58,7 @@ def test_take_back_by_the_confirm_button_held():
     assert evs == [{"type": "undo", "piece": "D1", "from": 23, "to": 13}], evs
     assert (bytes(g.pos), list(g.tickets[0]), bytes(g.supply), g.candidates(), g.to_move()) == before
     b = tb.board
-    assert b.taken_back_piece() == 0 and len(b.missing_pieces()) == 1 and b.extra_stations() == [23]
+    assert (b.hand, b.piece) == (HAND_TAKEN_BACK, 0) and b.n_missing == 1 and list(b.extra[:b.n_extra]) == [23]
     blink = set()
     for _ in range(120):
         tb.run(1)
@@ -67,21 +68,21 @@ def test_take_back_by_the_confirm_button_held():
     # not another piece, not the host's commands
     tb.lift(23)
     tb.place(4)
-    assert g.pos[0] == 13 and g.moved == 0 and b.taken_back_piece() == 0
+    assert g.pos[0] == 13 and g.moved == 0 and (b.hand, b.piece) == (HAND_TAKEN_BACK, 0)
     assert tb.command("mrx", ticket="taxi")["error"] == "wrong_turn"
     r = tb.command("undo")
     assert r["error"] == "wrong_turn" and r["message"] == "a move was taken back: put D1 back on station 13 first"
     tb.lift(4)
     tb.place(13)
-    assert b.taken_back_piece() == -1 and any(m.get("note") == "back" for m in tb.messages())
-    assert len(b.extra_stations()) == 0 and g.pos[0] == 13
+    assert b.hand != HAND_TAKEN_BACK and any(m.get("note") == "back" for m in tb.messages())
+    assert b.n_extra == 0 and g.pos[0] == 13
     # the piece moves again as if it had never moved
     tb.lift(13)
     tb.place(4)
     assert g.pos[0] == 4 and list(g.tickets[0]) == [10, 8, 4]
-    moves = [l for l in _record(tb) if l["type"] == "move"]
+    moves = [line for line in _record(tb) if line["type"] == "move"]
     assert moves == [{"type": "move", "piece": "D1", "ticket": "taxi", "to": 4}], moves
-    every = [l["type"] for l in _record(tb, True)]
+    every = [line["type"] for line in _record(tb, True)]
     assert every[-3:] == ["move", "undo", "move"], every
 
 
@@ -116,7 +117,7 @@ def test_take_back_by_the_host_and_its_refusals():
     assert g.phase == 0 and tb.command("mrx", ticket="taxi")["ok"]
     r = tb.command("undo")
     assert r["error"] == "wrong_turn"  # Mister X moved: the earlier turn stands
-    moves = [l for l in _record(tb) if l["type"] == "move"]
+    moves = [line for line in _record(tb) if line["type"] == "move"]
     assert [m["piece"] for m in moves] == ["D1", "D2", "D3", "D4", "D5"], moves
 
 
@@ -142,7 +143,7 @@ def test_power_cut_before_during_and_after_a_take_back():
     tb.reboot()
     b = tb.board
     assert b.game.save() == moved and not b.restoring and b.store.seq == 4
-    assert [l["type"] for l in _record(tb, True)] == ["setup", "ready", "mrx", "move"]
+    assert [line["type"] for line in _record(tb, True)] == ["setup", "ready", "mrx", "move"]
     # after: taken back, the cut while D1 still stands on 4: it resumes taken back, D1 to put back
     assert tb.command("undo")["ok"]
     tb.reboot()
@@ -158,7 +159,7 @@ def test_power_cut_before_during_and_after_a_take_back():
     tb.lift(13)
     tb.place(14)  # bus
     assert g.pos[0] == 14
-    moves = [l for l in _record(tb) if l["type"] == "move"]
+    moves = [line for line in _record(tb) if line["type"] == "move"]
     assert moves == [{"type": "move", "piece": "D1", "ticket": "bus", "to": 14}], moves
     # a take-back after a restart: the turn's moves are in the snapshot
     tb.reboot()

@@ -1,6 +1,7 @@
 """The `mem` command (docs/protocol.md): the heap and the longest scan cycles, as the benchmarks and
-the tests read them. Loaded at the first `mem` (a board at the table is never asked), so the
-measurements' reading and resetting stay out of the line protocol's own path (sy/link/proto.py)."""
+the tests read them. Loaded for each `mem` and dropped after it (sy/link/proto.py's command table):
+the reading and resetting of the measurements stay out of the line protocol's own path, and this
+code is not on the heap it measures."""
 import gc
 
 

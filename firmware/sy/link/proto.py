@@ -9,7 +9,6 @@ import sys
 from sy import forget
 from sy.rules.base import RuleError
 from sy.link.fields import ProtoError, PROTO, FIRMWARE
-from sy.link import handlers
 from sy.storage.stages import SETUP, PLAY
 
 try:
@@ -18,8 +17,8 @@ except ImportError:  # CPython
     from sy.compat import const
 
 # the stage a command needs (the command table's second column)
-ANY_STAGE = const(0)  # any: it reads, or it checks the stage itself
-IN_PLAY = const(1)  # the game in play with nothing to put back (Board.require_play says what is in the way)
+_ANY_STAGE = const(0)  # any: it reads, or it checks the stage itself
+_IN_PLAY = const(1)  # the game in play with nothing to put back (Board.require_play says what is in the way)
 
 
 # JSON byte classes (ASCII): 1 white space, 2 in a number or literal, 4 may follow a backslash
@@ -170,15 +169,18 @@ class Protocol:
             if not isinstance(name, str):
                 raise ProtoError("bad_input", "unknown command %r", name)
             cmd = name
-            entry = COMMANDS.get(cmd)
+            entry = COMMANDS.get(cmd) or (_SERVICE if cmd[:4] == "svc_" else None)
             if entry is None:
                 raise ProtoError("bad_input", "unknown command %r", cmd)
             fn, stage, changes_game, reads_journal, drops = entry
+            if isinstance(fn, str):  # the game's: loaded at the first of them, kept (docs/memory.md)
+                from sy.link import handlers
+                fn = getattr(handlers, fn)
             if changes_game and self.app is not None and self.app.board is not self.board:
                 raise ProtoError("wrong_turn", "the board is in service mode: end yard calibrate/selftest first")
             if rid is None and cmd != "ack":
                 raise ProtoError("bad_input", "every command but ack needs an integer id")
-            if stage == IN_PLAY:
+            if stage == _IN_PLAY:
                 self.board.require_play()
             # a line that speaks for Mister X: his host's tag, or refused here, before anything changes
             if cmd in _MAY_SPEAK_FOR_MRX:
@@ -247,7 +249,7 @@ class Protocol:
 
 
 def _mem(proto, msg):
-    from sy.link import meter  # the benchmarks' and the tests' view of the heap and the cycles: kept once asked
+    from sy.link import meter  # the benchmarks' view of the heap and the cycles: not on the heap it measures
     return meter.handle(proto, msg)
 
 
@@ -275,35 +277,32 @@ def _folder(journal, name=""):
 # carried through the rest of the game (docs/memory.md)
 _NEW_GAME = ("play.newgame", "rules.gamestart")
 
-# The command table: name -> (handler(proto, msg) -> the reply's fields or None, the stage it needs,
-# it changes the game (refused while service mode has the switches and LEDs), it reads the whole
-# journal (collected as it goes: sy/app.py's reading_journal), the modules dropped after it).
+# The command table: name -> (handler, the stage it needs, it changes the game (refused while service
+# mode has the switches and LEDs), it reads the whole journal (collected as it goes: sy/app.py's
+# reading_journal), the modules dropped after it). A handler is handler(proto, msg) -> the reply's
+# fields or None: a function, or the name of one in sy/link/handlers.py (the game's commands).
 # docs/protocol.md lists the commands.
 COMMANDS = {
     # the session's own
-    "hello": (Protocol.handle_hello, ANY_STAGE, False, True, ()),
-    "ack": (Protocol.handle_ack, ANY_STAGE, False, False, ()),
-    "ping": (Protocol.handle_ping, ANY_STAGE, False, False, ()),
-    "mem": (_mem, ANY_STAGE, False, False, ()),
-    # the game's (sy/link/handlers.py)
-    "status": (handlers.handle_status, ANY_STAGE, False, False, ()),
-    "mrx": (handlers.handle_mrx, IN_PLAY, True, False, ()),
-    "choose": (handlers.handle_choose, ANY_STAGE, True, False, ()),
-    "undo": (handlers.handle_undo, IN_PLAY, True, False, ()),
-    "capture": (handlers.handle_capture, ANY_STAGE, True, True, ()),
-    "cornered": (handlers.handle_cornered, IN_PLAY, True, True, ()),
-    "guide": (handlers.handle_guide, IN_PLAY, True, False, ()),
-    "setup": (handlers.handle_setup, ANY_STAGE, True, False, _NEW_GAME),
-    "reset": (handlers.handle_reset, ANY_STAGE, True, False, _NEW_GAME),
-    "reveal": (handlers.handle_reveal, ANY_STAGE, True, True, ("play.verify", "rules.commit")),
-    "record": (handlers.handle_record, ANY_STAGE, False, True, ("play.report",)),
-    "reed": (handlers.handle_reed, ANY_STAGE, False, False, ("play.deadreed",)),
-    "place": (handlers.handle_place, IN_PLAY, True, False, ("play.deadreed",)),
-    # service mode's (sy/link/service.py)
-    "svc_begin": (_service, ANY_STAGE, False, False, ()),
-    "svc_info": (_service, ANY_STAGE, False, False, ()),
-    "svc_led": (_service, ANY_STAGE, False, False, ()),
-    "svc_raw": (_service, ANY_STAGE, False, False, ()),
-    "svc_bus": (_service, ANY_STAGE, False, False, ()),
-    "svc_end": (_service, ANY_STAGE, False, False, ()),
+    "hello": (Protocol.handle_hello, _ANY_STAGE, False, True, ()),
+    "ack": (Protocol.handle_ack, _ANY_STAGE, False, False, ()),
+    "ping": (Protocol.handle_ping, _ANY_STAGE, False, False, ()),
+    "mem": (_mem, _ANY_STAGE, False, False, ("link.meter",)),
+    # the game's (sy/link/handlers.py, loaded at the first of them: at boot it would not fit beside the map
+    # on the unix port's smallest heap)
+    "status": ("handle_status", _ANY_STAGE, False, False, ()),
+    "mrx": ("handle_mrx", _IN_PLAY, True, False, ()),
+    "choose": ("handle_choose", _ANY_STAGE, True, False, ()),
+    "undo": ("handle_undo", _IN_PLAY, True, False, ()),
+    "capture": ("handle_capture", _ANY_STAGE, True, True, ()),
+    "cornered": ("handle_cornered", _IN_PLAY, True, True, ()),
+    "guide": ("handle_guide", _IN_PLAY, True, False, ()),
+    "setup": ("handle_setup", _ANY_STAGE, True, False, _NEW_GAME),
+    "reset": ("handle_reset", _ANY_STAGE, True, False, _NEW_GAME),
+    "reveal": ("handle_reveal", _ANY_STAGE, True, True, ("play.verify", "rules.commit")),
+    "record": ("handle_record", _ANY_STAGE, False, True, ("play.report",)),
+    "reed": ("handle_reed", _ANY_STAGE, False, False, ("play.deadreed",)),
+    "place": ("handle_place", _IN_PLAY, True, False, ("play.deadreed",)),
 }
+# service mode's commands, svc_*: sy/link/service.py (loaded only for them) dispatches them itself
+_SERVICE = (_service, _ANY_STAGE, False, False, ())

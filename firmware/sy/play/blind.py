@@ -11,8 +11,10 @@ What the Board does with it (sy/play/board.py):
     `place`). Its destinations out of service blink white in turn with their transport.
 Nothing here allocates but stations().
 """
+from sy.play.board import REED_OPEN, REED_CLOSED
+
 _DEAD = b"\x01"  # in Blind.dead
-_CLOSED = b"\x01"  # in the Board's reeds
+_CLOSED = bytes((REED_CLOSED,))  # in the Board's reeds
 
 
 class Blind:
@@ -45,7 +47,7 @@ class Blind:
             s = self.dead.find(_DEAD, s + 1)
             if s < 0:
                 break
-            reeds[s] = 1 if game.holder_of(s) >= 0 else 0
+            reeds[s] = REED_CLOSED if game.holder_of(s) >= 0 else REED_OPEN
         p = self.hidden_mover(game, may)
         if p < 0:
             return
@@ -54,7 +56,7 @@ class Blind:
         for i in range(game.n_pieces):
             if not reeds[pos[i]]:
                 return
-            if reeds[pos[i]] == 1:
+            if reeds[pos[i]] == REED_CLOSED:
                 held += 1
         if reeds.count(_CLOSED) - held == 1:
-            reeds[pos[p]] = 0
+            reeds[pos[p]] = REED_OPEN

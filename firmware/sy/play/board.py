@@ -2,7 +2,8 @@
 
 The Board is the one owner of the game flow: the features that come with the host's commands
 (sy/play/newgame.py, mrxturn.py, declare.py, undo.py, deadreed.py, status.py) and the boot's
-resume call its public methods, never its fields (they start with an underscore).
+resume call its methods and read its public fields; only its methods change them, and what starts
+with an underscore is its own.
 
 Everything is derived from two things: where the rules core says the pieces are, and which reeds
 are closed. After every debounced change the board compares them:
@@ -35,23 +36,22 @@ try:
 except ImportError:  # CPython
     from sy.compat import ticks_diff, ticks_us, const
 
-# the hand's states (HAND_NAMES: their names for a person)
+# the hand's states (docs/architecture.md, "The hand")
 HAND_EMPTY = const(0)
 HAND_LIFTED = const(1)
 HAND_ASKING = const(2)
 HAND_TAKEN_BACK = const(3)
-HAND_NAMES = ("empty", "lifted", "asking", "taken_back")
 
-# what a placement came to (Board.place_unseen)
-PLACED_MOVE = const(1)  # the move is committed
-PLACED_ASKING = const(2)  # several tickets lead there: it waits for one (Board.choose)
-PLACED_ILLEGAL = const(3)  # not a legal move: nothing changed, the piece is still in hand
-NOT_IN_HAND = const(4)  # the piece may not move now, or another is off its station
+# what a placement came to (Board._place)
+_PLACED_MOVE = const(1)  # the move is committed
+_PLACED_ASKING = const(2)  # several tickets lead there: it waits for one (Board.choose)
+_PLACED_ILLEGAL = const(3)  # not a legal move: nothing changed, the piece is still in hand
 
-# a station's reed, one byte each in Board._reeds (found with bytearray.find, so bytes too)
-_REED_OPEN = const(0)
-_REED_CLOSED = const(1)  # a piece, or a placement: it closed while a piece that may move was in hand
-_REED_STRAY = const(3)  # it closed while no piece that may move was in hand: never a destination
+# a station's reed, one byte each in Board._reeds (and sy/play/blind.py's; found with bytearray.find,
+# so as bytes too)
+REED_OPEN = const(0)
+REED_CLOSED = const(1)  # a piece, or a placement: it closed while a piece that may move was in hand
+REED_STRAY = const(3)  # it closed while no piece that may move was in hand: never a destination
 _OPEN = b"\x00"
 _CLOSED = b"\x01"
 _STRAY = b"\x03"
@@ -80,11 +80,6 @@ def _move_line(game, piece, ticket, to):
     return line
 
 
-def _only_ticket(mask):
-    """The ticket of a mask that holds exactly one (1, 2 or 4: taxi, bus, underground)."""
-    return mask >> 1
-
-
 def ticket_mask_names(mask):
     """The names of the tickets in mask (bit t: ticket t)."""
     out = []
@@ -104,7 +99,7 @@ class Board:
         self.out = out  # .event(seq, text), .note(dict)
         self.graph = graph
         self.blind = None  # reeds out of service (sy/play/blind.py), while there are any
-        # read by all, changed only here
+        # the fields without an underscore are read by all and changed only by the Board's methods
         self.game = None  # type: Game | None
         self.stage = IDLE
         # the main loop's interface (sy/app.py)
@@ -113,21 +108,21 @@ class Board:
         self.lift_note = -1  # a lifted piece the host has not been told about yet (send_notes)
         self.ask_note = False  # the ticket question of the hand's placement not told yet (send_notes)
         self.save_max_us = 0  # the longest journal line + snapshot save (the `mem` command's)
-        # the reeds and what the comparison makes of them (_compare)
-        self._reeds = bytearray(STATIONS + 1)  # _REED_OPEN, _REED_CLOSED, _REED_STRAY
-        self._missing = bytearray(_MAX_SHOWN)
-        self._n_missing = 0
-        self._extra = bytearray(_MAX_SHOWN)
-        self._n_extra = 0
+        # the reeds and what the comparison makes of them (compare): the board's view
+        self._reeds = bytearray(STATIONS + 1)  # REED_OPEN, REED_CLOSED, REED_STRAY
+        self.missing = bytearray(_MAX_SHOWN)  # missing[:n_missing]: pieces whose station is open
+        self.n_missing = 0
+        self.extra = bytearray(_MAX_SHOWN)  # extra[:n_extra]: closed stations no piece should be on
+        self.n_extra = 0
         self._n_placed = 0  # extra stations that closed while a piece that may move was in hand
         self._placed_at = 0  # the last of them
-        self._to_move = 0  # the rules' to_move as the last evaluation found it
+        self.to_move = 0  # the rules' to_move as the last evaluation found it
         self._out_of_turn = 0  # bit p: piece p lifted when it could not move, out of place until put back
-        self._restoring = False  # the pieces moved while the game waited: nothing commits until they agree
-        self._mrx_piece_on = False  # Mister X's own piece stands on his surfacing station
+        self.restoring = False  # the pieces moved while the game waited: nothing commits until they agree
+        self.mrx_piece_on = False  # Mister X's own piece stands on his surfacing station
         # the hand (HAND_*)
-        self._hand = HAND_EMPTY
-        self._piece = -1  # the piece in hand (lifted, asking) or taken back
+        self.hand = HAND_EMPTY
+        self.piece = -1  # the piece in hand (lifted, asking) or taken back
         self._dest = bytearray(64)  # the lifted piece's legal destinations
         self._dest_tickets = bytearray(64)  # the tickets (bit t) to each
         self._n_dest = 0
@@ -135,45 +130,23 @@ class Board:
         self._ask_at = 0  # asking: the station it is down on, the tickets that lead there,
         self._ask_tickets = 0
         self._ask_since = 0  # and when it was put down (ms)
-        # the host's guided move (computer detectives): piece, station, ticket
-        self._guide_piece = -1
-        self._guide_to = self._guide_ticket = 0
+        self._guide = None  # the host's guided move (computer detectives): (piece, station, ticket)
         self._confirm_down_at = -1  # when the confirm button went down (ms), while it is down
         self._log_view_until = 0  # the travel log is shown until then (ms)
         self._snap = bytearray(192)  # the game's snapshot is made here (Game.save_into), not allocated
 
-    # --- what the others may read -----------------------------------------------------------
-    @property
-    def restoring(self):
-        return self._restoring
-
-    @property
-    def mrx_piece_on(self):
-        """Mister X's own piece stands on the station he surfaced on."""
-        return self._mrx_piece_on
-
-    def hand(self):
-        return self._hand
-
+    # --- what the others may read besides the fields above --------------------------------
     def piece_in_hand(self):
         """The lifted piece that may move (also while its placement asks for a ticket), or -1."""
-        return self._piece if self._hand == HAND_LIFTED or self._hand == HAND_ASKING else -1
-
-    def taken_back_piece(self):
-        """The piece whose move was taken back, until it stands on its station again, or -1."""
-        return self._piece if self._hand == HAND_TAKEN_BACK else -1
+        return self.piece if self.hand == HAND_LIFTED or self.hand == HAND_ASKING else -1
 
     def asking_at(self):
         """The station where the piece in hand is down waiting for its ticket, or 0."""
-        return self._ask_at if self._hand == HAND_ASKING else 0
+        return self._ask_at if self.hand == HAND_ASKING else 0
 
     def asked_tickets(self):
         """The tickets (bit t) that lead to asking_at()."""
-        return self._ask_tickets if self._hand == HAND_ASKING else 0
-
-    def asking_since(self):
-        """When the piece in hand was put down at asking_at() (ms): its blinking starts then."""
-        return self._ask_since
+        return self._ask_tickets if self.hand == HAND_ASKING else 0
 
     def chosen_ticket(self):
         """The ticket chosen for the piece in hand before its placement, or -1."""
@@ -181,36 +154,18 @@ class Board:
 
     def guided(self):
         """The host's guided move, (piece, station, ticket), or None."""
-        return (self._guide_piece, self._guide_to, self._guide_ticket) if self._guide_piece >= 0 else None
-
-    def to_move(self):
-        """Bit p: piece p still moves this turn (as the last evaluation found it)."""
-        return self._to_move
-
-    def may_move(self, piece):
-        """Piece may be moved now: its turn, the game in play, nothing waiting to be put back."""
-        return bool(self._may_mask() & (1 << piece))
-
-    def missing_pieces(self):
-        return list(self._missing[:self._n_missing])
-
-    def extra_stations(self):
-        return list(self._extra[:self._n_extra])
+        return self._guide
 
     def reed(self, station):
-        """What the board holds of station's reed: 0 open, 1 closed, 3 closed as a stray."""
+        """What the board holds of station's reed: REED_OPEN, REED_CLOSED or REED_STRAY."""
         return self._reeds[station]
-
-    def destinations(self):
-        """[[station, ticket mask]] of the piece in hand (a new list)."""
-        return [[self._dest[i], self._dest_tickets[i]] for i in range(self._n_dest)]
 
     # --- persistence ----------------------------------------------------------------------
     def header(self):
         stage = self.stage
         if stage == PLAY and self.game.phase == PHASE_OVER:
             stage = OVER  # the commit that ends the game is saved once, already over
-        return {"v": 1, "stage": stage, "x_on": 1 if self._mrx_piece_on else 0}
+        return {"v": 1, "stage": stage, "x_on": 1 if self.mrx_piece_on else 0}
 
     def save(self):
         g = self.game
@@ -241,12 +196,12 @@ class Board:
         self.store.reset()
         self.game = game
         self.stage = SETUP
-        self._restoring = False
-        self._mrx_piece_on = False
-        self._unguide()
+        self.restoring = False
+        self.mrx_piece_on = False
+        self._guide = None
         self._empty_hand()
         seq = self.commit_line(line)
-        self._evaluate(False, True)
+        self.compare_and_commit()
         return seq
 
     def clear_game(self):
@@ -254,18 +209,18 @@ class Board:
         self.store.reset()
         self.game = None
         self.stage = IDLE
-        self._restoring = False
-        self._unguide()
+        self.restoring = False
+        self._guide = None
         self._empty_hand()  # a piece in hand is no longer a move: its `lifted` note, if not sent yet, is not sent
-        self._evaluate(False, True)
+        self.compare_and_commit()
 
     def take_up(self, stage, game, mrx_piece_on):
         """The saved game at boot (sy/storage/resume.py): nothing commits until the pieces agree."""
         self.stage = stage
         self.game = game
-        self._mrx_piece_on = mrx_piece_on
-        self._restoring = stage == PLAY
-        self.evaluate()
+        self.mrx_piece_on = mrx_piece_on
+        self.restoring = stage == PLAY
+        self.compare_and_commit(True)
         self.dirty = True
 
     def read_reeds(self, bitmap, bit_station, nbits, only=0):
@@ -275,13 +230,13 @@ class Board:
         for bit in range(nbits):
             s = bit_station[bit]
             if s and (not only or s == only):
-                reeds[s] = _REED_CLOSED if bitmap[bit >> 3] & (0x80 >> (bit & 7)) else _REED_OPEN
+                reeds[s] = REED_CLOSED if bitmap[bit >> 3] & (0x80 >> (bit & 7)) else REED_OPEN
 
     def await_pieces(self):
         """After service mode: a game in play waits until the pieces agree with it again."""
         if self.stage == PLAY:
-            self._restoring = True
-        self.evaluate()
+            self.restoring = True
+        self.compare_and_commit(True)
         self.dirty = True
 
     # --- what the host says ---------------------------------------------------------------
@@ -293,10 +248,10 @@ class Board:
             raise RuleError("wrong_turn", "the pieces are not on their start stations yet")
         if self.stage == OVER:
             raise RuleError("game_over", "the game is over")
-        if self._restoring:
+        if self.restoring:
             raise RuleError("wrong_turn", "pieces moved while the board was off: put them back first")
-        if self._hand == HAND_TAKEN_BACK:
-            p = self._piece
+        if self.hand == HAND_TAKEN_BACK:
+            p = self.piece
             raise RuleError("wrong_turn", "a move was taken back: put %s back on station %d first",
                             self.game.piece_name(p), self.game.pos[p])
         return self.game
@@ -309,7 +264,7 @@ class Board:
 
     def commit_mrx_move(self, line):
         """Mister X moved: his own piece, if it stood on his surfacing station, is no longer his."""
-        self._mrx_piece_on = False
+        self.mrx_piece_on = False
         return self.commit_change(line)
 
     def commit_capture(self, line):
@@ -319,59 +274,58 @@ class Board:
 
     def guide(self, piece, to, ticket):
         """The host's move for piece (computer detectives): lit, and the only placement taken."""
-        self._guide_piece, self._guide_to, self._guide_ticket = piece, to, ticket
+        self._guide = (piece, to, ticket)
         self.dirty = True
 
     def take_back(self, piece, home, left, consented=False):
         """The rules took back piece's move from station `left` to `home` (consented: a final move,
         with Mister X's consent): journalled; until the piece stands on its station again its
         station blinks and nothing commits."""
-        self._hand = HAND_TAKEN_BACK
-        self._piece = piece
-        self._n_dest = 0
-        self._chosen_ticket = -1
-        self._ask_at = self._ask_tickets = 0
+        self._empty_hand()
+        self.hand = HAND_TAKEN_BACK
+        self.piece = piece
         if self._reeds[left]:
-            self._reeds[left] = _REED_STRAY  # the piece still stands there: a stray now, never a placement
-        self._unguide()  # a guided move is guided again by the host
-        self.evaluate()
+            self._reeds[left] = REED_STRAY  # the piece still stands there: a stray now, never a placement
+        self._guide = None  # a guided move is guided again by the host
+        self.compare_and_commit(True)
         self.render(self.now)  # the players see it first, as after a move (_commit_move)
         line = {"type": "undo", "piece": self.game.piece_name(piece), "from": left, "to": home}
         if consented:
             line["consent"] = True
         seq = self.commit_line(line)
-        self.evaluate()
+        self.compare_and_commit(True)
         return seq
 
     def choose(self, ticket):
         """A ticket chosen (button or host) for the asking or the next placement. False if no piece
         is in hand."""
-        if self._hand == HAND_ASKING and self._ask_tickets & (1 << ticket):
-            self._commit_move(self._piece, ticket, self._ask_at)
+        if self.hand == HAND_ASKING and self._ask_tickets & (1 << ticket):
+            self._commit_move(self.piece, ticket, self._ask_at)
             return True
         if self.piece_in_hand() >= 0:
             self._chosen_ticket = -1 if self._chosen_ticket == ticket else ticket
             self.dirty = True
-            self._evaluate(False, False)
+            self.compare_and_commit(game_changed=False)
             return True
         return False
 
     def place_unseen(self, piece, station, ticket=-1):
         """Piece (in hand, or standing on a station out of service) put on a station whose reed
-        cannot see it, by ticket (or -1: as the placement decides). PLACED_MOVE, PLACED_ASKING,
-        PLACED_ILLEGAL (nothing changed) or NOT_IN_HAND."""
+        cannot see it, by ticket (or -1: as the placement decides). The move's seq, or 0 while it
+        waits for its ticket (asked_tickets()); RuleError if it cannot go there now."""
         g = self.game
         if self.piece_in_hand() != piece:
             bl = self.blind
-            if bl is None or not bl.dead[g.pos[piece]] or not self.may_move(piece) or self._n_missing:
-                return NOT_IN_HAND
+            if bl is None or not bl.dead[g.pos[piece]] or not self._may_mask() & (1 << piece) or self.n_missing:
+                raise RuleError("wrong_turn", "%s is not in hand", g.piece_name(piece))
             self._lift(piece, True)
         if ticket >= 0:
             self._chosen_ticket = ticket
         placed = self._place(piece, station)
-        if placed == PLACED_ILLEGAL:
+        if placed == _PLACED_ILLEGAL:
             self._chosen_ticket = -1
-        return placed
+            raise RuleError("illegal", "%s cannot go to %d now", g.piece_name(piece), station)
+        return 0 if placed == _PLACED_ASKING else self.store.seq
 
     # --- reed changes and buttons ---------------------------------------------------------
     def switch(self, station, closed):
@@ -379,15 +333,15 @@ class Board:
         g = self.game
         if bl is not None:
             if bl.dead[station]:
-                return  # out of service: _compare makes the station follow the game
-            if closed and g is not None and not self._n_missing and g.holder_of(station) < 0 \
+                return  # out of service: compare() makes the station follow the game
+            if closed and g is not None and not self.n_missing and g.holder_of(station) < 0 \
                     and g.surfaced != station and bl.hidden_mover(g, self._may_mask()) >= 0:
-                # the piece that may move stands out of sight: this closing is it put down (_compare
+                # the piece that may move stands out of sight: this closing is it put down (compare()
                 # shows it lifted)
-                self._reeds[station] = _REED_CLOSED
-                self._evaluate(False, True)
+                self._reeds[station] = REED_CLOSED
+                self.compare_and_commit()
                 return
-        v = _REED_CLOSED if closed else _REED_OPEN
+        v = REED_CLOSED if closed else REED_OPEN
         if g is not None:
             p = g.holder_of(station)
             if p >= 0:  # lifted, a piece may move only in its turn; put back, it is in place again
@@ -395,26 +349,26 @@ class Board:
                 if not closed and not self._may_now() & (1 << p):
                     self._out_of_turn |= 1 << p
             elif closed:  # a placement only while a piece that may move is in hand, else stray
-                v = _REED_STRAY
+                v = REED_STRAY
                 may = self._may_now()
-                for i in range(self._n_missing):
-                    if may & (1 << self._missing[i]):
-                        v = _REED_CLOSED
+                for i in range(self.n_missing):
+                    if may & (1 << self.missing[i]):
+                        v = REED_CLOSED
         self._reeds[station] = v
         if g is not None and g.surfaced == station:
-            on = self._mrx_piece_on
+            on = self.mrx_piece_on
             if not closed:
-                self._mrx_piece_on = False
-            elif self._n_missing == 0:
-                self._mrx_piece_on = True  # nobody is in hand: this is Mister X's own piece
+                self.mrx_piece_on = False
+            elif self.n_missing == 0:
+                self.mrx_piece_on = True  # nobody is in hand: this is Mister X's own piece
                 self.out.note({"note": "mrx_piece", "station": station})
-            if self._mrx_piece_on != on:
+            if self.mrx_piece_on != on:
                 self.save()  # the snapshot's header keeps it: a resume takes his piece up as his
-        self._evaluate(False, False)
+        self.compare_and_commit(game_changed=False)
 
     def _may_mask(self, to_move=-1):
         """Bit p: piece p may move now."""
-        if self.stage != PLAY or self._restoring or self._hand == HAND_TAKEN_BACK:
+        if self.stage != PLAY or self.restoring or self.hand == HAND_TAKEN_BACK:
             return 0
         return (self.game.to_move() if to_move < 0 else to_move) & ~self._out_of_turn
 
@@ -423,7 +377,7 @@ class Board:
         between evaluations, and every change to the game is evaluated (a commit, a host's
         command, a take-back, a resume), so it is the same, without asking the rules again (a
         to_move costs milliseconds on a Pico, and a lift and a placement each evaluate anyway)."""
-        return self._may_mask(self._to_move)
+        return self._may_mask(self.to_move)
 
     def button(self, k):
         if k == BUTTON_CONFIRM:
@@ -472,17 +426,17 @@ class Board:
         return [self._dest[i] for i in range(self._n_dest) if dead[self._dest[i]]]
 
     # --- the comparison -------------------------------------------------------------------
-    def _compare(self, game_changed=True):
+    def compare(self, game_changed=True):
         """Compare where the rules put the pieces with the closed reeds, and nothing more (no
         commit, no change of stage): fills missing, extra, the placements (_n_placed,
-        _placed_at) and _to_move, the board's view. Allocates nothing.
-        game_changed False (a reed or a ticket button changed, not the game): _to_move is the last
+        _placed_at) and to_move, the board's view. Allocates nothing.
+        game_changed False (a reed or a ticket button changed, not the game): to_move is the last
         evaluation's, as every change to the game is evaluated (a commit, a host's command, a
         take-back, a resume) and the rules' to_move costs milliseconds on a Pico, in the cycle
         that answers a placement."""
         self.dirty = True
         g = self.game
-        self._n_missing = self._n_extra = 0
+        self.n_missing = self.n_extra = 0
         self._n_placed = self._placed_at = 0
         if g is None:
             return
@@ -491,12 +445,12 @@ class Board:
         if self.blind is not None:
             self.blind.sync(reeds, g, self._may_mask())
         for i in range(g.n_pieces):
-            if not reeds[pos[i]] and self._n_missing < _MAX_SHOWN:
-                self._missing[self._n_missing] = i
-                self._n_missing += 1
+            if not reeds[pos[i]] and self.n_missing < _MAX_SHOWN:
+                self.missing[self.n_missing] = i
+                self.n_missing += 1
         # the closed stations, found by the bytearray's own search (a Python loop over all 199
         # is slow on a Pico); none but the pieces' own most of the time
-        if len(reeds) - reeds.count(_OPEN) > g.n_pieces - self._n_missing:
+        if len(reeds) - reeds.count(_OPEN) > g.n_pieces - self.n_missing:
             s = 0
             while True:
                 a = reeds.find(_CLOSED, s + 1)
@@ -504,89 +458,81 @@ class Board:
                 if a < 0 and b < 0:
                     break
                 s = a if b < 0 or 0 <= a < b else b
-                if g.holder_of(s) < 0 and not (s == g.surfaced and self._mrx_piece_on):
-                    if self._n_extra < _MAX_SHOWN:
-                        self._extra[self._n_extra] = s
-                        self._n_extra += 1
-                    if reeds[s] == _REED_CLOSED:
+                if g.holder_of(s) < 0 and not (s == g.surfaced and self.mrx_piece_on):
+                    if self.n_extra < _MAX_SHOWN:
+                        self.extra[self.n_extra] = s
+                        self.n_extra += 1
+                    if reeds[s] == REED_CLOSED:
                         self._n_placed += 1
                         self._placed_at = s
-        if not self._n_missing:
+        if not self.n_missing:
             self._out_of_turn = 0  # every piece in place
         if game_changed:
-            self._to_move = g.to_move()
+            self.to_move = g.to_move()
 
-    def evaluate(self):
-        """The game or the reeds' bookkeeping changed (a command, a reed back in service): compare,
-        and commit what follows. A piece found in hand now is not told to the host."""
-        self._evaluate(True, True)
-
-    def _evaluate(self, quiet, game_changed):
-        """_compare(), then what it decides, committed: a board set up starts the game (`ready`),
+    def compare_and_commit(self, quiet=False, game_changed=True):
+        """compare(), then what it decides, committed: a board set up starts the game (`ready`),
         a resumed board whose pieces agree again says so, a piece lifted and put down on a new
         station is a move (committed once its ticket is known); and the lift's feedback (no
         `lift` note if quiet). Called after every change of the reeds or of the game."""
-        self._compare(game_changed)
+        self.compare(game_changed)
         g = self.game
         if g is None:
             return
         if self.stage == SETUP:
-            if self._n_missing == 0 and self._n_extra == 0:
+            if self.n_missing == 0 and self.n_extra == 0:
                 self.stage = PLAY
                 self.commit_line({"type": "ready"})
-                self._to_move = g.to_move()
+                self.to_move = g.to_move()
             return
         if self.stage != PLAY:
             return
-        if self._restoring:
-            if self._n_missing or self._n_extra:
+        if self.restoring:
+            if self.n_missing or self.n_extra:
                 return
-            self._restoring = False
+            self.restoring = False
             self.out.note({"note": "restored"})
-        if self._hand == HAND_TAKEN_BACK:  # nothing commits until the piece is on its station
-            p = self._piece
+        if self.hand == HAND_TAKEN_BACK:  # nothing commits until the piece is on its station
+            p = self.piece
             if not self._reeds[g.pos[p]]:
                 return
             self.out.note({"note": "back", "piece": g.piece_name(p), "station": g.pos[p]})
-            self._hand = HAND_EMPTY  # home again
-            self._piece = -1
-        if g.phase != PHASE_DETECTIVES or self._n_missing != 1 or self._n_placed > 1:
+            self.hand = HAND_EMPTY  # home again
+            self.piece = -1
+        if g.phase != PHASE_DETECTIVES or self.n_missing != 1 or self._n_placed > 1:
             self._put_down()
             return
-        p = self._missing[0]
-        if not self._to_move & ~self._out_of_turn & (1 << p):
+        p = self.missing[0]
+        if not self.to_move & ~self._out_of_turn & (1 << p):
             self._put_down()
             return
         if self.piece_in_hand() != p:
             self._lift(p, quiet)
         if self._n_placed == 1:
             self._place(p, self._placed_at)
-        elif self._hand == HAND_ASKING:
-            self._hand = HAND_LIFTED  # lifted again from where it was asking
+        elif self.hand == HAND_ASKING:
+            self.hand = HAND_LIFTED  # lifted again from where it was asking
             self._ask_at = self._ask_tickets = 0
 
     # --- the hand's transitions -----------------------------------------------------------
     def _put_down(self):
         """Lifted or asking -> empty: the piece is back, or no single piece that may move is off."""
-        if self._hand == HAND_LIFTED or self._hand == HAND_ASKING:
+        if self.hand == HAND_LIFTED or self.hand == HAND_ASKING:
             self._empty_hand()
 
     def _empty_hand(self):
         """Any state -> empty (also a new game, no game)."""
-        self._hand = HAND_EMPTY
-        self._piece = -1
+        self.hand = HAND_EMPTY
+        self.piece = -1
         self._n_dest = 0
         self._chosen_ticket = -1
         self._ask_at = self._ask_tickets = 0
 
-    def _unguide(self):
-        self._guide_piece = -1
-
     def _lift(self, p, quiet):
         """Empty, lifted or asking -> lifted: piece p in hand, its destinations found."""
         g = self.game
-        self._hand = HAND_LIFTED
-        self._piece = p
+        self.hand = HAND_LIFTED
+        self.piece = p
         self._chosen_ticket = -1
         self._ask_at = self._ask_tickets = 0
         n = 0
@@ -612,44 +558,44 @@ class Board:
                 mask = self._dest_tickets[i]
         if self._chosen_ticket >= 0:
             mask &= 1 << self._chosen_ticket
-        guide = self._guide_piece
-        if guide >= 0:
-            mask &= 1 << self._guide_ticket if p == guide and to == self._guide_to else 0
+        guide = self._guide
+        if guide is not None:
+            mask &= 1 << guide[2] if p == guide[0] and to == guide[1] else 0
         if not mask:
-            self._hand = HAND_LIFTED
+            self.hand = HAND_LIFTED
             self._ask_at = self._ask_tickets = 0
-            if guide >= 0:
-                code, msg = "guided", "%s goes to %d" % (g.piece_name(guide), self._guide_to)
+            if guide is not None:
+                code, msg = "guided", "%s goes to %d" % (g.piece_name(guide[0]), guide[1])
             else:
                 from sy.play import report  # why it is illegal
                 code, msg = report.why(g, p, to, self._chosen_ticket)
             self.out.note({"note": "illegal", "piece": g.piece_name(p), "station": to, "error": code,
                            "message": msg})
-            return PLACED_ILLEGAL
+            return _PLACED_ILLEGAL
         if g.is_bobby(p):
             self._commit_move(p, None, to)
         elif mask & (mask - 1) == 0:
-            self._commit_move(p, _only_ticket(mask), to)
+            self._commit_move(p, mask >> 1, to)  # one ticket: 1, 2, 4 -> taxi, bus, underground
         else:
             if self.asking_at() != to:
-                self._hand = HAND_ASKING
+                self.hand = HAND_ASKING
                 self._ask_at = to
                 self._ask_tickets = mask
                 self._ask_since = self.now
                 self.ask_note = True  # told in a later cycle, as the lift: the players' frame first
-            return PLACED_ASKING
-        return PLACED_MOVE
+            return _PLACED_ASKING
+        return _PLACED_MOVE
 
     def _commit_move(self, p, ticket, to):
         """Lifted or asking -> empty: the rules apply the move; the players see it, then it is saved."""
         g = self.game
         g.move(p, ticket, to)
-        self._unguide()
+        self._guide = None
         line = _move_line(g, p, ticket, to)
         if g.result == "detectives" and g.reason == "capture":
             line["capture"] = True
         self._empty_hand()
-        self.evaluate()
+        self.compare_and_commit(True)
         # the players see the answer first: the save below may wait for a flash erase; the
         # host's event follows the save
         self.render(self.now)
@@ -663,7 +609,7 @@ class Board:
             self.out.note({"note": "game_over", "result": g.result, "reason": g.reason})
         elif g.phase == PHASE_MRX:
             self.out.note({"note": "mrx_turn", "round": g.round + 1})
-        self.evaluate()
+        self.compare_and_commit(True)
 
     def send_notes(self):
         """Tell the host what the players were shown in an earlier cycle (sy/app.py), a note a
@@ -683,8 +629,8 @@ class Board:
             return True
         ask = self.ask_note
         self.ask_note = False
-        if ask and self._hand == HAND_ASKING:
-            self.out.note({"note": "choose", "piece": g.piece_name(self._piece), "station": self._ask_at,
+        if ask and self.hand == HAND_ASKING:
+            self.out.note({"note": "choose", "piece": g.piece_name(self.piece), "station": self._ask_at,
                            "tickets": ticket_mask_names(self._ask_tickets)})
             return True
         return False
@@ -712,36 +658,37 @@ class Board:
             self._draw_end(now)
             L.show()
             return
-        if self.stage == PLAY and g.phase == PHASE_MRX and not self._restoring:
+        if self.stage == PLAY and g.phase == PHASE_MRX and not self.restoring:
             L.shimmer(g.cand, _WAIT, now)  # waiting for Mister X: a slow shimmer over where he may be
         if g.surfaced and self.stage == PLAY:
-            if self._mrx_piece_on or slow:
+            if self.mrx_piece_on or slow:
                 L.put(g.surfaced, 255, 255, 255)
         pulse = (now >> 2) & 255
         pulse = 96 + ((pulse if pulse < 128 else 255 - pulse) * 159 >> 7)
         nd = g.n_detectives
         lifted = self.piece_in_hand()
-        guide = self._guide_piece
+        guide = self._guide
+        guided = guide[0] if guide is not None else -1
         for i in range(g.n_pieces):
             s = pos[i]
             c = 3 * i if i < nd else BOBBY_RGB
-            if self.stage == SETUP or self._restoring:
+            if self.stage == SETUP or self.restoring:
                 lvl = 255 if reeds[s] or slow else 0
             elif not reeds[s]:
                 lvl = 255 if i == lifted or slow else 0
-            elif self._to_move & (1 << i) and (guide < 0 or guide == i):
+            elif self.to_move & (1 << i) and (guided < 0 or guided == i):
                 lvl = pulse
             else:
                 lvl = _WAITING_LEVEL
             L.put(s, (PIECE_RGB[c] * lvl) >> 8, (PIECE_RGB[c + 1] * lvl) >> 8, (PIECE_RGB[c + 2] * lvl) >> 8)
-        if guide >= 0:  # the guided destination: the piece's colour and the ticket's in turn
+        if guide is not None:  # the guided destination: the piece's colour and the ticket's in turn
             if slow:
-                c = 3 * guide if guide < g.n_detectives else BOBBY_RGB
+                c = 3 * guided if guided < g.n_detectives else BOBBY_RGB
             else:
-                c = 3 * self._guide_ticket
+                c = 3 * guide[2]
             rgb = PIECE_RGB if slow else TRANSPORT_RGB
-            L.put(self._guide_to, rgb[c], rgb[c + 1], rgb[c + 2])
-        elif self._hand == HAND_ASKING:
+            L.put(guide[1], rgb[c], rgb[c + 1], rgb[c + 2])
+        elif self.hand == HAND_ASKING:
             # the piece is down where several tickets fit and the board asks which: that station
             # alone blinks its transports, dark first, so the very next frame answers the
             # placement (the piece's only destination looked the same before it was put there)
@@ -749,7 +696,7 @@ class Board:
             if k & 1:
                 t = 3 * self._pick(self._ask_tickets, k >> 1)
                 L.put(self._ask_at, TRANSPORT_RGB[t], TRANSPORT_RGB[t + 1], TRANSPORT_RGB[t + 2])
-        elif self._hand == HAND_LIFTED:
+        elif self.hand == HAND_LIFTED:
             # a dozen destinations and more (an underground station): kept lean, as every frame
             # of a piece in hand draws them, within the scan cycle
             dest = self._dest
@@ -765,13 +712,13 @@ class Board:
                 if dead is not None and dead[s]:
                     L.put(s, 255, 255, 255)  # out of service: put it there, then press confirm
                     continue
-                t = self._pick(m, step) if m & (m - 1) else _only_ticket(m)
+                t = self._pick(m, step) if m & (m - 1) else m >> 1  # one transport (1, 2, 4): its own
                 t *= 3
                 L.put(s, TRANSPORT_RGB[t], TRANSPORT_RGB[t + 1], TRANSPORT_RGB[t + 2])
         ask_at = self.asking_at()
-        for i in range(self._n_extra):
-            if self._extra[i] != ask_at:  # a placement waiting for its ticket is no error
-                L.put(self._extra[i], _ERROR[0] if fast else 0, 0, 0)
+        for i in range(self.n_extra):
+            if self.extra[i] != ask_at:  # a placement waiting for its ticket is no error
+                L.put(self.extra[i], _ERROR[0] if fast else 0, 0, 0)
         if ticks_diff(self._log_view_until, now) > 0:
             nxt = g.next_reveal()
             for s in range(1, min(STATIONS, max(g.moves, nxt)) + 1):

@@ -13,7 +13,6 @@ import json
 import os
 
 from sy.rules.game import RuleError
-from sy.play.board import PLACED_ILLEGAL, PLACED_ASKING, NOT_IN_HAND
 
 MAX_DEAD = 20  # sy/hardware/boardconfig.py MAX_DEAD (tests/test_deadreed.py checks they agree)
 
@@ -113,7 +112,7 @@ def set_reed(b, app, s, out):
             bl.n = len(dead)
         if not out:  # back in service: the station is what its switch says
             b.read_reeds(app.debouncer.stable, app.bit_station, app.nbits, s)
-        b.evaluate()
+        b.compare_and_commit(True)
     return dead
 
 
@@ -121,16 +120,8 @@ def place(b, name, s, t):
     """Put piece `name` on station s, whose reed is out of service, by ticket t (or -1: as the
     placement decides). Returns the move's seq, or 0 if the move waits for its ticket (the
     tickets that lead there: b.asked_tickets())."""
-    g = b.game
-    k = g.piece_index(name)
+    k = b.game.piece_index(name)
     bl = b.blind
     if bl is None or not bl.dead[s]:
         raise RuleError("bad_input", "station %d's reed is in service: put the piece there" % s)
-    placed = b.place_unseen(k, s, t)
-    if placed == PLACED_ILLEGAL:
-        raise RuleError("illegal", "%s cannot go to %d now" % (g.piece_name(k), s))
-    if placed == NOT_IN_HAND:
-        raise RuleError("wrong_turn", "%s is not in hand" % g.piece_name(k))
-    if placed == PLACED_ASKING:
-        return 0
-    return b.store.seq
+    return b.place_unseen(k, s, t)

@@ -22,14 +22,14 @@ def status(b):
     st["surfaced"] = g.surfaced
     st["mrx_piece"] = b.mrx_piece_on
     st["pieces"] = {name(i): g.pos[i] for i in range(n)}
-    st["to_move"] = [name(i) for i in range(n) if b.to_move() & (1 << i)]
+    st["to_move"] = [name(i) for i in range(n) if b.to_move & (1 << i)]
     st["tickets"] = {name(i): list(g.tickets[i]) for i in range(g.n_detectives)}
     st["mrx_tickets"] = {"black": g.black, "double": g.double, "supply": list(g.supply)}
     st["log"] = [TICKET_NAMES[t] for t, _s in g.log]
     st["result"] = g.result
     st["reason"] = g.reason
-    st["missing"] = [name(p) for p in b.missing_pieces()]
-    st["extra"] = b.extra_stations()
+    st["missing"] = [name(b.missing[i]) for i in range(b.n_missing)]
+    st["extra"] = list(b.extra[:b.n_extra])
     lifted = b.piece_in_hand()
     st["lifted"] = name(lifted) if lifted >= 0 else None
     ask_at = b.asking_at()
