@@ -6,10 +6,24 @@ landed where he could be, his consent can; after a restart the key must be given
 
 Needs what tests/test_pico.py needs (skipped with its message where absent)."""
 import json
+import os
+import shutil
 
+import pytest
+
+from host import ROOT
 from host.link.auth import Signer, new_key
+from host.pico.board import BOOTROM_NAME, MICROPYTHON_NAME
 from host.reliability.fairplay import LineClient
-from test_pico import needs_node, needs_pico, pico_board
+
+# where tests/test_pico.py finds the binaries (a test module imports no other: the few lines again)
+PICO_DIR = os.environ.get("YARD_PICO_DIR") or os.path.join(os.path.dirname(ROOT), "shared", "pico")
+UF2 = os.path.join(PICO_DIR, MICROPYTHON_NAME)
+BOOTROM = os.path.join(PICO_DIR, BOOTROM_NAME)
+needs_pico = pytest.mark.skipif(not (os.path.isfile(UF2) and os.path.isfile(BOOTROM)),
+                                reason="MicroPython's RPI_PICO firmware and the RP2040 boot ROM are not in %s (set "
+                                       "YARD_PICO_DIR to the folder that holds them)" % PICO_DIR)
+needs_node = pytest.mark.skipif(not shutil.which("node"), reason="the emulated Pico runs on Node.js (Debian's nodejs)")
 
 DETECTIVES = (13, 26, 29, 34, 50)
 
@@ -18,7 +32,8 @@ DETECTIVES = (13, 26, 29, 34, 50)
 @needs_node
 def test_a_keyed_game_on_the_pico_refuses_forged_lines_and_take_back_probes():
     from sy.rules import commit as commitlib
-    board = pico_board()
+    from host.pico.board import PicoBoard
+    board = PicoBoard(micropython=UF2, bootrom=BOOTROM)
     board.start()
     host = LineClient(board.port, timeout=120)
     try:
