@@ -125,3 +125,23 @@ def test_a_key_field_is_64_lowercase_hex_digits(bad):
 def test_key_arg_reads_hex():
     k = host_auth.new_key()
     assert bytes(board_auth.key_arg(k.hex())) == k
+
+
+def test_the_host_s_link_key_tags_only_mister_x_s_lines_and_follows_the_board(tmp_path):
+    la = board_auth.LinkAuth(str(tmp_path))
+    lk = host_auth.LinkKey()
+    assert lk.hello_args() == {} and lk.line({"cmd": "mrx"}) is None
+    key = host_auth.new_key()
+    la.begin(key)
+    lk.took("setup", {"key": key.hex()}, {"ok": True, "session": la.session.decode(), "auth_n": 0})
+    assert lk.line({"cmd": "status", "id": 1}) is None  # not his: sent as it is
+    line = lk.line({"cmd": "mrx", "ticket": "taxi", "id": 2})
+    assert la.verify(line, json.loads(line)["n"]) is None
+    again = board_auth.LinkAuth(str(tmp_path))  # the board restarted
+    assert lk.lost("no_key") and lk.hello_args() == {"key": key.hex()}
+    assert again.present(key)
+    lk.took("hello", {}, {"ok": True, "session": again.session.decode(), "auth_n": again.last_n, "key_ok": True})
+    line = lk.line({"cmd": "cornered", "id": 3})
+    assert again.verify(line, json.loads(line)["n"]) is None
+    lk.took("setup", {}, {"ok": True, "seq": 1})  # a new game without a key
+    assert lk.line({"cmd": "mrx", "id": 4}) is None and not lk.lost("no_key")

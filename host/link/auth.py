@@ -62,6 +62,44 @@ class Signer:
         return signed_line(self.key, self.session, self.n, obj)
 
 
+class LinkKey:
+    """The host's side of a game's key on one link (host/link/boardlink.py holds one): which lines
+    it tags, what hello carries, what the board's replies tell it. No key: it tags nothing.
+
+        key = LinkKey(bytes_or_None)
+        key.hello_args()              # {"key": hex} to add to hello, or {}
+        key.line(msg)                 # the tagged bytes of a command dict, or None (send it as is)
+        key.took(cmd, args, reply)    # after each reply: a setup with a key, a hello's session
+    """
+
+    def __init__(self, key=None):
+        self.key = key
+        self.signer = None
+
+    def hello_args(self):
+        return {"key": self.key.hex()} if self.key else {}
+
+    def line(self, msg):
+        if self.signer is None or msg.get("cmd") not in SPEAKS_FOR_MRX:
+            return None
+        return self.signer.line(msg)
+
+    def took(self, cmd, args, reply):
+        """The board's reply to cmd (args as sent): the session to tag for, the last counter taken."""
+        if cmd == "setup" and reply.get("ok"):
+            if args.get("key"):
+                self.key = bytes.fromhex(args["key"])
+                self.signer = Signer(self.key, reply["session"], reply.get("auth_n", 0))
+            else:
+                self.key = self.signer = None  # a game without a key
+        elif cmd == "hello" and reply.get("ok") and self.key and reply.get("key_ok"):
+            self.signer = Signer(self.key, reply["session"], reply.get("auth_n", 0))
+
+    def lost(self, code):
+        """True if the board's refusal (code) means it wants the key again: send hello, then retry."""
+        return self.key is not None and code in ("no_key", "replayed")
+
+
 class PortShared(BoardError):
     """Another program holds the board's port: the key must not travel on it."""
 
