@@ -104,21 +104,36 @@ class PortShared(BoardError):
     """Another program holds the board's port: the key must not travel on it."""
 
 
+def _ancestors():
+    """The pids of this process and those that started it (from /proc)."""
+    out = set()
+    pid = os.getpid()
+    while pid > 1 and pid not in out:
+        out.add(pid)
+        try:
+            with open("/proc/%d/stat" % pid) as f:
+                pid = int(f.read().rsplit(")", 1)[1].split()[1])
+        except (OSError, ValueError, IndexError):
+            break
+    return out
+
+
 def other_holders(path):
     """[(pid, command)] of the other processes of this user holding `path` (a device) open,
-    from /proc (Linux); [] where /proc cannot tell."""
+    from /proc (Linux); [] where /proc cannot tell. This process and those that started it do not
+    count: they could change what it does anyway (the simulator that made the port is one)."""
     try:
         target = os.stat(path)
     except OSError:
         return []
     out = []
-    me = os.getpid()
+    mine = _ancestors()
     try:
         pids = [int(p) for p in os.listdir("/proc") if p.isdigit()]
     except OSError:
         return []
     for pid in pids:
-        if pid == me:
+        if pid in mine:
             continue
         fds = "/proc/%d/fd" % pid
         try:

@@ -16,6 +16,7 @@ import time
 import serial
 
 from host.errors import BoardError
+from host.link.auth import LinkKey, PortShared, claim_port
 from host.link.ports import explain_open_error
 
 PROTO = 1
@@ -81,6 +82,7 @@ class BoardLink:
         self.notes = []    # unsequenced notes
         self.console = []  # lines that were not protocol JSON (tracebacks, REPL text)
         self.info = None   # the last hello reply
+        self.key = LinkKey()  # the game's key: Mister X's lines tagged (host/link/auth.py, docs/fairplay.md)
         self._replies = {}
         self._streams = {}
         self._partial = b""
@@ -94,6 +96,11 @@ class BoardLink:
             self.ser = serial.serial_for_url(self.port, baudrate=self.baudrate, timeout=0)
         except (serial.SerialException, OSError, ValueError) as e:
             raise LinkClosed("closed", explain_open_error(self.port, e))
+        try:
+            claim_port(self.ser, self.port)  # no other program may read the key or write for him
+        except PortShared:
+            self.close()
+            raise
         self._partial = b""
         self._write(b"\n")  # end any half line left over from before
         return self.hello()
@@ -120,7 +127,7 @@ class BoardLink:
         raise last
 
     def hello(self):
-        reply = self.request("hello", proto=PROTO, acked=self.applied)
+        reply = self.request("hello", proto=PROTO, acked=self.applied, **self.key.hello_args())
         self.info = reply
         return reply
 
@@ -134,13 +141,26 @@ class BoardLink:
 
     # --- commands -----------------------------------------------------------------------------
     def request(self, cmd, timeout=None, **args):
-        """Send a command and wait for its reply. Returns the reply (dict) or raises."""
+        """Send a command and wait for its reply. Returns the reply (dict) or raises. A line that
+        speaks for Mister X goes tagged; if the board lost the key (it restarted), hello gives it
+        again and the line goes once more."""
+        try:
+            return self._request(cmd, timeout, args)
+        except BoardCommandError as e:
+            if cmd == "hello" or not self.key.lost(e.code):
+                raise
+        self.hello()
+        return self._request(cmd, timeout, args)
+
+    def _request(self, cmd, timeout, args):
         with self._lock:
             rid = self.next_id
             self.next_id += 1
-            args["cmd"] = cmd
-            args["id"] = rid
-            self._write(json.dumps(args, separators=(",", ":")).encode() + b"\n")
+            msg = dict(args)
+            msg["cmd"] = cmd
+            msg["id"] = rid
+            line = self.key.line(msg) or json.dumps(msg, separators=(",", ":")).encode()
+            self._write(line + b"\n")
         limit = self.timeout if timeout is None else timeout
         end = time.monotonic() + limit
         while rid not in self._replies:
@@ -149,6 +169,7 @@ class BoardLink:
                 raise BoardTimeout(repr(cmd), limit)
             self._pump(min(left, 0.05), first=True)
         reply = self._replies.pop(rid)
+        self.key.took(cmd, args, reply)
         if not reply.get("ok"):
             code = reply.get("error", "unknown")
             msg = reply.get("message", "the board refused %s" % cmd)

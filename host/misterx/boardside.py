@@ -12,6 +12,7 @@ repeats a capture or a cornered Mister X. Events up to the journal's end are the
 """
 import time
 
+from host.link.auth import LinkKey
 from host.link.boardlink import BoardLink, BoardCommandError, LinkError, LinkClosed, BoardTimeout, reveal_requests
 from host.errors import BoardError
 from host.misterx.secretgame import board_pairs, public_line
@@ -49,6 +50,8 @@ class BoardSide:
         self.sg = sg
         self.out = out
         self.link = link or BoardLink(port, applied=sg.setup.get("board_seq", 0), timeout=5.0)
+        if sg.setup.get("board_seq") and sg.setup.get("link_key"):
+            self.link.key = LinkKey(sg.link_key)  # a game the board has: the key goes with every hello
         self.synced = 0  # events up to this seq are already in the secret log
         self.setup_sent = False
         self.retry_seconds = retry_seconds
@@ -120,6 +123,7 @@ class BoardSide:
         setup = self.sg.setup
         args = {k: setup[k] for k in _PUBLIC_SETUP_KEYS if k in setup}
         args["mrx"] = None
+        args["key"] = self.sg.link_key.hex()  # only this host speaks for him (docs/fairplay.md)
         reply = self._call("setup", replace=True, **args)
         self.setup_sent = True
         self._remember_seq(reply.get("seq", 0))
@@ -191,8 +195,10 @@ class BoardSide:
 
     def undo(self, piece=None):
         """Take back the last detective's or bobby's move of this turn on the board (its undo event
-        then comes like any other). BoardError with the board's sentence if it refuses."""
-        args = {"piece": piece} if piece else {}
+        then comes like any other), with Mister X's consent: he asked for it, or allowed it (a move
+        the game has answered needs it: docs/fairplay.md). BoardError with the board's sentence if
+        it refuses."""
+        args = {"piece": piece, "consent": True} if piece else {"consent": True}
         try:
             return self._call("undo", **args)
         except BoardCommandError as e:

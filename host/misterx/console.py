@@ -368,6 +368,27 @@ class Console:
                     n.get("piece"), " / ".join(map(str, n["confirm"]))))
             elif kind == "where":
                 self.ask_where(n.get("piece"), n.get("stations") or [])
+            elif kind == "refused" and n.get("error") == "needs_consent":
+                self.ask_consent(n.get("piece"), n.get("from"), n.get("to"))
+
+    def ask_consent(self, piece, at, home):
+        """The detectives held confirm on a move the game has answered (docs/fairplay.md): only
+        Mister X may allow taking it back. A person is asked; the computer never allows it."""
+        if self.mrx_agent is not None:
+            self.out("  %s's move to %s stands: Mister X does not allow taking it back" % (piece, at))
+            return
+        try:
+            text = self.inp("%s asks to take back its move to %s (the board has answered it: they know you are "
+                            "not there). Allow it? [y/N] " % (piece, at)).strip().lower()
+        except EOFError:
+            return
+        if text not in ("y", "yes"):
+            self.out("  %s's move to %s stands" % (piece, at))
+            return
+        try:
+            self.take_back(piece)
+        except (BoardError, ParseError) as e:
+            self.out("refused: %s" % e)
 
     def ask_where(self, piece, stations):
         names = " or ".join(map(str, stations))

@@ -204,17 +204,16 @@ class LinkAuth:
 
     # --- the link's use of it (sy/link/proto.py) ---------------------------------------------
     def hello_fields(self, msg, out):
-        """A hello: take the game's key if it comes with one (RuleError if it is not the game's),
-        and add what the host needs to tag its lines to the reply `out`."""
+        """A hello: take the game's key if it comes with one and is the game's (a key that is not
+        leaves key_ok false: the hello still answers), and add what the host needs to tag its lines
+        to the reply `out`."""
         v = msg.get("key")
         if v is not None:
             try:
                 key = key_arg(v)
             except ValueError:
                 raise RuleError("bad_input", "key must be 64 hex digits 0-9, a-f")
-            if not self.present(key):
-                raise RuleError("unauthenticated", "this key is not the game's: only the host that set the "
-                                "game up can speak for Mister X")
+            self.present(key)
         out["session"] = self.session.decode()
         out["auth_n"] = self.last_n
         out["keyed"] = self.keyhash is not None
