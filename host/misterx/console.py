@@ -506,6 +506,7 @@ class Console:
             while (g.round, g.moved, g.phase) == mark and g.result is None:
                 for ev in self.board.events(self.wait or 0.01):
                     self.on_event(ev)
+                self.board_notes()  # (the table may ask to take a move back meanwhile)
                 if self.move_timeout is not None and self.clock() > end:
                     raise BoardError("the board did not take the detectives' move within %.0f s" % self.move_timeout)
 
