@@ -1,4 +1,4 @@
-"""`yard bench reliability`: the board on a family table (issue 8). The real firmware on the
+"""`yard bench reliability`: the board on a family table. The real firmware on the
 MicroPython unix port (SimBoard) and the real host protocol client (BoardLink), under:
 
   protocol fuzzing   random and malformed lines; every line answered, no crash, no state change
@@ -34,7 +34,7 @@ FIGURES = ("fuzz_lines", "fuzz_crashes", "fuzz_unanswered", "fuzz_state_changes"
            "probing_probes_tried", "probing_probes_accepted", "probing_win_rate", "honest_win_rate",
            "forged_lines_sent", "forged_lines_accepted", "second_opens_refused", "board_probes_accepted",
            "host_loops", "lan_bytes_readable")
-# the attacks' success counts (issue 17): each must be 0
+# the attacks' success counts: each must be 0
 ATTACK_FAILURES = ("forged_claims_accepted", "host_files_read", "web_attacks_accepted", "secret_generators_guessable",
                    "policy_leak_over_target", "thinking_time_telling", "probing_probes_accepted",
                    "forged_lines_accepted", "board_probes_accepted", "shared_ports_missed", "host_loops",

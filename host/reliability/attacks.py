@@ -1,4 +1,4 @@
-"""The attacks of issue 17, run by `yard bench reliability` (secrecy part) and counted.
+"""The attacks of a detective who wants to cheat, run by `yard bench reliability` (secrecy part) and counted.
 
 A detective who wants to cheat, with the public browser view, a USB cable to the board and the
 project's source, tried: replaying the computer Mister X's code from every publicly possible
