@@ -1015,6 +1015,9 @@ def test_service_bus_checks_its_clocks_and_reads():
     assert tb.command("svc_begin")["ok"]
     r = tb.command("svc_bus", baudrates=[250000])
     assert "no SPI reed chain" in _refused(r, "bad_input"), r
+    tb.app.inputs.reeds = object()  # reeds, but not on an SPI bus
+    r = tb.command("svc_bus", baudrates=[250000])
+    assert "no SPI reed chain" in _refused(r, "bad_input"), r
     inputs, _leds = hw.real(boardconfig.validate({"board": "pico"}))
     tb.app.inputs.reeds = reeds = inputs.reeds  # a chain on a fake SPI bus, as fw_cases' bus sweep
     reeds.spi.data = bytes([0xFF] * (tb.app.chips + 1))
@@ -1029,7 +1032,7 @@ def test_service_bus_checks_its_clocks_and_reads():
     r = tb.command("svc_bus", baudrates=[10000], reads=500)
     assert r["ok"] and r["results"] == [[10000, 0, 500]], r
     # each clock in the configured SPI mode (CPOL, CPHA), and a read that differs either way counts
-    for mode in (0, 2):
+    for mode in (0, 1, 2, 3):
         inits = []
         spi = reeds.spi
         real_init = spi.init

@@ -302,6 +302,8 @@ def test_a_capture_strobes_the_pieces_and_flashes_mister_x_red_and_white():
     assert _frame(tb, 0, (46, 26, 29)) == [RED, DARK, DARK]
     assert _frame(tb, 100, (46, 26, 29, 34, 50)) == [WHITE, D2, D3, (255, 60, 150), (255, 90, 0)]
     assert _frame(tb, 200, (46,)) == [RED]
+    # 100 ms each way, to the millisecond
+    assert [_frame(tb, t, (46, 26)) for t in (99, 199, 299)] == [[RED, DARK], [WHITE, D2], [RED, DARK]]
 
 
 def _escape(tb):

@@ -2,25 +2,25 @@
 (sy/link/fields.py), calls the game flow (sy/play/) and returns the reply's fields. sy/link/proto.py's
 command table names the handler of each command, the stage it needs, whether it changes the game
 or reads the journal, and the modules dropped after it; it loads this module at the first of them.
-What every game uses is imported here; what a game may never use is imported by its handler when it
-first runs and kept (a take-back: sy/play/undo.py; a capture, Mister X cornered, a guided move:
-sy/play/declare.py), and what comes at most once a game is dropped again after its command (the
-setup, the reveal, the record, reeds out of service). Why, measured on the Pico: docs/memory.md."""
+The game flow a handler calls is imported when the handler first runs and kept (Mister X's move,
+the status, a take-back, a capture...: a game that takes nothing back never carries sy/play/undo.py),
+and what comes at most once a game is dropped again after its command (the setup, the reveal,
+the record, reeds out of service). Why, measured: docs/memory.md."""
 from sy.rules.base import TICKET_NAMES
 from sy.storage.stages import SETUP, PLAY
 from sy.link.fields import ProtoError, commit_arg, station_arg, ticket_arg
-from sy.play import mrxturn
 from sy.play.board import ticket_mask_names
-from sy.play.status import status
 
 
 # --- the game as it stands -----------------------------------------------------------------------
 def handle_status(p, msg):
+    from sy.play.status import status
     return status(p.board)
 
 
 # --- the turns ---------------------------------------------------------------------------------
 def handle_mrx(p, msg):
+    from sy.play import mrxturn
     b = p.board
     if "double" in msg:
         d = msg["double"]

@@ -1,8 +1,9 @@
 """The board's side of the line protocol (docs/protocol.md): JSON lines, commands with ids and
 replies, sequenced events the host acknowledges, unsequenced notes. A line is checked here and
-handed to its command's handler: the session's own (hello, ack, ping, mem) below, the game's in
-sy/link/handlers.py, service mode's in sy/link/service.py. Nothing here may crash the board: every
-failure becomes an error reply."""
+handed to its command's handler by one table (COMMANDS, at the end): the session's own (hello,
+ack, ping) below, the game's in sy/link/handlers.py, the benchmarks' `mem` in sy/link/meter.py,
+service mode's in sy/link/service.py. Nothing here may crash the board: every failure becomes an
+error reply."""
 import json
 import sys
 
@@ -225,7 +226,7 @@ class Protocol:
         acked = msg.get("acked", 0)
         if not isinstance(acked, int) or acked < 0:
             raise ProtoError("bad_input", "acked must be a whole number")
-        from sy.play.status import status
+        from sy.play.status import status  # with the first hello, not at boot (the handlers' reason, below)
         b = self.board
         st = status(b)
         st["proto"] = PROTO
@@ -283,6 +284,7 @@ _NEW_GAME = ("play.newgame", "rules.gamestart")
 # fields or None: a function, or the name of one in sy/link/handlers.py (the game's commands).
 # docs/protocol.md lists the commands.
 COMMANDS = {
+    # name: (handler, stage, changes the game, reads the journal, dropped after)
     # the session's own
     "hello": (Protocol.handle_hello, _ANY_STAGE, False, True, ()),
     "ack": (Protocol.handle_ack, _ANY_STAGE, False, False, ()),

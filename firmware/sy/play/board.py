@@ -156,6 +156,10 @@ class Board:
         """The host's guided move, (piece, station, ticket), or None."""
         return self._guide
 
+    def destinations(self):
+        """The stations the piece in hand may go to (a new list)."""
+        return [self._dest[i] for i in range(self._n_dest)]
+
     def reed(self, station):
         """What the board holds of station's reed: REED_OPEN, REED_CLOSED or REED_STRAY."""
         return self._reeds[station]
@@ -220,7 +224,7 @@ class Board:
         self.game = game
         self.mrx_piece_on = mrx_piece_on
         self.restoring = stage == PLAY
-        self.compare_and_commit(True)
+        self.compare_and_commit(quiet=True)
         self.dirty = True
 
     def read_reeds(self, bitmap, bit_station, nbits, only=0):
@@ -236,7 +240,7 @@ class Board:
         """After service mode: a game in play waits until the pieces agree with it again."""
         if self.stage == PLAY:
             self.restoring = True
-        self.compare_and_commit(True)
+        self.compare_and_commit(quiet=True)
         self.dirty = True
 
     # --- what the host says ---------------------------------------------------------------
@@ -272,6 +276,10 @@ class Board:
         self.stage = PLAY
         return self.commit_change(line)
 
+    def hide_travel_log(self):
+        """The travel log (shown while the confirm button is down) gives way to what follows."""
+        self._log_view_until = self.now
+
     def guide(self, piece, to, ticket):
         """The host's move for piece (computer detectives): lit, and the only placement taken."""
         self._guide = (piece, to, ticket)
@@ -287,13 +295,13 @@ class Board:
         if self._reeds[left]:
             self._reeds[left] = REED_STRAY  # the piece still stands there: a stray now, never a placement
         self._guide = None  # a guided move is guided again by the host
-        self.compare_and_commit(True)
+        self.compare_and_commit(quiet=True)
         self.render(self.now)  # the players see it first, as after a move (_commit_move)
         line = {"type": "undo", "piece": self.game.piece_name(piece), "from": left, "to": home}
         if consented:
             line["consent"] = True
         seq = self.commit_line(line)
-        self.compare_and_commit(True)
+        self.compare_and_commit(quiet=True)
         return seq
 
     def choose(self, ticket):
@@ -323,7 +331,8 @@ class Board:
             self._chosen_ticket = ticket
         placed = self._place(piece, station)
         if placed == _PLACED_ILLEGAL:
-            self._chosen_ticket = -1
+            if ticket >= 0:
+                self._chosen_ticket = -1  # the ticket that came with it is forgotten
             raise RuleError("illegal", "%s cannot go to %d now", g.piece_name(piece), station)
         return 0 if placed == _PLACED_ASKING else self.store.seq
 
@@ -396,34 +405,16 @@ class Board:
         held = ticks_diff(self.now, self._confirm_down_at)
         self._confirm_down_at = -1
         if self.blind is not None and held < HOLD_MS:
-            return self._confirm_unseen()
+            return self.blind.confirm(self)
         if held < HOLD_MS or self.stage != PLAY:
             return
-        self._log_view_until = self.now  # the travel-log view gives way to the take-back
+        self.hide_travel_log()  # it gives way to the take-back
         from sy.play import undo
         try:
             self.require_play()
             undo.take_back(self, None)
         except RuleError as e:  # nothing to take back, or a final move: the players are told on the host
             self.out.note(undo.refusal(self, e))
-
-    def _confirm_unseen(self):
-        p = self.piece_in_hand()
-        if p < 0 or self.stage != PLAY:
-            return
-        unseen = self._unseen_destinations()
-        if not unseen:
-            return
-        self._log_view_until = self.now  # the travel-log view gives way to the placement
-        if len(unseen) > 1:
-            self.out.note({"note": "where", "piece": self.game.piece_name(p), "stations": unseen})
-            return
-        self._place(p, unseen[0])
-
-    def _unseen_destinations(self):
-        """The piece in hand's destinations whose reed is out of service (a new list)."""
-        dead = self.blind.dead
-        return [self._dest[i] for i in range(self._n_dest) if dead[self._dest[i]]]
 
     # --- the comparison -------------------------------------------------------------------
     def compare(self, game_changed=True):
@@ -474,7 +465,8 @@ class Board:
         """compare(), then what it decides, committed: a board set up starts the game (`ready`),
         a resumed board whose pieces agree again says so, a piece lifted and put down on a new
         station is a move (committed once its ticket is known); and the lift's feedback (no
-        `lift` note if quiet). Called after every change of the reeds or of the game."""
+        `lifted` note if quiet: after a command or a commit, not a reed). Called after every
+        change of the reeds or of the game."""
         self.compare(game_changed)
         g = self.game
         if g is None:
@@ -595,7 +587,7 @@ class Board:
         if g.result == "detectives" and g.reason == "capture":
             line["capture"] = True
         self._empty_hand()
-        self.compare_and_commit(True)
+        self.compare_and_commit(quiet=True)
         # the players see the answer first: the save below may wait for a flash erase; the
         # host's event follows the save
         self.render(self.now)
@@ -609,7 +601,7 @@ class Board:
             self.out.note({"note": "game_over", "result": g.result, "reason": g.reason})
         elif g.phase == PHASE_MRX:
             self.out.note({"note": "mrx_turn", "round": g.round + 1})
-        self.compare_and_commit(True)
+        self.compare_and_commit(quiet=True)
 
     def send_notes(self):
         """Tell the host what the players were shown in an earlier cycle (sy/app.py), a note a
@@ -622,9 +614,7 @@ class Board:
             legal = [[self._dest[i], ticket_mask_names(self._dest_tickets[i])] for i in range(self._n_dest)]
             note = {"note": "lifted", "piece": g.piece_name(p), "station": g.pos[p], "legal": legal}
             if self.blind is not None:
-                unseen = self._unseen_destinations()
-                if unseen:
-                    note["confirm"] = unseen  # put there, then press confirm
+                self.blind.note(self, note)  # its destinations out of service
             self.out.note(note)
             return True
         ask = self.ask_note

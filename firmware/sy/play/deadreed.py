@@ -112,14 +112,14 @@ def set_reed(b, app, s, out):
             bl.n = len(dead)
         if not out:  # back in service: the station is what its switch says
             b.read_reeds(app.debouncer.stable, app.bit_station, app.nbits, s)
-        b.compare_and_commit(True)
+        b.compare_and_commit(quiet=True)
     return dead
 
 
 def place(b, name, s, t):
     """Put piece `name` on station s, whose reed is out of service, by ticket t (or -1: as the
     placement decides). Returns the move's seq, or 0 if the move waits for its ticket (the
-    tickets that lead there: b.asked_tickets())."""
+    tickets that lead there: b.asked_tickets()). The game is in play (the command table's stage)."""
     k = b.game.piece_index(name)
     bl = b.blind
     if bl is None or not bl.dead[s]:

@@ -71,7 +71,8 @@ def capture(b, name, pair):
 
 
 def cornered(b, pair):
-    """Mister X has no move, proved by pair (proved_station); returns the event's seq."""
+    """Mister X has no move, proved by pair (proved_station); returns the event's seq. The game
+    is in play (Board.require_play: the command table's stage), as for guide."""
     g = b.game
     at = proved_station(b, pair)
     if at is not None:

@@ -2,7 +2,8 @@
 
 Loaded at the first `mrx` command (the rules core loads sy/rules/mrxmoves.py, the rules of his
 moves, the same way). The board never learns a station he does not surface on: a `to` on a secret
-move is refused before the rules run.
+move is refused before the rules run. The game is in play when these run (Board.require_play: the
+command table's stage, sy/link/proto.py).
 """
 from sy.rules.game import RuleError, TICKET_NAMES
 

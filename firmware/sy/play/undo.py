@@ -16,7 +16,8 @@ from sy.rules.game import RuleError
 
 def take_back(b, name, consent=False):
     """Take back the turn's last move (of piece `name`, if given); a final move only with Mister
-    X's consent. Returns the event's seq."""
+    X's consent. Returns the event's seq. The caller has checked that the game is in play
+    (Board.require_play: the command table's stage)."""
     g = b.game
     if name is not None:
         k = g.piece_index(name)
