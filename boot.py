@@ -47,7 +47,7 @@ def _safe_mode():
     return p.value() == 0
 
 
-import sy
+import sy  # noqa: E402  (the package loads after the safe-mode check above is defined)
 
 sy.safe_mode = _safe_mode()
 if sy.safe_mode:

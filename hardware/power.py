@@ -6,6 +6,7 @@ and the firmware scales the whole frame down when that exceeds current_limit_ma.
 
     python -m hardware.power [board.json]
 """
+import argparse
 import sys
 
 from sy.hardware import boardconfig
@@ -70,9 +71,11 @@ def report(cfg):
 
 
 def main(argv=None):
-    argv = sys.argv[1:] if argv is None else argv
+    ap = argparse.ArgumentParser(prog="python -m hardware.power", description="The LED chain's power budget.")
+    ap.add_argument("config", nargs="?", help="a board.json (default: the firmware's defaults)")
+    args = ap.parse_args(argv)
     try:
-        cfg = boardconfig.load(argv[0]) if argv else boardconfig.default()
+        cfg = boardconfig.load(args.config) if args.config else boardconfig.default()
     except boardconfig.ConfigError as e:
         print("error: %s" % e, file=sys.stderr)
         return 2

@@ -28,8 +28,6 @@ STUBS = {"rp2": "micropython-rp2-stubs==1.29.0.post1", "esp32": "micropython-esp
 PYRIGHT = "pyright==1.1.414"
 BOARD_MODULES = ("machine", "neopixel", "rp2", "esp32", "esp", "network", "micropython", "time", "utime",
                  "bluetooth", "framebuf", "onewire")
-# The CircuitPython/Blinka backend is written against the Adafruit API, not MicroPython's.
-NOT_MICROPYTHON = ("leds_circuitpython.py",)
 
 RULES = {
     "typeCheckingMode": "basic",
@@ -79,7 +77,7 @@ def board_files(root=ROOT, port=None):
     for dirpath, _, names in os.walk(os.path.join(root, "firmware")):
         cands += [os.path.join(dirpath, n) for n in sorted(names) if n.endswith(".py")]
     for path in cands:
-        if not os.path.exists(path) or os.path.basename(path) in NOT_MICROPYTHON or path in out:
+        if not os.path.exists(path) or path in out:
             continue
         with open(path) as f:
             mods = set(_IMPORT.findall(f.read()))

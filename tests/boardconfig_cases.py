@@ -231,8 +231,8 @@ def test_load_files():
 
 
 def test_led_cap_follows_the_supply_rating():
-    # issue 18: the cap was accepted at 20 A whatever the supply; now it must fit 80 % of the
-    # supply's rating less the controller's share
+    # the cap must fit 80 % of the supply's rating less the controller's share (a cap above the
+    # supply's rating would let the LEDs brown out the board)
     d = bc.default()
     assert d["leds"]["supply_ma"] == 4000 and d["leds"]["current_limit_ma"] <= 4000 * 0.8 - 60
     _refused(_cfg(leds__current_limit_ma=20000), "leds.current_limit_ma", ["4000 mA supply", "3140"])
@@ -252,7 +252,7 @@ def test_reader_bus_clock_and_spi_mode():
 
 
 def test_esp32_safe_mode_and_buttons_avoid_strapping_pins():
-    # issue 18: GPIO0 held at reset starts the ROM's download mode, so boot.py never ran
+    # GPIO0 held at reset starts the ROM's download mode, so boot.py would never run
     d = bc.default("esp32")
     assert d["safe_mode_pin"] not in (0, 2, 5, 12, 15)
     for pin in (0, 2, 12, 15):

@@ -1,6 +1,9 @@
+import atexit
 import os
+import shutil
 import signal
 import sys
+import tempfile
 import time
 
 import pytest
@@ -9,6 +12,17 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 # the tests' helper modules (mpy, boardleds, yardplay, europe_games, pty_terminal, chromium...) are
 # importable as top-level modules; a test module imports helpers, never another test module
 sys.path.insert(0, HERE)
+
+# --- scratch folders -----------------------------------------------------------------------------
+# The plain firmware tests keep their files in fixed folders (tests/testkit.py `scratch`: NAME below
+# $SY_TEST_TMP). Each pytest process (each xdist worker) gets a folder of its own below it, so two
+# workers, or two test runs on one machine, never write into each other's boards; the MicroPython
+# runs inherit it. Removed when the process ends.
+_BASE = os.getenv("SY_TEST_TMP") or tempfile.gettempdir()
+os.makedirs(_BASE, exist_ok=True)
+_SCRATCH = tempfile.mkdtemp(prefix="sy-tests-", dir=_BASE)
+os.environ["SY_TEST_TMP"] = _SCRATCH
+atexit.register(shutil.rmtree, _SCRATCH, ignore_errors=True)
 
 # --- stray MicroPython processes -------------------------------------------------------------
 # SimBoard starts the firmware in a session of its own (start_new_session), so a test that never
@@ -130,14 +144,15 @@ def pytest_terminal_summary(terminalreporter):
 
 
 # --- the order of the files ------------------------------------------------------------------
-# `make test` spreads the files over the machine's cores (pytest-xdist, --dist loadfile: a file's
-# tests run in one worker, in order, so they may share a board or a scratch folder), handing the
-# files out in this order: the longest first, so that no worker is left with a long file at the
-# end while the others idle. The minutes are those of a run on two cores (2026-12-02).
+# `make test` spreads the files over workers (pytest-xdist, --dist loadfile: a file's tests run in
+# one worker, where they may share a board or a browser; pytest-randomly shuffles the files and
+# the tests in each first). The files below are handed out first, longest first, so that no worker
+# is left with a long file at the end while the others idle; the rest keep their shuffled order.
+# Time a file with `python -m pytest -q --durations=0 FILE`.
 LONGEST_FIRST = (
-    "test_pico.py",  # the emulated Pico: full game, power cuts, yard flash (~6.5 min)
-    "test_reliability.py",  # 200 power cuts, 10,000 fuzzed lines (~4 min)
-    "test_firmware_units.py",  # every plain firmware test, CPython and MicroPython (~2.5 min)
+    "test_pico.py",  # the emulated Pico: a full game, power cuts in flash writes, yard flash
+    "test_reliability.py",  # whole games under power cuts and link cuts, fuzzed lines
+    "test_firmware_units.py",  # every plain firmware test, CPython and MicroPython
     "test_host_e2e.py",
     "test_mrx_page.py",
     "test_host_modes.py",
@@ -149,4 +164,4 @@ def pytest_collection_modifyitems(items):
     def rank(item):
         name = os.path.basename(str(item.path))
         return LONGEST_FIRST.index(name) if name in LONGEST_FIRST else len(LONGEST_FIRST)
-    items.sort(key=rank)  # stable: the other files, and the tests within a file, keep their order
+    items.sort(key=rank)  # stable: the other files, and the tests within a file, keep their (shuffled) order

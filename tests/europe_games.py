@@ -84,6 +84,14 @@ def spend_dict(pairs):
 
 def detective_line(rng, ref, state):
     """The detectives' next line, or None when their turn is done (the check was sent)."""
+    if ref.special and ref.phase == "det" and not state.get("late_tried") and rng.random() < 0.5:
+        state["late_tried"] = True  # a move after the operation, which ended the moves
+        for i in rng.sample(range(len(ref.pos)), len(ref.pos)):
+            for t in range(3):
+                targets = sorted(ref.det_targets(i, t))
+                tickets = [x for x in sorted(ref.hands[ref.owner[i]].elements()) if transport_of(x) == t]
+                if targets and tickets and i not in ref.moved:
+                    return {"type": "move", "piece": "D%d" % (i + 1), "ticket": tickets[0], "to": targets[0]}
     movable = [i for i in range(len(ref.pos)) if ref.det_legal(i)]
     if movable:
         i = rng.choice(movable)
@@ -197,7 +205,7 @@ def random_record(seed, max_lines=500):
             emit(noise(rng, ref, good))
             continue
         verdict = emit(good)
-        assert verdict["ok"] or verdict["error"] in ("too_early",), (verdict, good)
+        assert verdict["ok"] or verdict["error"] in ("too_early", "wrong_turn"), (verdict, good)
     return lines, ref
 
 
@@ -205,10 +213,23 @@ def public(lines):
     """The record as the board keeps it: no start, Mister X's hand as counts, his cities hidden;
     the host's answers (shown cities, captures) written in."""
     out, exact = [], []
+    for _full, o, same in public_pairs(lines):
+        if same is not None:
+            exact.append(same)
+        out.append(json.dumps(o))
+    return out, exact
+
+
+def public_pairs(lines, before=None):
+    """(full line, its public line, exact) for each line the reference accepts; exact: for a
+    candidates query, whether the board's set must equal the full one (None for other lines).
+    `before(reference, line)` is called before the reference reads each line."""
     full = Reference(TESTMAP)
     for text in lines:
         o = json.loads(text)
         phase = full.phase if full.setup_done else None
+        if before:
+            before(full, o)
         v = full.feed(text)
         if not v["ok"]:
             continue
@@ -235,6 +256,6 @@ def public(lines):
                 continue
             # the board learns of a landing on Mister X's city only at the check (or a declared
             # capture): in the detectives' turn its set may still hold the cities they landed on
-            exact.append(phase in ("mrx", "mrx_refill"))
-        out.append(json.dumps(o))
-    return out, exact
+            yield text, o, phase in ("mrx", "mrx_refill")
+            continue
+        yield text, o, None

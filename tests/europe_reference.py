@@ -65,6 +65,7 @@ class Reference:
         self.setup_done = False
         self.n_line = 0
         self.end_line = None
+        self.memo = {}
         self.result = self.reason = None
         self.round = 0
 
@@ -146,14 +147,53 @@ class Reference:
         return {c for c in self.map.exits(self.pos[i], transport) if c != self.round_start[i] and not self.held(c)}
 
     def det_legal(self, i):
-        if self.phase != "det" or i in self.moved:
-            return []
+        if self.phase != "det" or self.special or i in self.moved:
+            return []  # "after all moves" comes the operation: it ends them
         hand = self.hands[self.owner[i]]
         out = []
         for t in range(3):
             if any(hand[x] for x in ALL_TICKETS if transport_of(x) == t):
                 out += [[c, TRANSPORTS[t]] for c in self.det_targets(i, t)]
+        if out:  # "as many as possible": only moves after which the most detectives still move
+            most = self.most_moves()
+            out = [[c, t] for c, t in out if 1 + self.most_after(i, c, TRANSPORTS.index(t)) == most]
         return sorted(out, key=lambda e: (e[0], TRANSPORTS.index(e[1])))
+
+    def tickets_by_transport(self):
+        return tuple(sum(n for x, n in self.hands[h].items() if transport_of(x) == t)
+                     for h in range(len(self.size)) for t in range(3))
+
+    def most_moves(self):
+        return self._most(frozenset(self.moved), tuple(self.pos), self.tickets_by_transport())
+
+    def most_after(self, i, city, transport):
+        pos = list(self.pos)
+        pos[i] = city
+        counts = list(self.tickets_by_transport())
+        counts[3 * self.owner[i] + transport] -= 1
+        return self._most(frozenset(self.moved | {i}), tuple(pos), tuple(counts))
+
+    def _most(self, moved, pos, counts):
+        """Every order, city and transport tried (remembered by state): the most moves left."""
+        memo = self.memo
+        key = (moved, pos, counts, tuple(self.round_start))
+        if key not in memo:
+            best = 0
+            for i in range(len(pos)):
+                if i in moved or best == len(pos) - len(moved):
+                    continue
+                for t in range(3):
+                    h = 3 * self.owner[i] + t
+                    if not counts[h]:
+                        continue
+                    for c in self.map.exits(pos[i], t):
+                        if c == self.round_start[i] or c in pos:
+                            continue
+                        nxt = list(counts)
+                        nxt[h] -= 1
+                        best = max(best, 1 + self._most(moved | {i}, pos[:i] + (c,) + pos[i + 1:], tuple(nxt)))
+            memo[key] = best
+        return memo[key]
 
     def someone_can_move(self):
         return any(self.det_legal(i) for i in range(len(self.pos)))
@@ -173,10 +213,11 @@ class Reference:
         if any(self.hands[h][t] < n for t, n in need.items()):
             raise Refused("no_ticket")
 
+    def free_exits(self, city):
+        return [c for t in range(3) for c in self.map.exits(city, t) if not self.held(c)]
+
     def turn_begins(self):
-        m = self.map
-        free = [c for t in range(3) for c in m.exits(self.mrx, t) if not self.held(c)]
-        if not free:
+        if not self.free_exits(self.mrx):
             self.finish("detectives", "mrx_stuck")
 
     # ---- lines ------------------------------------------------------------------------------
@@ -268,11 +309,14 @@ class Reference:
             here = to
         self.hands[0] -= Counter(spend + [mv[0] for mv in moves])
         self.out += Counter(spend)
+        # his turn went on: he was on no city without a free neighbour
+        self.entries[-1]["not"] |= {c for c in self.map.kind if not self.free_exits(c)}
         for ticket, to in moves:
             self.mrx = to
             self.log.append(to)
+            # had he been on his destination, the game would have ended
             self.entries.append({"transport": "any" if special == "covert" else transport_of(ticket),
-                                 "not": set(self.pos), "pinned": None})
+                                 "not": set(self.pos) | ({dest} if to != dest else set()), "pinned": None})
             if to == dest:
                 self.finish("mrx", "destination")
                 return
@@ -302,9 +346,13 @@ class Reference:
             raise Refused("wrong_turn")
         if i in self.moved:
             raise Refused("already_moved")
+        if self.special:
+            raise Refused("wrong_turn")
         h = self.owner[i]
         self.has(h, [ticket])
         self.land(i, transport_of(ticket), to)
+        if 1 + self.most_after(i, to, transport_of(ticket)) < self.most_moves():
+            raise Refused("fewer_moves")
         self.hands[h][ticket] -= 1
         self.bag[ticket] += 1
         self.moved.add(i)
@@ -349,7 +397,7 @@ class Reference:
         if any(h not in self.drew for h in range(1, len(self.size))):
             raise Refused("wrong_turn")
         last = len(self.log) - 1
-        window = range(max(0, last - 4), last + 1)
+        window = range(max(0, last - 5), last)  # "the last five cities he has been in": not the current one
         shown = sorted({self.log[e] for e in window} & self.landed)
         for c in self.landed:
             self.entries[last]["not"].add(c)
@@ -363,8 +411,17 @@ class Reference:
         self.turn_begins()
         return {"shown": shown}
 
-    def candidates(self):
-        e = self.entries
+    def showable(self):
+        """The cities a position check now may show, as public information judges them: landed on
+        this round, and possible at one of the five entries before his current one."""
+        last = len(self.log) - 1
+        could = set()
+        for e in range(max(0, last - 5), last):
+            could |= set(self.candidates(e))
+        return could & self.landed
+
+    def candidates(self, upto=None):
+        e = self.entries[:None if upto is None else upto + 1]
         k = max([j for j in range(len(e)) if e[j]["pinned"]] or [0])
         now = {e[k]["pinned"]} if e[k]["pinned"] else set(self.map.rings[self.level])
         now -= e[k]["not"]

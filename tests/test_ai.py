@@ -336,7 +336,7 @@ def test_a_cornered_mister_x_escapes_into_a_surfacing_double():
     """Hider.escapes: where the plan would send him onto the detectives' steps and his next move
     but one surfaces, he plays a double whose end is no piece's neighbour; the attacker's copy of
     his code (hidden_distribution) gives that station no hidden move. Elsewhere he keeps the plan."""
-    from host.ai import hiding, policy
+    from host.ai import policy
     from host.ai.model import Sim
     escapes = kept = 0
     for g, agent in _hidden_turns(2, 60):

@@ -1,4 +1,4 @@
-"""Issue 17: the MCTS Mister X's thinking time does not tell his station.
+"""The MCTS Mister X's thinking time does not tell his station.
 
 Found in the code, not measured: he answered at once when he had a single legal move. Now the
 search always runs, stops on time and the answer waits for the end of the budget."""

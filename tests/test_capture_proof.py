@@ -1,4 +1,4 @@
-"""Issue 17: a capture and a cornered Mister X are proved to the board, not claimed.
+"""A capture and a cornered Mister X are proved to the board, not claimed.
 
 The attack that found the hole, kept as a test: anyone on the serial port sent
 `{"cmd": "capture", "piece": "D1"}` after a detective move to a station that was not even a
@@ -53,7 +53,7 @@ def _forger(link, sim, stats):
             st = link.request("status")
             at = st["pieces"][piece]
             before = (st["stage"], st["seq"], st["result"])
-            # the issue's line, as it was sent
+            # the bare claim, with no proof
             code, msg = refused(link, "capture", piece=piece)
             stats.setdefault(code, []).append(msg)
             # a made-up proof for the station the piece stands on

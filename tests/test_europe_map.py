@@ -81,7 +81,7 @@ def broken(tmp_path, filename, old, new):
     ("connections.csv", "1,2,car", "1,31,car", "connections.csv line 2", "city 31 is not in cities.csv"),
     ("connections.csv", "1,2,car", "1,1,car", "connections.csv line 2", "two different cities"),
     ("connections.csv", "1,7,car", "1,2,car", "connections.csv line 3", "already on line 2"),
-    ("connections.csv", "2,8,train", "1,8,train", "connections.csv line", "city 1 is a car city"),
+    ("connections.csv", "2,8,train", "1,7,train", "connections.csv line", "city 1 is a car city and city 7 a car city"),
     ("connections.csv", "1,2,car", "1,2,car,x", "connections.csv line 2", "4 fields"),
     ("missions.csv", "green,ring,25\n", "", "missions.csv", "green mission has 4 ringed"),
     ("missions.csv", "green,ring,25", "green,ring,1", "missions.csv line 6", "already a green ring"),
@@ -120,12 +120,35 @@ def test_gen_map_writes_the_module_or_names_the_line(tmp_path):
                          "--name", "mine", "--out", str(out)], capture_output=True, text=True)
     assert ok.returncode == 0, ok.stderr
     assert "NAME = 'mine'" in out.read_text() and "'cities': 30" in ok.stdout
-    bad = broken(tmp_path, "connections.csv", "2,8,train", "1,8,train")
+    bad = broken(tmp_path, "connections.csv", "2,8,train", "1,7,train")
     r = subprocess.run([sys.executable, os.path.join(ROOT, "tools", "gen_map.py"), "--europe", bad,
                         "--out", str(tmp_path / "x.py")], capture_output=True, text=True)
     assert r.returncode == 1
     assert "connections.csv line" in r.stderr and "city 1 is a car city" in r.stderr
     assert not (tmp_path / "x.py").exists()
+
+
+def test_a_line_into_a_city_it_cannot_leave_is_a_warning(tmp_path):
+    # «можно уехать»: the rulebook limits leaving a city, not reaching it: a plane line from plane
+    # city 8 into car city 1 can be flown one way
+    folder = broken(tmp_path, "connections.csv", "2,8,train", "2,8,train\n1,8,plane")
+    m = read_map(folder)
+    assert (1, 8, 2) in m.connections
+    assert len(m.warnings) == 1 and "city 1 is a car city" in m.warnings[0] and "one way" in m.warnings[0]
+    g = load_graph(folder, "oneway")
+    assert 1 in g.neighbours(8, 2) and 8 in g.neighbours(1, 2) and not g.allows(1, 2)
+    r = subprocess.run([sys.executable, os.path.join(ROOT, "tools", "gen_map.py"), "--europe", folder,
+                        "--out", str(tmp_path / "x.py")], capture_output=True, text=True)
+    assert r.returncode == 0 and "warning" in r.stderr and "city 1 is a car city" in r.stderr
+
+
+def test_a_city_no_one_could_leave_is_refused(tmp_path):
+    # car city 25's two car lines become plane lines from plane cities: it may be reached, never left
+    folder = broken(tmp_path, "connections.csv", "19,25,car", "20,25,plane")
+    text = open(os.path.join(folder, "connections.csv")).read().replace("25,26,car", "25,27,plane")
+    open(os.path.join(folder, "connections.csv"), "w").write(text)
+    with pytest.raises(MapFormatError, match="no one could leave"):
+        read_map(folder)
 
 
 def test_the_london_board_loads_nothing_of_europe():

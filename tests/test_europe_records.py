@@ -2,13 +2,14 @@
 judged by sy/europe/record.py and by tests/europe_reference.py (written separately from
 docs/rules-europe.md); the verdicts must agree line by line. Also: the public version of a record
 (what the board keeps) tracks the same possible cities and ends the same way, and `yard replay`."""
+import copy
 import json
 import subprocess
 import sys
 
 import pytest
 
-from europe_games import ROOT, TESTMAP, public, random_record
+from europe_games import ROOT, TESTMAP, public, public_pairs, random_record
 from europe_reference import Reference
 from sy.europe.record import replay
 from sy.europe import record as europe_record
@@ -86,3 +87,32 @@ def test_yard_replay_reads_europe_records(tmp_path):
                         text=True, cwd=ROOT)
     assert json.loads(p2.stdout.strip().splitlines()[-1]) == final
     assert len(p2.stdout.strip().splitlines()) == len(lines) + 1
+
+
+def test_public_position_checks_are_judged_as_the_reference_reads_them():
+    """Each check line of a public record, its shown cities changed: a city twice, a city visited
+    this round but not shown, a city not visited. The core accepts exactly the lists the
+    reference's public judgement (Reference.showable) allows."""
+    judged = 0
+    for seed in range(10):
+        lines, _ = random_record(seed)
+        core = europe_record.Replayer()
+        seen = {}
+
+        def before(ref, line):
+            if line.get("type") == "check" and ref.phase in ("det", "det_refill"):
+                seen["showable"], seen["landed"] = ref.showable(), set(ref.landed)
+
+        for _full, pub, _exact in public_pairs(lines, before):
+            if pub["type"] == "check":
+                shown, showable, landed = pub["shown"], seen["showable"], seen["landed"]
+                assert set(shown) <= showable
+                trials = [shown + [c] for c in sorted(landed - set(shown))] + [shown + shown[:1]]
+                trials.append(shown + [c for c in range(1, 31) if c not in landed][:1])
+                for trial in trials:
+                    verdict = copy.deepcopy(core).feed(json.dumps(dict(pub, shown=trial)))
+                    allowed = len(set(trial)) == len(trial) and set(trial) <= showable
+                    assert verdict["ok"] == allowed, (seed, trial, showable, verdict)
+                    judged += 1
+            assert core.feed(json.dumps(pub))["ok"]
+    assert judged > 100

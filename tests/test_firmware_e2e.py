@@ -27,16 +27,14 @@ pytestmark = needs_unix_port
 # one with commitments, the reveal and the record needs all of it: docs/memory.md). The margin
 # here leaves room for the tests' own extra commands.
 HEAP = os.environ.get("SY_E2E_HEAP", "112k")
-# The unix port's 64k target (the first board issue) was set before the firmware ran on a Pico;
-# the Pico's heap is the reference now (`yard bench pico`: heap_peak_used_bytes, tests/test_pico.py).
-# tests/test_pico.py's full game asserts the Pico's target. Here the benchmark's game must still
-# complete on a small unix-port heap, with a margin: it needed 66k (the Pico's fast frame code,
-# sy/hardware/ledsfast.py, costs this port 2 KB) and ran out there now and then on a loaded machine
-# (when the collector runs decides how fragmented the heap is). With the package in layers (issue
-# 14) its peak is 79.6 KB (67.3 KB before): 7.7 KB of that is a sixth qstr pool (640 entries),
-# which this 64-bit port allocates whole once the board's names pass 620, the rest the
-# sub-packages and their longer module names. 2026-12-02 (the command handlers in sy/link/, the
-# reveal's and hello's stricter field checks): 88k ran out, 89k completes; 96k keeps a margin.
+# The Pico's heap is the reference (`yard bench pico`: heap_peak_used_bytes; tests/test_pico.py's
+# full game asserts its target). Here the benchmark's game must still complete on a small
+# unix-port heap, with a margin: this 64-bit port keeps all code in the heap, the Pico's fast frame
+# code (sy/hardware/ledsfast.py) costs it more than the Pico, and it allocates MicroPython's sixth
+# qstr pool (7.7 KB, 640 entries) whole once the board's names pass 620; when the collector runs
+# decides how fragmented the heap is, so a game near its least heap runs out now and then on a
+# loaded machine. The least that completes is measured by `yard bench firmware` (min_heapsize_kb,
+# docs/memory.md); TARGET_HEAP keeps a margin above it.
 TARGET_HEAP = "96k"
 
 
@@ -56,7 +54,6 @@ def test_full_game_over_serial(board):
     checks = {"reveal": 0, "double": 0, "choose": 0, "moves": 0}
 
     def on_step(kind, info):
-        leds = sim.leds()
         if kind == "ready":  # the frame follows the event within a scan cycle
             assert frames(sim, 13, 0.2) - {(0, 0, 0)} and frames(sim, 26, 0.2) - {(0, 0, 0)}
         elif kind == "mrx" and info["reveal"] and checks["reveal"] < 2:

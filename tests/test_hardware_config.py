@@ -73,7 +73,7 @@ def test_power_budget_figures():
 
 
 def test_supply_rating_sets_the_led_cap(tmp_path, capsys):
-    # issue 18: the cap comes from the supply's rating, and a cap above it is refused
+    # the cap comes from the supply's rating, and a cap above it is refused
     cfg = gen_config.build_config("pico", supply_ma=3000)
     assert cfg["leds"]["supply_ma"] == 3000 and cfg["leds"]["current_limit_ma"] == 3000 * 0.8 - 60
     assert power.budget(cfg)["supply_needed"] <= 3000 * 0.8

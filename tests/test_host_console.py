@@ -44,7 +44,6 @@ class FakeBoard:
 def random_detectives(board):
     def move(sg):
         g = sg.game
-        shadow = SecretGame.__new__(SecretGame)
         import copy
         trial = copy.deepcopy(g)
         while trial.phase == PHASE_DETECTIVES and trial.result is None:
@@ -117,7 +116,6 @@ def test_full_games_with_typed_moves_verify(tmp_path):
         assert result["result"] == sg.game.result
         # nothing sent to the board names an unrevealed station
         shown = {e[1] for e in sg.entries() if e[2]}
-        secret = {e[1] for e in sg.entries() if not e[2]} | {sg.setup["mrx"]}
         for msg in board.sent:
             if "reveal" in msg:
                 continue

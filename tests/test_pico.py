@@ -166,7 +166,7 @@ def test_full_game_with_commitments_reveal_and_record(pico):
     assert len(steps) == len(st["truth_log"])
     mem = link.request("mem")
     print("heap peak %d B, in use %d B, free %d B" % (mem["peak"], mem["alloc"], mem["free"]))
-    # the heap target (issue 13): an ESP32 without PSRAM has ~110 KB; this game peaks near 80 KB
+    # the heap target: an ESP32 without PSRAM has ~110 KB; this game peaks near 80 KB
     assert 0 < mem["alloc"] < mem["peak"] <= PEAK_HEAP_TARGET, mem
 
 

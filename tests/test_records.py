@@ -40,11 +40,11 @@ def test_examples_replay(name):
 
 
 def test_examples_show_what_they_promise():
-    two = [json.loads(l) for l in lines_of("two-player.jsonl")]
+    two = [json.loads(line) for line in lines_of("two-player.jsonl")]
     assert two[0]["two_player"] is True and len(two[0]["detectives"]) == 2 and len(two[0]["bobbies"]) == 2
-    ferry = [json.loads(l) for l in lines_of("double-black-ferry.jsonl")]
-    assert any("double" in l for l in ferry)
-    assert any(l.get("ticket") == "black" for l in ferry if l["type"] == "mrx")
+    ferry = [json.loads(line) for line in lines_of("double-black-ferry.jsonl")]
+    assert any("double" in line for line in ferry)
+    assert any(line.get("ticket") == "black" for line in ferry if line["type"] == "mrx")
     verdicts = list(replay(lines_of("escape.jsonl")))
     assert verdicts[-1]["round"] == 22
     reveals = [v["reveal"] for v in verdicts if "reveal" in v]
@@ -54,12 +54,13 @@ def test_examples_show_what_they_promise():
 def test_the_capture_game_three_ways():
     """capture.secret.jsonl is Mister X's secret log of the game in capture.jsonl, capture.board.jsonl
     the board's record of it: the same moves, the board's without his hidden stations."""
-    full, secret, board = ([json.loads(l) for l in lines_of(name)]
+    full, secret, board = ([json.loads(line) for line in lines_of(name)]
                            for name in ("capture.jsonl", "capture.secret.jsonl", "capture.board.jsonl"))
     def plain(lines):  # the moves, without the commitments, salts and surfacing marks
-        strip = lambda d: {k: v for k, v in d.items() if k not in ("commit", "salt", "shown")}
-        return [dict(strip(l), double=[strip(s) for s in l["double"]]) if "double" in l else strip(l)
-                for l in lines if l["type"] in ("mrx", "move")]
+        def strip(d):
+            return {k: v for k, v in d.items() if k not in ("commit", "salt", "shown")}
+        return [dict(strip(line), double=[strip(s) for s in line["double"]]) if "double" in line else strip(line)
+                for line in lines if line["type"] in ("mrx", "move")]
     assert plain(secret) == plain(full)
     assert secret[0]["mrx"] == full[0]["mrx"] and board[0]["mrx"] is None and "salt" not in board[0]
     assert board[0]["commit"] == secret[0]["commit"]
@@ -94,12 +95,12 @@ def test_yard_verify_of_a_record_without_commitments_says_so_once(tmp_path):
     assert p.stdout.splitlines() == ["NOT VERIFIED:", "  the record carries no commitment at all: it is a plain game "
                                      "record (yard replay checks its rules), not Mister X's secret log (written by "
                                      "yard play or yard sim)"]
-    lines = [json.loads(l) for l in lines_of("capture.secret.jsonl")]
-    second = [i for i, l in enumerate(lines) if l["type"] == "mrx"][1]
+    lines = [json.loads(line) for line in lines_of("capture.secret.jsonl")]
+    second = [i for i, line in enumerate(lines) if line["type"] == "mrx"][1]
     assert "double" not in lines[second]
     del lines[second]["commit"]  # one commitment missing: named by its move
     one = tmp_path / "one.jsonl"
-    one.write_text("".join(json.dumps(l) + "\n" for l in lines))
+    one.write_text("".join(json.dumps(line) + "\n" for line in lines))
     p = run_yard("verify", str(one))
     assert p.returncode == 1 and p.stdout.splitlines()[1:] == ["  move 2 carries no commitment"]
 
@@ -171,7 +172,7 @@ def run_yard(*args, stdin=None):
 def test_yard_replay_file_and_stdin():
     p = run_yard("replay", os.path.join(EXAMPLES, "capture.jsonl"))
     assert p.returncode == 0, p.stderr
-    out = [json.loads(l) for l in p.stdout.splitlines()]
+    out = [json.loads(line) for line in p.stdout.splitlines()]
     assert out[-1]["result"] == "detectives" and len(out) == len(lines_of("capture.jsonl")) + 1
     p = run_yard("replay", "-", stdin='{"type": "setup", "detectives": [13, 26, 29, 34], "mrx": 45}\nnonsense\n')
     assert p.returncode == 1

@@ -57,7 +57,7 @@ def random_record(seed, n_det, two_player):
             assert now == total[t], "tickets appeared or vanished"
         assert g.reason == "capture" or g.is_candidate(g.mrx), "Mister X is not where he may be"
         assert g.round <= g.rounds and g.moves <= g.rounds + 2
-    return g, [json.dumps(l) for l in lines]
+    return g, [json.dumps(line) for line in lines]
 
 
 @settings(max_examples=60, deadline=None)
@@ -82,7 +82,7 @@ def test_board_record_tracks_same_candidates(seed, n_det):
     """The public record (as the board keeps it) gives the same possible stations at every line."""
     g, lines = random_record(seed, n_det, False)
     full, public = Replayer(), Replayer()
-    for a, b in zip(lines, public_lines([json.loads(l) for l in lines])):
+    for a, b in zip(lines, public_lines([json.loads(line) for line in lines])):
         assert full.feed(a)["ok"]
         v = public.feed(json.dumps(b))
         assert v["ok"], v

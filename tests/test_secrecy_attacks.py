@@ -1,4 +1,4 @@
-"""Issue 17: `yard bench reliability`'s secrecy part runs the attacks and counts their successes
+"""`yard bench reliability`'s secrecy part runs the attacks and counts their successes
 (host/reliability/attacks.py); here the cheaper ones run, each count must be 0 (the forged
 claims, the REPL and the browser view have tests of their own: test_capture_proof.py,
 test_sim_sandbox.py, test_web_security.py)."""

@@ -1,4 +1,4 @@
-"""Issue 17, part 1: every secret choice comes from the OS's secure randomness; --seed is for
+"""Every secret choice comes from the OS's secure randomness; --seed is for
 demos and tests and says so.
 
 The attack this answers: one seeded generator drew the start cards and seeded the computer

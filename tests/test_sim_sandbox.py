@@ -1,4 +1,4 @@
-"""Issue 17: the simulated board cannot read the host's files.
+"""The simulated board cannot read the host's files.
 
 The attack that found the hole, kept as a test: the unix-port board ran as the host's user, so
 Ctrl-C on its serial port and `open()` at its REPL printed Mister X's secret log. Now it runs in a

@@ -9,7 +9,11 @@ checks a colour that stays (lit destinations, a dark board). A colour that blink
 colour: 125 ms on, 125 ms off) is checked on every colour the page paints the station with
 (painted(): a MutationObserver records each one), never by catching it in a screenshot; and
 nothing is looked at on a timer that may run out first (a power cut that ends on its own).
+
+Each test stands alone: the file's game (`game`) is set up before the first test that uses it, and a
+test reads the round it starts in; the setup by clicks is tried on a board of its own.
 """
+import contextlib
 import json
 import os
 import struct
@@ -19,7 +23,7 @@ import zlib
 import pytest
 
 from boardleds import BUS_RGB, ERROR_RGB, TAXI_RGB, UG_RGB, frames, shown
-from chromium import ARGS, CHROMIUM, sync_api  # noqa: E402
+from chromium import browser  # noqa: F401  (the module's Chromium, a fixture)
 
 from host import ROOT  # noqa: E402
 from host.simulator.board import SimBoard  # noqa: E402
@@ -129,14 +133,14 @@ def not_painted(page, s, colour, ms=500):
 
 
 # --- the game under test -------------------------------------------------------------------------
-@pytest.fixture(scope="module")
-def game():
+@contextlib.contextmanager
+def board_and_page(browser):
+    """A simulated board with an automatic Mister X, and its page loaded at the setup stage."""
     sim = SimBoard(heapsize="512k").start()
     mrx = AutoMrX(sim.port, players=1, seed=5, detectives=START, mrx=45, delay=0.3).start()
     url, stop = start_web(sim)
-    with sync_api.sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        page = browser.new_page(viewport={"width": 1366, "height": 768})
+    page = browser.new_page(viewport={"width": 1366, "height": 768})
+    try:
         errors = []
         page.on("pageerror", lambda e: errors.append(str(e)))
         t0 = time.monotonic()
@@ -144,12 +148,43 @@ def game():
         page.wait_for_function("window.yard && yard.frames > 0 && yard.state && yard.state.game.stage === 'setup'",
                                timeout=20000)
         load_s = time.monotonic() - t0
-        yield {"sim": sim, "mrx": mrx, "url": url, "page": page, "errors": errors, "load_s": load_s,
-               "browser": browser}
-        browser.close()
-    stop()
-    mrx.stop()
-    sim.stop()
+        yield {"sim": sim, "mrx": mrx, "url": url, "page": page, "errors": errors, "load_s": load_s}
+    finally:
+        page.close()
+        stop()
+        mrx.stop()
+        sim.stop()
+
+
+def set_up_by_clicks(page, sim):
+    """The detectives' pieces put on their start stations from the page's hand; the board's ready."""
+    for name, s in zip(("D1", "D2", "B1", "B2"), START):
+        page.click('#hand [data-piece="%s"]' % name)
+        click_station(page, s)
+        wait(lambda: sim.switch(s), what="reed %d closed" % s)
+    wait(lambda: any(line.get("type") == "ready" for line in journal(sim)), what="the board's ready event")
+    page.wait_for_function("yard.state.game.phase === 'detectives'", timeout=15000)
+
+
+@pytest.fixture(scope="module")
+def game(browser):
+    """The file's game, set up and at the detectives' turn."""
+    with board_and_page(browser) as g:
+        set_up_by_clicks(g["page"], g["sim"])
+        yield g
+
+
+@pytest.fixture
+def new_game(browser):
+    """A game of the test's own, at the setup stage."""
+    with board_and_page(browser) as g:
+        yield g
+
+
+def shown_mrx_moves(page):
+    """The tickets of Mister X's moves the page's log strip shows."""
+    return page.locator("#logstrip .cell.taxi, #logstrip .cell.bus, #logstrip .cell.underground, "
+                        "#logstrip .cell.black").count()
 
 
 def journal(sim):
@@ -206,24 +241,21 @@ def test_page_draws_the_board(game):
     print("page load to first frame and state: %.2f s" % game["load_s"])
 
 
-def test_setup_by_clicks(game):
-    page, sim = game["page"], game["sim"]
-    for name, s in zip(("D1", "D2", "B1", "B2"), START):
-        page.click('#hand [data-piece="%s"]' % name)
-        click_station(page, s)
-        wait(lambda: sim.switch(s), what="reed %d closed" % s)
-    wait(lambda: any(l.get("type") == "ready" for l in journal(sim)), what="the board's ready event")
-    page.wait_for_function("yard.state.game.phase === 'detectives'", timeout=15000)
-    assert page.locator("#logstrip .cell.taxi, #logstrip .cell.bus, #logstrip .cell.underground, "
-                        "#logstrip .cell.black").count() == 1
+def test_setup_by_clicks(new_game):
+    page, sim = new_game["page"], new_game["sim"]
+    set_up_by_clicks(page, sim)
+    assert shown_mrx_moves(page) == 1
     Shot(page, "01-round1-start")
 
 
 def test_full_round_by_clicks(game):
     page, sim, mrx = game["page"], game["sim"], game["mrx"]
+    start = page.evaluate("yard.state.game.round")
+    mrx_moves = shown_mrx_moves(page)
     for name in ("D1", "D2", "B1", "B2"):
         moves = legal_moves(sim, name)
-        here = public_state(journal(sim))["pieces"][["D1", "D2", "B1", "B2"].index(name)]["station"]
+        stations = [p["station"] for p in public_state(journal(sim))["pieces"]]
+        here = stations[["D1", "D2", "B1", "B2"].index(name)]
         click_piece(page, name)
         wait(lambda: not sim.switch(here), what="%s lifted" % name)
         # the board lights every legal destination in its transport's colour
@@ -232,7 +264,7 @@ def test_full_round_by_clicks(game):
             ok = all(any(near(shot.station(s), TRANSPORT[t]) for t in ts) for s, ts in moves.items())
             return shot if ok else None
         shot = wait(lit, what="legal destinations of %s lit" % name)
-        dark = [s for s in range(1, 200) if s not in moves and s != here and s not in START]
+        dark = [s for s in range(1, 200) if s not in moves and s not in stations]
         assert sum(near(shot.station(s), UNLIT, 12) for s in dark) >= len(dark) - 8  # pieces, surfacing
         # place on a destination one transport reaches, away from Mister X
         to = next(s for s, ts in sorted(moves.items()) if (len(ts) == 1 or name[0] == "B")
@@ -248,14 +280,14 @@ def test_full_round_by_clicks(game):
         if name[0] == "D":
             t = TICKET_NAMES[line["ticket"] and TICKET_NAMES.index(line["ticket"])]
             assert t in ("taxi", "bus", "underground")
-    # the round is over: Mister X's turn, then round 2
-    page.wait_for_function("yard.state.game.round === 2 && yard.state.game.phase === 'detectives'", timeout=15000)
-    assert "Round 2" in page.inner_text("#status")
-    assert page.locator("#logstrip .cell.taxi, #logstrip .cell.bus, #logstrip .cell.underground, "
-                        "#logstrip .cell.black").count() == 2
+    # the round is over: Mister X's turn, then the next round
+    page.wait_for_function("yard.state.game.round === %d && yard.state.game.phase === 'detectives'" % (start + 1),
+                           timeout=15000)
+    assert "Round %d" % (start + 1) in page.inner_text("#status")
+    assert shown_mrx_moves(page) == mrx_moves + 1
     tickets = page.inner_text("#tickets")
     assert "22" not in tickets.split("\n")[1] or "16" not in tickets.split("\n")[1]  # tickets were spent
-    Shot(page, "04-round2")
+    Shot(page, "04-next-round")
 
 
 def test_illegal_placement_shows_the_error_colour(game):
@@ -291,6 +323,7 @@ def test_faults_are_handled(game):
     n = len(journal(sim))
     st = public_state(journal(sim))
     d2 = st["pieces"][1]["station"]
+    game_round = page.evaluate("yard.state.game.round")
     # chatter under a resting piece: debounced away, nothing happens
     page.click('[data-fault="chatter"]')
     click_station(page, d2)
@@ -335,7 +368,7 @@ def test_faults_are_handled(game):
     last = sim.frame()  # the frame the firmware left behind
     page.click('[data-fault="off"]')  # on again
     wait(lambda: running(sim, lambda f: f[:2] != last[:2]), timeout=30, what="the firmware running after power on")
-    page.wait_for_function("yard.state.power === true && yard.state.game.round === 2", timeout=10000)
+    page.wait_for_function("yard.state.power === true && yard.state.game.round === %d" % game_round, timeout=10000)
     # it resumed the same game: lifting D1 lights its destinations again
     here = public_state(journal(sim))["pieces"][0]["station"]
     moves = legal_moves(sim, "D1")
@@ -371,6 +404,7 @@ def test_update_latency(game):
         time.sleep(0.3)
     print("placement -> new frame on the page: %s ms" % ", ".join("%.0f" % x for x in lat))
     assert sorted(lat)[1] < 500
+    os.makedirs(ART, exist_ok=True)
     with open(os.path.join(ART, "numbers.json"), "w") as f:
         json.dump({"load_s": game["load_s"], "latency_ms": lat}, f)
 

@@ -26,7 +26,7 @@ def test_a_secret_in_the_journal_is_not_used(tmp_path):
 def test_half_written_lines_wait(tmp_path):
     p = tmp_path / "game.jsonl"
     p.write_text(json.dumps(SETUP) + "\n" + '{"type": "rea')
-    assert [l["type"] for l in read_journal(str(p))] == ["setup"]
+    assert [line["type"] for line in read_journal(str(p))] == ["setup"]
     w = JournalWatch(str(p))
     assert w.poll() and w.state["stage"] == "setup"
     p.write_text(json.dumps(SETUP) + "\n" + '{"type": "ready"}\n')

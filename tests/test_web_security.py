@@ -1,4 +1,4 @@
-"""Issue 17: the browser view refuses other websites (real Chromium via Playwright).
+"""The browser view refuses other websites (real Chromium via Playwright).
 
 The attacks that found the holes, kept as tests: a page from another origin, open in the
 detectives' browser, connected to the view's websocket and pressed a board button; a request with

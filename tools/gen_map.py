@@ -135,6 +135,8 @@ def main_europe(argv):
         target = os.path.abspath(args[args.index("--out") + 1])
     with open(target, "w") as f:
         f.write(text)
+    for warning in m.warnings:
+        print("gen_map: warning: %s/%s" % (folder.rstrip("/"), warning), file=sys.stderr)
     print("checked", folder, m.counts())
     print("wrote", os.path.relpath(target, ROOT))
     return 0

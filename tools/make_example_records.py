@@ -22,7 +22,7 @@ sys.path[:0] = [ROOT, os.path.join(ROOT, "firmware")]
 
 from host.misterx import secretgame  # noqa: E402
 from sy.maps import london  # noqa: E402
-from sy.rules import game as rules
+from sy.rules import game as rules  # noqa: E402
 from sy.rules.commit import MIN_SALT_BYTES  # noqa: E402
 from host.misterx.record import mrx_line, move_line, public_lines, record_setup  # noqa: E402
 
@@ -156,7 +156,7 @@ def main():
         "escape.jsonl": find(lambda g, lines: g.reason == "rounds_done", n_det=4, chase=0.3),
         "two-player.jsonl": find(lambda g, lines: g.result is not None and g.round >= 8, n_det=2, two_player=True),
         "double-black-ferry.jsonl": find(
-            lambda g, lines: any("double" in l for l in lines) and used_black_on_ferry(lines) and g.round >= 6,
+            lambda g, lines: any("double" in line for line in lines) and used_black_on_ferry(lines) and g.round >= 6,
             n_det=3, ferry=True),
     }
     capture = records["capture.jsonl"]

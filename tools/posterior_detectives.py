@@ -1,4 +1,4 @@
-"""One-off measurement for issue 17: does a Mister X's strength survive detectives who know his code?
+"""Does a Mister X's strength survive detectives who know his code?
 
 The detectives are the heuristic ones (policy.heuristic_detective), but they chase the stations
 the leak attacker (host/ai/leak.py, the same Bayesian filter `yard bench ai` measures the leak

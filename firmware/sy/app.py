@@ -7,10 +7,10 @@ Steady state allocates nothing: the bitmap, the debouncer's ring and the frame a
 import gc
 
 from sy.hardware.debounce import Debouncer
+from sy.hardware.reeds import CHAIN_OK, SHORT
 from sy.play.board import Board
 from sy import forget
 from sy.link.proto import Protocol
-from sy.link.lines import Link
 
 try:
     from time import ticks_ms, ticks_us, ticks_diff, sleep_ms
@@ -22,12 +22,12 @@ FRAME_MS = 40  # animation frame period when nothing changes
 # none starts when a reed or button change settles sooner, so the scan that takes it is on time
 # (the answer to a placement is due debounce_ms + 20 ms after the reed closed)
 SETTLE_GUARD_MS = 10
-GC_EVERY = 12 * 1024  # bytes allocated between automatic collections (16 KB: the Pico's peak 5 KB higher)
+GC_EVERY = 12 * 1024  # bytes allocated between automatic collections: a long command's garbage bounded (docs/memory.md)
 # ... and while a host's command reads the whole journal (the record, a reveal, a claim, a hello's
 # resend): each line read is garbage at once, ~30 KB in a long game. Collected every 4 KB, such a
-# command's peak stays this close to the live heap (at 12 KB it read 80-86 KB on a Pico). These
-# commands hold the scan loop for 100-540 ms on a Pico already, a collection adds ~10 ms; the
-# cycles that answer the players keep GC_EVERY (docs/pico.md, "The heap paid back")
+# command's peak stays close to the live heap, wherever the last automatic collection fell. These
+# commands hold the scan loop for a long while already, and a collection is short beside it; the
+# cycles that answer the players keep GC_EVERY (the figures: docs/pico.md, "The heap paid back")
 GC_EVERY_READING = 4 * 1024
 _MEM = hasattr(gc, "mem_alloc")  # MicroPython (CPython's gc cannot say)
 # what a scan cycle did besides scanning (App.cycle_kind; the longest plain cycle's kind is
@@ -70,6 +70,10 @@ class App:
         self.cycle_kind = SCAN  # what this cycle did (CYCLE_KINDS)
         self.cycle_max_kind = SCAN  # what the longest plain cycle did
         self.commands = 0  # host lines handled
+        # the reed chain checks itself (sy.hardware.reeds): a refused scan leaves the bitmap as it
+        # was, so the game sees no change while the chain lies; the host hears each start and end
+        self.chain = inputs if hasattr(inputs, "fault") else None
+        self.chain_fault = CHAIN_OK
 
     def start(self, now):
         self.inputs.scan(self.bitmap)
@@ -89,6 +93,8 @@ class App:
         self.cycles += 1
         bitmap = self.bitmap
         self.inputs.scan(bitmap)
+        if self.chain is not None and self.chain.fault != self.chain_fault:
+            self._chain_changed()
         deb = self.debouncer
         deb.update(bitmap, now)
         self.cycle_kind = SCAN
@@ -145,6 +151,14 @@ class App:
         elif self.board.lift_note >= 0 or self.board.ask_note:
             self.cycle_kind = NOTE
             self.board.send_notes()
+
+    def _chain_changed(self):
+        """A code for the host: {"note": "chain", "fault": "short"|"long"|null, "after": k}: the
+        reader chain broken or mis-clocked after module k (-1: after the controller)."""
+        f = self.chain_fault = self.chain.fault
+        kind = getattr(getattr(self.chain, "reeds", self.chain), "kind", 0)
+        self.proto.note({"note": "chain", "fault": None if f == CHAIN_OK else "short" if kind == SHORT else "long",
+                         "after": f})
 
     def _frame(self, now):
         self.board.dirty = False

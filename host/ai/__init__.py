@@ -1,4 +1,4 @@
-"""Computer players for Scotland Yard (issue 7): Mister X and the detectives, three levels.
+"""Computer players for Scotland Yard: Mister X and the detectives, three levels.
 
 Public API (everything else in host.ai is internal):
 

@@ -82,7 +82,7 @@ class HeuristicMrX(_Hiding, _Agent):
     """Greedy where it shows (a surfacing move): away from the nearest piece, keeps escape routes,
     picks the ticket that leaves the detectives the most possible stations. On a hidden move a
     draw from the balanced plan (host/ai/hiding.py) weighted by the same preferences: a mixed
-    strategy that a detective who knows it cannot replay to find him (issue 17)."""
+    strategy that a detective who knows it cannot replay to find him."""
 
     def __init__(self, level, seed):
         super().__init__(level, seed)
@@ -112,7 +112,7 @@ class MctsMrX(_Hiding, _Agent):
     leak_bits_per_move), and TILT is 0 since the landing plan (docs/host.md): the search plays
     his surfacing moves.
 
-    His thinking time does not depend on his station (issue 17): with a time budget the search
+    His thinking time does not depend on his station (it would tell it): with a time budget the search
     always runs (even with a single legal move), stops on time, and the answer waits for the
     budget's end (the plan's own time depends on public facts only)."""
 

@@ -5,7 +5,7 @@ from the real start cards with seed (seed, k), so matchups differ only by the ag
 agents run on a fixed number of iterations per move (deterministic); the time per move is
 measured and reported. Win rates are Mister X's, with 95 % Wilson intervals.
 
-`leak` (issue 17): per Mister X level, what a detective who knows his code learns beyond public
+`leak`: per Mister X level, what a detective who knows his code learns beyond public
 information (host/ai/leak.py): `leak_bits_per_move` = mean over hidden moves of log2(|public set|)
 − H(attacker's posterior), `attacker_top1_rate` (the attacker's most likely station is the true
 one), `public_top1_rate` (the same for a uniform guess over the public set), against heuristic
@@ -158,7 +158,7 @@ def tournament(matchups, games, iterations=150, seconds=None, n_det=5, seed=1, w
 
 
 def _verdicts(out):
-    """The issue's two targets, when their matchups were played: do the intervals separate?"""
+    """The two targets, when their matchups were played: do the intervals separate?"""
     ms = out["matchups"]
     v = {}
 
@@ -171,7 +171,7 @@ def _verdicts(out):
     return v
 
 
-# --- the leak to a detective who knows the code (issue 17) ---------------------------------------
+# --- the leak to a detective who knows the code --------------------------------------------------
 LEAK_TARGET_BITS = 0.5
 
 

@@ -1,6 +1,6 @@
 """Hiding in the crowd: the computer Mister X's mixed strategy for moves that do not surface.
 
-The attack (issue 17): every input of the computer Mister X but his station is public, so a
+The attack: every input of the computer Mister X but his station is public, so a
 detective who knows his code replays it from every station the public information allows and
 keeps those that would have produced the ticket he played. A policy that picks its move from his
 station with a fixed formula (and randomness only for ties) pinned him to one station in most
@@ -54,10 +54,8 @@ CROWD = 0.0  # see plan(): leak grows fast with it (crowd 3: ~1.5 bits a move)
 ADJACENT_SHARE = 0.5  # RISK "landing": a station next to a piece keeps this much more (other detectives)
 CORNERED = True  # RISK "landing": also where the replies would leave him no move
 # the MCTS levels' (normal, hard) settings of the plan where they differ from the easy level's:
-# none since 3 December (session 13). Their old plan ({"near": 0.2, "risk": "adjacent",
-# "escape_at": 0.0, "cornered": False, "sig_leak": 0.0}, TILT 2.0) won 0.25 [0.21, 0.295] of 400
-# games (normal vs heuristic detectives) at 0.48 bits a move; the easy level's landing plan,
-# TILT 0: 0.300 [0.257, 0.347] at 0.471
+# none: the easy level's landing plan wins more games for the search than a plan of their own at
+# no greater leak (`yard bench ai`, docs/host.md)
 MCTS_PLAN = {}
 ESCAPE_AT = 0.99  # Hider.escapes: his row's landing risk from which he takes a surfacing double (0: never)
 # RISK "landing": the shares (RISKY_SHARE's and ADJACENT_SHARE's) are raised to the power

@@ -1,6 +1,6 @@
-"""How much a computer Mister X gives away to a detective who knows his code (issue 17).
+"""How much a computer Mister X gives away to a detective who knows his code.
 
-The attack the issue found: every input of the computer Mister X but his station is public, so a
+The attack: every input of the computer Mister X but his station is public, so a
 detective can replay the policy from each station the public information allows and keep those
 that would have produced the ticket he played. This module is that attacker, as a Bayesian
 filter over Mister X's station:

@@ -52,7 +52,7 @@ class Budget:
         while True:
             if limit is not None and k >= limit:
                 return
-            # every iteration: the search must end on time, whatever his station (issue 17)
+            # every iteration: the search must end on time, whatever his station (its length would tell it)
             if seconds is not None and k and time.perf_counter() - start >= seconds:
                 return
             yield k

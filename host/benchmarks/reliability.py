@@ -8,14 +8,14 @@ MicroPython unix port (SimBoard) and the real host protocol client (BoardLink), 
                      stuck reeds, a piece moved in Mister X's turn, pieces off at power-on/setup
   link loss          the serial link cut and restored at random moments of whole games
   secrecy            host bytes, flash files and everything the REPL can read, over whole games;
-                     and the attacks (host/reliability/attacks.py): forged captures,
+                     and a cheat's attacks (host/reliability/attacks.py): forged captures,
                      the host's files from the board's REPL, the browser view from another site,
                      guessable randomness, the computer Mister X's leak, his thinking time;
                      take-back probing against the computer Mister X (host/reliability/probing.py)
                      and lines that speak for him without his host's key (docs/fairplay.md)
   LED power          every frame a whole game publishes, against the config's current limit
 
-Every failure count should be 0. tests/test_reliability.py runs the same code at the issue's
+Every failure count should be 0. tests/test_reliability.py runs the same code at the
 minimum counts; this command takes any counts (host/reliability/ has the details).
 """
 import random

@@ -11,6 +11,8 @@ BENCHES = {
     "ai": ("host.ai.bench", "the computer players: tournaments between random, heuristic and MCTS agents"),
     "pico": ("host.benchmarks.pico", "the firmware on the emulated Raspberry Pi Pico: heap, scan loop, latency, "
              "boot, saves and power cuts (the reference figures)"),
+    "pico-europe": ("host.benchmarks.pico_europe", "the Europe board on the emulated Raspberry Pi Pico: heap at boot "
+                    "and its peak over a whole demo game, against London's budget"),
     "mutation": ("host.benchmarks.mutation", "the tests against planted bugs: cosmic-ray mutants of the board's modules, "
                  "the share the fast tests catch per module and the survivors (docs/testing.md)"),
     "reliability": ("host.benchmarks.reliability", "the board on a family table: fuzzing, power cuts, sensor faults, "

@@ -23,9 +23,14 @@ def read_lines(path):
         raise UserError("cannot read %s: %s" % (path, e.strerror or e))
 
 
+IN_PROGRESS = 4  # every line accepted, and the record ends before the game does
+
+
 def run(args):
-    """Exit 0 if every line was accepted, 1 if any was refused."""
+    """Exit 0 if every line was accepted and the game is over, 1 if any line was refused,
+    IN_PROGRESS if the record stops before the game's end (a file cut short, or a game going on)."""
     refused = 0
+    result = None
     lines = read_lines(args.record)
     if not any(line.strip() for line in lines):
         raise UserError("%s is empty: a game record has at least its setup line (docs/game-record.md)" % (
@@ -37,6 +42,11 @@ def run(args):
     for verdict in verdicts:
         if verdict.get("ok") is False:
             refused += 1
+        if "result" in verdict:
+            result = verdict["result"]
         if not args.quiet or "result" in verdict:
             print(json.dumps(verdict))
-    return 1 if refused else 0
+    if result is None:
+        print("yard replay: game in progress: the record ends before the game does (a file cut short, "
+              "or a game not yet over)", file=sys.stderr)
+    return 1 if refused else 0 if result is not None else IN_PROGRESS

@@ -111,7 +111,10 @@ def _compare_board(objs, board):
             problems.append("move %d: the commitment differs from the one the board received" % k)
         if b.get("to") and b["to"] != a.get("to"):
             problems.append("move %d: he surfaced on %s, the record says %s" % (k, b["to"], a.get("to")))
-    moves = lambda o: [(m.get("piece"), m.get("to")) for m in o if m.get("type") == "move"]
+
+    def moves(record):
+        return [(m.get("piece"), m.get("to")) for m in record if m.get("type") == "move"]
+
     if moves(board) != moves(objs):
         problems.append("the detectives' moves differ between the board and the record")
     return problems

@@ -102,7 +102,6 @@ def wanted(path, arch):
 NOT_ON_BOARD = (  # paths below firmware/sy
     "compat.py",                       # CPython's stand-ins, imported only in `except ImportError:` branches
     "maps/europe_testmap.py",          # the Europe map made for the tests (a Europe board loads its own map)
-    "hardware/leds_circuitpython.py",  # the LEDs through Adafruit's API: CircuitPython and Blinka, not MicroPython
 )
 
 

@@ -328,9 +328,11 @@ function missing() {
   if (S.fit.length > 0 && S.fit.length < 4) out.push(["fit", "fit: " + S.fit.length + " of at least 4 known points"]);
   if (S.format === "europe") {
     const rank = { car: 0, train: 1, plane: 2 };
-    for (const e of S.connections) for (const n of [e[0], e[1]]) {
-      const c = cityByNumber(n);
-      if (c && rank[e[2]] > rank[c.kind || "car"]) out.push(["kind", "city " + n + " is a " + (c.kind || "car") + " city but has a " + e[2] + " line (" + e[0] + "-" + e[1] + ")"]);
+    // a kind limits leaving a city only: a line may lead into a city it cannot leave (one way)
+    for (const e of S.connections) {
+      const closed = [e[0], e[1]].filter((n) => { const c = cityByNumber(n); return c && rank[e[2]] > rank[c.kind || "car"]; });
+      if (closed.length === 2) out.push(["kind", "no one can leave " + e[0] + " or " + e[1] + " by " + e[2] + ": the " + e[2] + " line " + e[0] + "-" + e[1] + " cannot be travelled"]);
+      else if (closed.length === 1) out.push(["oneway", "warning: the " + e[2] + " line " + e[0] + "-" + e[1] + " leads into " + closed[0] + " one way (its kind cannot leave by " + e[2] + ")"]);
     }
     for (const lv of LEVELS) {
       const r = (S.rings[lv] || []).length;

@@ -173,7 +173,7 @@ def save_state(state, out, photo):
         mapformat.write_map(m, out)
         written = list(mapformat.FILES) + [mapformat.PROVENANCE]
         try:
-            mapformat.read_map(out)
+            problems += ["warning: " + w for w in mapformat.read_map(out).warnings]
         except mapformat.MapFormatError as e:
             problems.append(str(e))
     return written, problems

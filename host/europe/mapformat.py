@@ -48,6 +48,7 @@ class EuropeMap:
         self.destinations = {}  # level -> city
         self.start_cards = []
         self.provenance = ""
+        self.warnings = []  # what the map allows but an owner should look at twice
 
     @property
     def n(self):
@@ -77,6 +78,13 @@ def _rows(folder, filename):
     except (OSError, UnicodeDecodeError) as e:
         raise MapFormatError(filename, "cannot be read: %s" % e)
     reader = csv.reader(text.splitlines())
+    try:
+        return _checked_rows(reader, filename)
+    except csv.Error as e:  # a field over csv's size limit, a NUL byte...
+        raise MapFormatError("%s line %d" % (filename, reader.line_num), "not a CSV row: %s" % e)
+
+
+def _checked_rows(reader, filename):
     header = next(reader, None)
     expected = FILES[filename]
     if header is None or [h.strip() for h in header] != list(expected):
@@ -147,11 +155,18 @@ def read_map(folder, whole=True):
         if key in seen:
             raise MapFormatError(where, "%d-%d by %s is already on line %d" % (key[0], key[1], r["transport"], seen[key]))
         seen[key] = line
-        for c in (a, b):
-            kind = m.cities[c][2]
-            if t > kind:
-                raise MapFormatError(where, "city %d is a %s city (leave by %s only): it cannot have a %s line"
-                                     % (c, KINDS[kind], " or ".join(TRANSPORTS[:kind + 1]), TRANSPORTS[t]))
+        # the rulebook limits only leaving a city («можно уехать»): a line may lead into a city its
+        # kind forbids leaving by (one way), but a line neither end may be left by is of no use
+        closed = [c for c in (a, b) if t > m.cities[c][2]]
+        if len(closed) == 2:
+            raise MapFormatError(where, "city %d is a %s city and city %d a %s city: neither may be left by %s, "
+                                 "so no one could travel this line" % (a, KINDS[m.cities[a][2]], b,
+                                                                       KINDS[m.cities[b][2]], TRANSPORTS[t]))
+        if closed:
+            c = closed[0]
+            m.warnings.append("%s: city %d is a %s city: the %s line from %d leads into it, but no one can "
+                              "leave it by %s (one way; check the transcription)"
+                              % (where, c, KINDS[m.cities[c][2]], TRANSPORTS[t], a + b - c, TRANSPORTS[t]))
         m.connections.append(key)
     for line, r in _rows(folder, "missions.csv"):
         where = "missions.csv line %d" % line
@@ -212,6 +227,11 @@ def check_whole(m):
     lonely = sorted(c for c, ns in neighbours.items() if not ns)
     if lonely:
         raise MapFormatError("connections.csv", "cities without any connection: %s" % ", ".join(map(str, lonely[:20])))
+    exits = {a for a, b, t in m.connections if t <= m.cities[a][2]} | {b for a, b, t in m.connections if t <= m.cities[b][2]}
+    stuck = sorted(set(m.cities) - exits)
+    if stuck:
+        raise MapFormatError("connections.csv", "cities no one could leave (no line of a transport their kind allows): %s"
+                             % ", ".join(map(str, stuck[:20])))
     reached = {1}
     todo = [1]
     while todo:

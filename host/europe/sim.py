@@ -1,7 +1,8 @@
 """`yard sim --game europe --map FOLDER`: a Europe demo game on the simulated board.
 
 The firmware's Europe loop (firmware/europe_main.py, sy/europe/app.py) runs under the MicroPython
-unix port with the map generated from FOLDER (docs/map-format.md); the host is the bag and plays
+unix port (or, with --board pico, on the emulated Raspberry Pi Pico: host/europe/pico.py) with the
+map generated from FOLDER (docs/map-format.md); the host is the bag and plays
 both sides with the computer players (host/europe/agents.py). Mister X's turns reach the board
 as public record lines; each detective move is guided (lit) by the host and carried out by the
 simulator's hands through the reed switches, and the board commits it. At the end the board's
@@ -20,9 +21,13 @@ from host.errors import UserError, BoardError
 from host.europe.agents import MrxAgent, DetectiveAgent
 from host.europe.match import EuropeMatch
 from host.europe.mapformat import MapFormatError, load_graph, read_map, render_module
+from host.europe.pico import BOARD_MAP
 from host.device.mpy_build import compile_file
 from host.simulator.board import SimBoard, FIRMWARE
 from sy.europe.rules import LEVEL_NAMES, PH_OVER, ticket_name
+
+
+PICO_TIMEOUT = 180.0  # seconds of wall time for an answer of the emulated Pico (it runs slower than a Pico)
 
 
 def module_name(folder):
@@ -199,6 +204,24 @@ def play(match, sim, link, rng, out, max_rounds, pace=0.0):
     return stats
 
 
+def demo_match(graph, map_name, rng, n):
+    """A EuropeMatch set up for a demo: a random level, n detectives on start cards shared among
+    random players, Mister X on a free ring."""
+    match = EuropeMatch(graph, map_name, seed=rng.randrange(1 << 62))
+    level = rng.randrange(3)
+    det = rng.sample(sorted(graph.d_cards), n)
+    players, left = [], n
+    while left:
+        k = rng.randint(1, left)
+        players.append(k)
+        left -= k
+    rings = [c for c in graph.ring_cities(level) if c not in det]
+    if not rings:
+        raise UserError("every %s ring holds a detective: try another --seed" % LEVEL_NAMES[level])
+    match.setup(level, det, players, rng.choice(rings))
+    return match
+
+
 def run(args, out=print):
     folder = args.map
     if not folder:
@@ -213,32 +236,30 @@ def run(args, out=print):
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(1 << 30)
     rng = random.Random(seed)
     name = module_name(folder)
-    match = EuropeMatch(graph, name, seed=rng.randrange(1 << 62))
+    on_pico = getattr(args, "board", "unix") == "pico"
+    # the Pico boots as a maker's board would: the owner's map is its module `europe`
     n = args.players if args.players else 5
     if not 1 <= n <= 5:
         raise UserError("--players: 1 to 5 detectives")
-    level = rng.randrange(3)
-    det = rng.sample(sorted(graph.d_cards), n)
-    players, left = [], n
-    while left:
-        k = rng.randint(1, left)
-        players.append(k)
-        left -= k
-    rings = [c for c in graph.ring_cities(level) if c not in det]
-    if not rings:
-        raise UserError("every %s ring holds a detective: try another --seed" % LEVEL_NAMES[level])
-    match.setup(level, det, players, rng.choice(rings))
+    match = demo_match(graph, BOARD_MAP if on_pico else name, rng, n)
+    g = match.game
+    level, det, players = g.level, list(g.pos), [list(g.owner).count(p) for p in range(1, len(g.hand_size))]
     out("Europe demo (seed %d) on map %s -- %s. Mission %s: from one of %s to %d. %d detectives, players %s."
         % (seed, folder, "a map made for the tests, not the real board" if "testmap" in name else "the owner's transcription",
            LEVEL_NAMES[level], list(graph.ring_cities(level)), graph.destination(level), n, players))
-    sim = EuropeSimBoard(folder, name, debounce_ms=args.debounce_ms, heapsize=args.heap,
-                         folder=os.path.join(args.keep, "board") if args.keep else None)
+    keep = os.path.join(args.keep, "board") if args.keep else None
+    if on_pico:  # MicroPython's RPI_PICO firmware in rp2040js (docs/pico.md): slower, the reference
+        from host.europe.pico import europe_pico  # the emulator's code only when asked for
+        sim = europe_pico(folder, args.micropython, args.bootrom, folder=keep, realtime=bool(args.web))
+    else:
+        sim = EuropeSimBoard(folder, name, debounce_ms=args.debounce_ms, heapsize=args.heap, folder=keep)
     t0 = time.monotonic()
     link = stop_view = None
     try:
         sim.start()
-        link = EuropeLink(sim.port)
-        link.wait_ready()
+        link = EuropeLink(sim.port, timeout=PICO_TIMEOUT if on_pico else 20.0)
+        link.wait_ready(PICO_TIMEOUT if on_pico else 30.0)
+        boot_mem = link.request("mem", reset=True, watch=True)
         send(link, match.public[0])
         for c in det:
             sim.place(c)
@@ -249,6 +270,7 @@ def run(args, out=print):
         stats = play(match, sim, link, rng, out, args.rounds, pace=0.4 if args.web else 0.0)
         g = match.game
         board_record = link.request("record")["lines"]
+        end_mem = link.request("mem")
         if [json.loads(t) for t in board_record] != match.public:
             raise BoardError("the board's record differs from the host's public record")
     finally:
@@ -270,6 +292,9 @@ def run(args, out=print):
     out("Demo: %d detective moves through the simulated switches, %d lines checked by the board; "
         "the board's record equals the host's public record (%d lines); %.1f s."
         % (stats["reed_moves"], stats["lines"], len(match.public), time.monotonic() - t0))
+    if "peak" in end_mem:  # MicroPython reports its heap; the budget is the Pico's (docs/memory.md)
+        out("The board's heap (%s): %d B in use after boot, peak %d B over the game."
+            % ("emulated Pico" if on_pico else "unix port", boot_mem["alloc"], end_mem["peak"]))
     if args.keep:
         os.makedirs(args.keep, exist_ok=True)
         for name_, lines in (("europe-secret.jsonl", match.full), ("europe-public.jsonl", match.public)):

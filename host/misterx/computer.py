@@ -1,4 +1,4 @@
-"""Computer players at the table (issue 7): `--mrx computer` and `--detectives computer`.
+"""Computer players at the table: `--mrx computer` and `--detectives computer`.
 
 Computer Mister X: the console (host/misterx/console.py, `mrx_agent`) asks host.ai for his move instead of
 the keyboard; the move goes to the board exactly as a typed one would (public facts and

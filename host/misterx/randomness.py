@@ -3,9 +3,8 @@
 Everything that decides something the detectives must not learn (Mister X's start card, his
 computer player's choices, the salts of his commitments) comes from the operating system's secure
 source. A seeded generator makes a game repeatable: that is for demos and tests only, because
-whoever knows (or guesses) the seed replays every secret choice. The issue that asked for this
-(17) found a 30-bit seed searched exhaustively in two minutes, and `--seed` is visible in the
-process list.
+whoever knows (or guesses) the seed replays every secret choice. A 30-bit seed is searched
+exhaustively in two minutes, and `--seed` is visible in the process list.
 """
 import random
 import secrets

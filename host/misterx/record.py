@@ -117,8 +117,8 @@ class Replayer:
             raise RuleError("bad_input", "the line is longer than %d characters" % MAX_LINE)
         try:
             obj = json.loads(text)
-        except ValueError:
-            raise RuleError("bad_input", "the line is not valid JSON")
+        except (ValueError, RecursionError):
+            raise RuleError("bad_input", "the line is not valid JSON (or nested too deeply)")
         if not isinstance(obj, dict):
             raise RuleError("bad_input", "a record line is a JSON object")
         kind = obj.get("type")

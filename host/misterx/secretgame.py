@@ -18,7 +18,7 @@ from host.link.auth import new_key
 from sy.rules import commit as commitlib
 from sy.rules import mapgraph, mrxmoves
 from host.misterx.record import setup_game
-from sy.rules.game import Game, RuleError, TICKET_NAMES, BLACK
+from sy.rules.game import RuleError, TICKET_NAMES, BLACK
 
 BOBBIES = {2: 2, 3: 1, 4: 0, 5: 0}
 

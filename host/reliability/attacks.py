@@ -1,4 +1,4 @@
-"""The attacks of a detective who wants to cheat, run by `yard bench reliability` (secrecy part) and counted.
+"""A cheat's attacks on the game's secrecy, run by `yard bench reliability` (secrecy part) and counted.
 
 A detective who wants to cheat, with the public browser view, a USB cable to the board and the
 project's source, tried: replaying the computer Mister X's code from every publicly possible
@@ -20,7 +20,7 @@ import time
 
 def forged_claims(heap="112k", seed=5):
     """A whole game with commitments on a simulated board; after every detective move the
-    attacker sends the issue's `{"cmd": "capture", "piece": ...}` and one with a made-up proof,
+    attacker sends a bare `{"cmd": "capture", "piece": ...}` and one with a made-up proof,
     and at Mister X's turns a bare `cornered`. Counts the claims the board took, and whether the
     real game still ended verified."""
     from host.link.boardlink import BoardLink, BoardCommandError

@@ -118,7 +118,7 @@ print("END")
 
 
 def _stop_game_loop(sim, link=None):
-    """Ctrl-C on the board's serial port: the game loop stops at the REPL (the issue's attack)."""
+    """Ctrl-C on the board's serial port: the game loop stops at the REPL (the first step of the attack below)."""
     if link is not None:
         link.close()
     import serial
@@ -130,7 +130,7 @@ def _stop_game_loop(sim, link=None):
 
 
 def repl_host_files(sim, paths, link=None):
-    """The issue's attack on the simulated board: Ctrl-C on its serial port, then open() each of
+    """An attack on the simulated board: Ctrl-C on its serial port, then open() each of
     `paths` (the host's files: Mister X's secret log, ...) at its REPL. Returns {path: bytes read
     or None if refused}. The board needs a restart after."""
     _stop_game_loop(sim, link)

@@ -36,8 +36,8 @@ from sy.hardware.leds import WIRE_ORDER
 FIRMWARE = os.path.join(ROOT, "firmware")
 # bwrap's --die-with-parent (which also ties the sandbox to bwrap, so that a power cut's kill -9
 # ends the firmware) is the kernel's parent-death signal, and the parent is the *thread* that
-# started bwrap: a board started from a thread that then ended was killed at once, 2 runs in 3,
-# or, if the thread ended before bwrap armed the signal, outlived the host. So every board is
+# started bwrap: a board started from a thread that then ended was killed at once, or, if the
+# thread ended before bwrap armed the signal, outlived the host. So every board is
 # started from one thread, which lives as long as the process.
 _starter = (None, None)  # (pid, executor): a forked child makes its own (the thread is not forked)
 _starter_lock = threading.Lock()

@@ -1,8 +1,8 @@
 """The simulated board's sandbox: the unix-port firmware sees its own flash and nothing of the host.
 
-The issue that asked for it (17): the unix-port board ran as the host's user, so Ctrl-C on its
-serial port and `open()` at its REPL printed Mister X's secret log, every station and salt. A real
-Pico cannot reach the laptop's files; the simulated one now cannot either. It runs under
+Why: a unix-port board run as the host's user would, after Ctrl-C on its serial port, `open()`
+at its REPL Mister X's secret log, every station and salt. A real Pico cannot reach the laptop's
+files; the simulated one cannot either. It runs under
 bubblewrap (`bwrap`, Debian's `bubblewrap`) in new namespaces (no network, its own process
 table), with a file system of: the system's programs and libraries and the Python that runs the
 unix port, read-only; the board's own folder (flash, switch and LED files), writable; and

@@ -47,7 +47,6 @@ class Pieces:
         self.at = {}
         self.colour = {}
         for p in state["pieces"]:
-            i = p["index"]
             self.colour[p["name"]] = piece_colour(p["name"])
             self.at[p["name"]] = p["station"] if sim.switch(p["station"]) else None
         self.colour[MRX_PIECE] = "#1b1b1b"

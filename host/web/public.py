@@ -9,7 +9,7 @@ import json
 import os
 
 from host.misterx import record
-from sy.rules.game import RuleError, TICKET_NAMES, PHASE_MRX, PHASE_DETECTIVES
+from sy.rules.game import RuleError, TICKET_NAMES, PHASE_DETECTIVES
 
 PHASES = ("mrx", "detectives", "over")
 

@@ -347,7 +347,7 @@ def test_the_maps_transports_are_the_rules_tickets():
 
 
 def test_the_rules_import_on_a_host_without_a_micropython_module():
-    """CPython has no `micropython` module unless Adafruit Blinka (a test dependency) is installed:
+    """CPython has no `micropython` module unless one is installed (Adafruit Blinka brings one):
     the rules then take const from sy/compat.py (the host's console runs without Blinka)."""
     if sys.implementation.name == "micropython":
         return

@@ -18,6 +18,10 @@ except ImportError:  # CPython
     from sy.compat import ticks_ms, ticks_diff, sleep_ms
 
 FRAME_MS = 40
+# bytes allocated between MicroPython's own collections: the London loop's pace (sy/app.py), so a
+# Europe game's heap is measured against the same budget (docs/memory.md)
+GC_EVERY = 12 * 1024
+_MEM = hasattr(gc, "mem_alloc")  # MicroPython (CPython frees by reference counting)
 
 
 class EuropeApp:
@@ -40,6 +44,40 @@ class EuropeApp:
         self.board = EuropeBoard(leds, link.send_json, load)
         self.cycles = 0
         self.last_frame = 0
+        self.mem_peak = 0  # heap in use after events and commands, right before collecting (bytes)
+        self.watch_heap = False  # read mem_peak at each collection (the `mem` command's `watch`)
+
+    def _collect(self):
+        # read only while watched: gc.mem_alloc() walks the heap as long as a collection does
+        if _MEM and self.watch_heap:
+            used = gc.mem_alloc()
+            if used > self.mem_peak:
+                self.mem_peak = used
+        gc.collect()
+
+    def _send_record(self, ident):
+        """The `record` command's reply, {"id", "ok", "lines": [...]}, one line of the file at a time."""
+        tx = self.link.tx
+        tx.write('{"id": ')
+        json.dump(ident, tx)
+        tx.write(', "ok": true, "lines": [')
+        sep = ""
+        for text in self.board.record_lines():
+            tx.write(sep)
+            json.dump(text, tx)
+            sep = ", "
+        tx.write("]}\n")
+
+    def mem(self, obj):
+        """The `mem` command: the heap after a collection, and the peak since `reset`."""
+        if obj.get("reset"):
+            self.mem_peak = 0
+        if obj.get("watch") is not None:
+            self.watch_heap = bool(obj.get("watch"))
+        gc.collect()
+        if not _MEM:
+            return {"ok": True}
+        return {"ok": True, "alloc": gc.mem_alloc(), "free": gc.mem_free(), "peak": self.mem_peak}
 
     def start(self, now):
         self.inputs.scan(self.bitmap)
@@ -71,7 +109,7 @@ class EuropeApp:
                         board.switch(s, v & 1)
                 elif v & 1:
                     board.button(bit - self.nbits)
-            gc.collect()
+            self._collect()
         r = self.link.poll()
         if r:
             reply = None
@@ -81,15 +119,18 @@ class EuropeApp:
                     obj = json.loads(text)
                 except ValueError:
                     obj = None
-                if isinstance(obj, dict):
+                if isinstance(obj, dict) and obj.get("cmd") == "record":
+                    self._send_record(obj.get("id"))  # written as it is read: never whole in RAM
+                elif isinstance(obj, dict):
                     reply = {"id": obj.get("id")}
-                    reply.update(board.command(obj))
+                    reply.update(self.mem(obj) if obj.get("cmd") == "mem" else board.command(obj))
                 else:
                     reply = {"id": None, "ok": False, "error": "bad_input", "message": "a line is a JSON object"}
             else:
                 reply = {"id": None, "ok": False, "error": "too_long", "message": "the line is too long"}
-            self.link.send_json(reply)
-            gc.collect()
+            if reply:
+                self.link.send_json(reply)
+            self._collect()
         if board.dirty or ticks_diff(now, self.last_frame) >= FRAME_MS:
             board.dirty = False
             self.last_frame = now
@@ -99,6 +140,8 @@ class EuropeApp:
     def run(self):
         now = ticks_ms()
         self.start(now)
+        if _MEM:
+            gc.threshold(GC_EVERY)
         while True:
             now = ticks_ms()
             self.cycle(now)

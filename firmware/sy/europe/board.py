@@ -11,7 +11,7 @@ or, when two transports join the cities, after the car/train/plane button says w
 import json
 
 from sy.europe import record as europe_record
-from sy.europe.rules import PH_DET, PH_OVER, TRANSPORT_NAMES, ticket_name, ticket_number
+from sy.europe.rules import PH_DET, PH_OVER, ticket_name, ticket_number
 
 MAX_CITY = 255
 TRANSPORT_RGB = ((230, 160, 80), (255, 0, 0), (0, 70, 255))  # car beige, train red, plane blue
@@ -37,13 +37,17 @@ def pay_choice(hand, transport):
     return -1
 
 
+RECORD = "europe-record.jsonl"  # the public record, on the board's filesystem
+
+
 class EuropeBoard:
     def __init__(self, leds, send, load_graph):
         self.leds = leds
         self.send = send  # a dict -> one line to the host
         self.load_graph = load_graph
         self.replayer = None
-        self.journal = []  # the public record's lines (text)
+        # the public record is kept in a file, not in RAM: a game has no round limit, and each
+        # line held in RAM would cost the heap some 120 bytes for good
         self.occ = bytearray(MAX_CITY + 1)
         self.lifted = -1
         self.options = []  # [city, transport] the lifted piece may reach
@@ -80,14 +84,6 @@ class EuropeBoard:
             return {"ok": True}
         if cmd == "capture":
             return self._capture(obj.get("piece"))
-        if cmd == "record":
-            return {"ok": True, "lines": self.journal}
-        if cmd == "mem":
-            import gc
-            gc.collect()
-            if not hasattr(gc, "mem_alloc"):  # CPython
-                return {"ok": True}
-            return {"ok": True, "alloc": gc.mem_alloc(), "free": gc.mem_free()}
         return {"ok": False, "error": "bad_input", "message": "unknown command %r" % (cmd,)}
 
     def _line(self, line):
@@ -100,7 +96,6 @@ class EuropeBoard:
             if line.get("mrx") is not None:
                 return {"ok": False, "error": "bad_input", "message": "the board never learns Mister X's start"}
             self.replayer = europe_record.Replayer(self.load_graph)
-            self.journal = []
             self.guide = None
             self.lifted = -1
         elif self.replayer is None:
@@ -108,7 +103,7 @@ class EuropeBoard:
         text = json.dumps(line)
         verdict = self.replayer.feed(text)
         if verdict.get("ok"):
-            self.journal.append(text)
+            self._keep(text, kind == "setup")
             self.possible = None
             self.dirty = True
         elif kind == "setup":
@@ -122,14 +117,48 @@ class EuropeBoard:
             g.capture(i)
         except (europe_record.RuleError, AttributeError) as e:
             return {"ok": False, "error": getattr(e, "code", "bad_input"), "message": str(e)}
-        for k in range(len(self.journal) - 1, -1, -1):  # the public record: on the move that found him
-            line = json.loads(self.journal[k])
-            if line.get("piece") == name:
-                line["capture"] = True
-                self.journal[k] = json.dumps(line)
-                break
+        self._mark_capture(name)
         self.dirty = True
         return {"ok": True}
+
+    # --- the public record (a file) ------------------------------------------------------------
+    @staticmethod
+    def _keep(text, first=False):
+        with open(RECORD, "w" if first else "a") as f:
+            f.write(text)
+            f.write("\n")
+
+    @staticmethod
+    def record_lines():
+        """The public record's lines (text), one at a time."""
+        try:
+            f = open(RECORD)
+        except OSError:
+            return
+        with f:
+            for line in f:
+                yield line.rstrip("\n")
+
+    def _mark_capture(self, name):
+        """The host's capture goes on the last move of that piece: the file copied line by line."""
+        last = -1
+        k = 0
+        for text in self.record_lines():
+            if json.loads(text).get("piece") == name:
+                last = k
+            k += 1
+        with open(RECORD + ".new", "w") as out:
+            k = 0
+            for text in self.record_lines():
+                if k == last:
+                    line = json.loads(text)
+                    line["capture"] = True
+                    text = json.dumps(line)
+                out.write(text)
+                out.write("\n")
+                k += 1
+        import os
+        os.rename(RECORD + ".new", RECORD)
 
     def status(self):
         g = self.game
@@ -204,7 +233,7 @@ class EuropeBoard:
         text = json.dumps(line)
         verdict = self.replayer.feed(text)
         if verdict.get("ok"):
-            self.journal.append(text)
+            self._keep(text)
             self.send({"ev": line})
             self.lifted = -1
             self.pending = self.bad = 0

@@ -68,8 +68,8 @@ def setup_game(obj, load_graph):
     if players is not None and (not isinstance(players, list) or not all(_is_int(p) for p in players)):
         raise RuleError("bad_input", "setup.players lists how many detectives each player runs")
     mrx = obj.get("mrx")
-    if mrx is not None and not _is_int(mrx):
-        raise RuleError("bad_input", "setup.mrx must be a city or null")
+    if mrx is not None and not (_is_int(mrx) and graph.is_station(mrx)):
+        raise RuleError("bad_input", "setup.mrx must be a city of the map or null")
     hand = obj.get("mrx_hand", 8)
     if not _is_int(hand):
         raise RuleError("bad_input", "setup.mrx_hand must be a whole number")
@@ -111,8 +111,8 @@ class Replayer:
             raise RuleError("bad_input", "the line is longer than %d characters" % MAX_LINE)
         try:
             obj = json.loads(text)
-        except ValueError:
-            raise RuleError("bad_input", "the line is not valid JSON")
+        except (ValueError, RuntimeError):  # RuntimeError: CPython's RecursionError on deep nesting
+            raise RuleError("bad_input", "the line is not valid JSON (or nested too deeply)")
         if not isinstance(obj, dict):
             raise RuleError("bad_input", "a record line is a JSON object")
         kind = obj.get("type")
@@ -245,6 +245,6 @@ def is_europe(first_line):
     """Does a record (its first line) belong to this reader?"""
     try:
         obj = json.loads(first_line)
-    except ValueError:
+    except (ValueError, RuntimeError):
         return False
     return isinstance(obj, dict) and obj.get("game") == "europe"

@@ -31,7 +31,7 @@ HAND_BASE = 4  # a detective player holds 4 + one per detective he runs
 DEFAULT_BAG = (10,) * KINDS  # the rulebook gives no mix: docs/rules-europe.md, ambiguity 2
 SPECIAL_COST = 3  # Mister X's double and covert moves
 INVESTIGATION_BACK = {3: 4, 4: 3, 5: 2}  # magnifiers -> how many moves back
-WINDOW = 5  # a position check covers the last five log entries
+WINDOW = 5  # a position check covers the five log entries before his current one
 
 PH_DEAL = 0
 PH_MRX = 1
@@ -96,9 +96,9 @@ class Game:
         players = list(players) if players else [1] * n
         if not 1 <= len(players) <= 5 or sum(players) != n or min(players) < 1:
             raise RuleError("bad_input", "players: how many detectives each of 1 to 5 players runs; together %d" % n)
-        if not 0 <= level <= 2:
+        if not isinstance(level, int) or not 0 <= level <= 2:
             raise RuleError("bad_input", "level is green, yellow or orange")
-        if not 1 <= mrx_hand <= 20:
+        if not isinstance(mrx_hand, int) or not 1 <= mrx_hand <= 20:
             raise RuleError("bad_input", "Mister X's hand holds 1 to 20 tickets")
         bag = bytearray(bag or DEFAULT_BAG)
         if len(bag) != KINDS:
@@ -118,6 +118,9 @@ class Game:
         self.total = self.bag_total
         if self.total < sum(self.hand_size):
             raise RuleError("bad_input", "the bag holds fewer tickets than the hands need")
+        # Where the tickets are, kind by kind: bag + hands + out + logged = the setup's bag, so no
+        # count passes 255. In secret mode `bag` counts what is not known to be elsewhere: the bag,
+        # Mister X's hand and his face-down tickets; a line that would need more is refused.
         self.out = bytearray(KINDS)  # spent special tickets
         self.logged = bytearray(KINDS)  # Mister X's ticket board (face-up moves; covert ones not)
         self.logged_total = 0
@@ -125,7 +128,7 @@ class Game:
         rings = graph.ring_cities(level)
         self.known = bool(mrx)
         if mrx:
-            if mrx not in rings:
+            if not graph.is_station(mrx) or mrx not in rings:
                 raise RuleError("bad_input", "Mister X starts on one of the %s rings: %s"
                                 % (LEVEL_NAMES[level], ", ".join(str(c) for c in rings)))
             if mrx in detectives:
@@ -235,13 +238,14 @@ class Game:
         expected = min(need, self.bag_total + (self.out_total if recycle else 0))
         if n != expected:
             raise RuleError("bad_draw", "%s must draw %d tickets, not %d" % (self.hand_name(hand), expected, n))
-        if self.known:  # the bag is known exactly only when Mister X's hand is
+        if not secret:
             drawn = bytearray(KINDS)
             for t in tickets:
                 drawn[t] += 1
             for t in range(KINDS):
                 pool = self.bag[t] + (self.out[t] if recycle else 0)
-                if drawn[t] > pool or (recycle and drawn[t] < self.bag[t]):
+                # secret mode: `bag` also holds Mister X's hand, so only the upper bound is known
+                if drawn[t] > pool or (recycle and self.known and drawn[t] < self.bag[t]):
                     raise RuleError("not_in_bag", "the bag cannot give %d %s" % (drawn[t], ticket_name(t)))
         if recycle:  # the bag ran empty: the spent tickets go back in (ambiguity 18)
             for t in range(KINDS):
@@ -251,8 +255,7 @@ class Game:
             self.out_total = 0
         if not secret:
             for t in tickets:
-                if self.bag[t]:  # in secret mode the bag's mix is not known: counts only
-                    self.bag[t] -= 1
+                self.bag[t] -= 1
                 self.hands[hand][t] += 1
         self.bag_total -= n
         self.hand_count[hand] += n
@@ -359,7 +362,13 @@ class Game:
         else:
             raise RuleError("bad_input", "special is 'double' or 'covert'")
         used = list(spend) + [t for t, _to in steps if t is not None]
-        self._take(0, used)
+        need = self._take(0, used)
+
+        if not self.known:  # he cannot show a ticket the detectives know to be elsewhere
+            for t in range(KINDS):
+                if need[t] > self.bag[t]:
+                    raise RuleError("no_ticket", "Mister X cannot hold %d %s: the others are known to be elsewhere"
+                                    % (need[t], ticket_name(t)))
         if not self.known and len(spend) + len(steps) > self.hand_count[0]:
             raise RuleError("no_ticket", "Mister X holds %d tickets" % self.hand_count[0])
         if not steps:
@@ -394,7 +403,11 @@ class Game:
             if not any(after) or (end and not _has(after, end)):
                 raise RuleError("not_connected", "Mister X cannot be there after these moves")
         # apply
+        self._not_cornered()
         self._remove(0, used)
+        if not self.known:
+            for t in used:
+                self.bag[t] -= 1
         self.hand_count[0] -= len(spend) + len(steps) - len(used)  # a covert move's face-down ticket
         for t in spend:
             self.out[t] += 1
@@ -406,7 +419,10 @@ class Game:
                 self.logged[t] += 1
             self.logged_total += 1
             self.moves += 1
-            self.trail.append([transport, self._occupied_bits(), 0])
+            forbidden = self._occupied_bits()
+            if to != g.destination(self.level):
+                _add(forbidden, g.destination(self.level))  # there the game would have ended
+            self.trail.append([transport, forbidden, 0])
             self.log_tickets.append(t)
             if self.known:
                 self.mrx = cities[i]
@@ -418,6 +434,19 @@ class Game:
                 self._end("mrx", "destination")
                 return
         self.phase = PH_MRX_REFILL
+
+    def _not_cornered(self):
+        """His turn went on, so he was not cornered: his cities without a free neighbour leave the
+        possible cities of his current entry."""
+        forbidden = self.trail[self.moves][1]
+        g = self.graph
+        for p in self.pos:  # a cornered city has a way out (the map says so), held by a detective
+            for t in range(3):
+                lo, hi = g.span(p, t)
+                for k in range(lo, hi):
+                    c = g.adj[k]
+                    if not _has(forbidden, c) and not self._free_neighbour(c):
+                        _add(forbidden, c)
 
     def _check_step(self, here, transport, to):
         g = self.graph
@@ -439,16 +468,136 @@ class Game:
                 out.append([s, transport])
 
     def legal(self, i):
-        """Detective i's moves with its player's tickets: sorted [city, transport]."""
+        """Detective i's moves with its player's tickets that leave as many detectives moving as
+        possible (docs/rules-europe.md, ambiguity 23): sorted [city, transport]."""
         out = []
-        if self.phase != PH_DET or self.moved & (1 << i):
-            return out
+        if self.phase != PH_DET or self.special or self.moved & (1 << i):
+            return out  # the special operation comes "after all moves": it closes them
         hand = self.hands[self.owner[i]]
         for transport in range(3):
             if hand[4 * transport] or hand[4 * transport + 1] or hand[4 * transport + 2] or hand[4 * transport + 3]:
                 self._targets(i, transport, out)
+        if out:
+            counts = self._transport_counts()
+            most = self._most_moves(self.moved, counts)
+            k = 0
+            while k < len(out):
+                if self._moves_after(i, out[k][0], out[k][1], counts) + 1 < most:
+                    out.pop(k)
+                else:
+                    k += 1
         out.sort()
         return out
+
+    # "as many as possible": how many of the detectives that have not moved can still move
+    def _transport_counts(self):
+        """Each player's tickets by transport: counts[3 * player + transport]."""
+        counts = bytearray(3 * len(self.hand_size))
+        for h in range(1, len(self.hand_size)):
+            hand = self.hands[h]
+            for t in range(KINDS):
+                counts[3 * h + (t >> 2)] += hand[t]
+        return counts
+
+    def _moves_after(self, i, to, transport, counts):
+        """The most moves the others can still make once detective i has moved to `to`."""
+        here = self.pos[i]
+        h = 3 * self.owner[i] + transport
+        self.pos[i] = to
+        counts[h] -= 1
+        n = self._most_moves(self.moved | (1 << i), counts)
+        counts[h] += 1
+        self.pos[i] = here
+        return n
+
+    def _ways_out(self, i, counts, moved):
+        """The transports (bits) by which detective i (not moved yet) could leave its city with its
+        player's tickets, were every detective that has not moved out of the way (those that
+        moved stay where they are)."""
+        g = self.graph
+        here = self.pos[i]
+        ways = 0
+        for t in range(3):
+            if counts[3 * self.owner[i] + t] and g.allows(here, t):
+                lo, hi = g.span(here, t)
+                for k in range(lo, hi):
+                    j = self.holder(g.adj[k])
+                    if j < 0 or not moved & (1 << j):
+                        ways |= 1 << t
+                        break
+        return ways
+
+    def _bound(self, moved, counts):
+        """At most how many of the detectives that have not moved can still move: per player, the
+        most of his detectives his tickets can pay for (a matching of detectives to tickets by
+        transport, as a minimum cut: for each set X of transports, the tickets of X plus the
+        detectives that have a way out by a transport outside X)."""
+        ways = bytearray(self.n)
+        for i in range(self.n):
+            ways[i] = 0 if moved & (1 << i) else self._ways_out(i, counts, moved)
+        total = 0
+        for h in range(1, len(self.hand_size)):
+            best = 99
+            for cut in range(8):
+                n = 0
+                for t in range(3):
+                    if cut & (1 << t):
+                        n += counts[3 * h + t]
+                for i in range(self.n):
+                    if self.owner[i] == h and ways[i] & ~cut:
+                        n += 1
+                if n < best:
+                    best = n
+            total += best
+        return total
+
+    def _most_moves(self, moved, counts):
+        """The most detective moves still possible (each detective at most once), over every order,
+        city and transport. A search, cut short when it reaches the bound (_bound: what the
+        tickets allow if nothing stood in the way), which it does unless pieces block each other."""
+        bound = self._bound(moved, counts)
+        if not bound:
+            return 0
+        g = self.graph
+        best = 0
+        for i in range(self.n):
+            if moved & (1 << i):
+                continue
+            here = self.pos[i]
+            for t in range(3):
+                h = 3 * self.owner[i] + t
+                if not counts[h] or not g.allows(here, t):
+                    continue
+                lo, hi = g.span(here, t)
+                tried_free = False
+                for k in range(lo, hi):
+                    c = g.adj[k]
+                    if c == self.round_start[i] or self.holder(c) >= 0:
+                        continue
+                    # a city next to no other waiting detective blocks nobody: one such is enough
+                    free = not self._next_to_waiting(c, moved | (1 << i))
+                    if free and tried_free:
+                        continue
+                    tried_free = tried_free or free
+                    self.pos[i] = c
+                    counts[h] -= 1
+                    n = 1 + self._most_moves(moved | (1 << i), counts)
+                    counts[h] += 1
+                    self.pos[i] = here
+                    if n > best:
+                        best = n
+                        if best >= bound:
+                            return best
+        return best
+
+    def _next_to_waiting(self, city, moved):
+        g = self.graph
+        for j in range(self.n):
+            if not moved & (1 << j):
+                for t in range(3):
+                    if g.connected(self.pos[j], city, t):
+                        return True
+        return False
 
     def can_move(self, i):
         return bool(self.legal(i))
@@ -465,9 +614,15 @@ class Game:
             raise RuleError("wrong_turn", "detectives move after Mister X's turn, before the refills")
         if self.moved & (1 << i):
             raise RuleError("already_moved", "D%d has moved this round" % (i + 1))
+        if self.special:
+            raise RuleError("wrong_turn", "the detectives' moves ended with their special operation")
         h = self.owner[i]
         self._take(h, [ticket])
         self._land(i, ticket >> 2, to)
+        counts = self._transport_counts()
+        if self._moves_after(i, to, ticket >> 2, counts) + 1 < self._most_moves(self.moved, counts):
+            raise RuleError("fewer_moves", "then fewer detectives could move than another choice allows: "
+                            "as many as possible must move")
         self.hands[h][ticket] -= 1
         self.hand_count[h] -= 1
         self.bag[ticket] += 1  # a detective's moving ticket goes back into the bag at once
@@ -582,26 +737,36 @@ class Game:
         for h in range(1, len(self.hand_size)):
             if not self.drawn & (1 << h):
                 raise RuleError("wrong_turn", "P%d has not refilled" % h)
-        first = self.moves - WINDOW + 1
+        # "the last five cities he has been in" (docs/rules-europe.md, ambiguity 13): the five log
+        # entries before his current one, whose city the next sentence of the rulebook deals with
+        first = self.moves - WINDOW
         if first < 0:
             first = 0
         if self.known:
             seen = []
-            for e in range(first, self.moves + 1):
+            for e in range(first, self.moves):
                 c = self.log[e]
                 if _has(self.landed, c) and c not in seen:
                     seen.append(c)
             seen.sort()
         else:
             seen = sorted(shown or [])
-            for c in seen:
+            window = _bits(self.graph.stations)
+            if self.moves:
+                self._sets(self.moves - 1, None, first, window)
+            for k in range(len(seen)):
+                c = seen[k]
                 if not self.graph.is_station(c) or not _has(self.landed, c):
                     raise RuleError("bad_input", "no detective visited %r this round" % (c,))
+                if k and c == seen[k - 1]:
+                    raise RuleError("bad_input", "city %d is shown twice" % c)
+                if not _has(window, c):
+                    raise RuleError("bad_input", "Mister X cannot have been on %d in his last %d cities" % (c, WINDOW))
         for c in range(1, self.graph.stations + 1):
             if _has(self.landed, c):
                 _add(self.trail[self.moves][1], c)  # no capture: he is not there now
                 if c not in seen:
-                    for e in range(first, self.moves + 1):
+                    for e in range(first, self.moves):
                         _add(self.trail[e][1], c)
         self.shown += seen
         self.round += 1
@@ -616,10 +781,11 @@ class Game:
         return seen
 
     # --- what the detectives know ----------------------------------------------------------
-    def _sets(self, upto, extra_steps=None):
-        """The possible-city bit sets of entries from the last pinned one up to `upto`."""
+    def _sets(self, upto, extra_steps=None, union_from=None, union=None):
+        """The possible cities of entry `upto` (a bit set), walked from the last pinned entry before
+        it (and before `union_from`: the sets of entries union_from..upto are OR-ed into `union`)."""
         g = self.graph
-        k = upto
+        k = upto if union_from is None else union_from
         while k > 0 and not self.trail[k][2]:
             k -= 1
         pinned = self.trail[k][2]
@@ -630,6 +796,8 @@ class Game:
             for c in g.ring_cities(self.level):
                 _add(cur, c)
         self._drop(cur, self.trail[k][1])
+        if union is not None and k >= union_from:
+            self._or(union, cur)
         for e in range(k + 1, upto + 1):
             cur = self._step(cur, self.trail[e][0])
             self._drop(cur, self.trail[e][1])
@@ -638,6 +806,8 @@ class Game:
                 cur = _bits(g.stations)
                 if only:
                     _add(cur, self.trail[e][2])
+            if union is not None and e >= union_from:
+                self._or(union, cur)
         for transport in extra_steps or ():
             cur = self._step(cur, transport)
             self._drop(cur, self._occupied_bits())
@@ -653,6 +823,11 @@ class Game:
                         for n in g.neighbours(s, t):
                             _add(nxt, n)
         return nxt
+
+    @staticmethod
+    def _or(into, bits):
+        for i in range(len(into)):
+            into[i] |= bits[i]
 
     @staticmethod
     def _drop(cur, forbidden):

@@ -1,2 +1,2 @@
 """The board's hardware: board.json (boardconfig), the real or simulated backends (backends,
-simhw), the reed chain (reeds), the LEDs (leds, ledsfast, leds_circuitpython), debounce."""
+simhw), the reed chain (reeds), the LEDs (leds, ledsfast, ledspio), debounce."""

@@ -2,7 +2,7 @@
 of a computer detective (the commands `capture`, `cornered`, `guide`: sy/link/handlers.py, which
 loads this module when one of them first comes).
 
-A capture and a cornered Mister X end the game, so they are proved, not claimed (issue 17): the
+A capture and a cornered Mister X end the game, so they are proved, not claimed: the
 host reveals the commitment of his current station, `reveal: [salt, station]`, and the board
 checks it against the hash it holds (his last travel-log entry's, or the setup's) and against the
 game: the capturing piece stands there, or he has no move from there. A capture on a station that

@@ -21,7 +21,7 @@
   window.addEventListener("pointerdown", () => { pressOnPiece = false; }, true);
 
   // --- connection -----------------------------------------------------------------------------
-  // the server writes its token into the page; actions without it are refused (issue 17)
+  // the server writes its token into the page; actions without it are refused (another site's page cannot read it)
   const tokenMeta = document.querySelector('meta[name="yard-token"]');
   const token = tokenMeta ? tokenMeta.content : "";
   function connect() {
