@@ -27,7 +27,7 @@ Beside it, the host's guided move (computer detectives) limits which placement i
 """
 import json
 
-from sy.rules.game import RuleError, TICKET_NAMES, PHASE_MRX, PHASE_DETECTIVES, PHASE_OVER
+from sy.rules.game import Game, RuleError, TICKET_NAMES, PHASE_MRX, PHASE_DETECTIVES, PHASE_OVER  # noqa: F401 (Game: type comments)
 from sy.storage.stages import IDLE, SETUP, PLAY, OVER, STAGE_NAMES  # noqa: F401 (the handlers take them from here)
 
 try:
