@@ -1,7 +1,7 @@
 """The board's side of the line protocol (docs/protocol.md): JSON lines, commands with ids and
 replies, sequenced events the host acknowledges, unsequenced notes. A line is checked here and
 handed to its command's handler by one table (COMMANDS, at the end): the session's own (hello,
-ack, ping) below, the game's in sy/link/handlers.py, the benchmarks' `mem` in sy/link/meter.py,
+ack, ping) below, the game's in sy/link/handlers.py, the benchmarks' `mem` with sy/cyclewatch.py,
 service mode's in sy/link/service.py. Nothing here may crash the board: every failure becomes an
 error reply."""
 import json
@@ -96,6 +96,7 @@ class Protocol:
         self.board = None  # set by the app (the board needs us as its output first)
         self.revealed = None  # how far a reveal arriving in chunks got (sy/play/verify.py's new_state())
         self.board_name = board_name
+        self.job = None  # an answer made in steps, a step a scan cycle (sy/app.py): (id, generator)
         # the game's key and the session (sy/link/auth.py): loaded once a game has a key (its hash
         # on flash, or a setup or hello with one); a board whose games have none never carries it
         self._auth = None
@@ -192,25 +193,51 @@ class Protocol:
             if reading:
                 self.app.reading_journal(True)
             out = fn(self, msg)
+            if hasattr(out, "send") and self.app is not None:  # a generator: answered in steps (step())
+                self.job = rid, out
+                return
             if rid is not None:
                 self._reply(rid, out or {})
             if cmd == "hello":
                 self.resend(msg.get("acked", 0))
-        except RuleError as e:
-            self._error(rid, e.code, e.message)
-        except MemoryError:
-            self._error(rid, "no_memory", "the board ran out of memory for this command")
         except KeyboardInterrupt:
             raise
-        except Exception as e:  # a bug: report it, keep the board alive
-            self._error(rid, "internal", "%s: %s" % (type(e).__name__, e))
-            if hasattr(sys, "print_exception"):
-                sys.print_exception(e)
+        except Exception as e:
+            self._refuse(rid, e)
         finally:
             if reading:
                 self.app.reading_journal(False)
             for name in drops:
                 forget(name)
+
+    def step(self):
+        """The next step of the answer in hand (self.job: the main loop calls this, a step a cycle,
+        while it is there); the reply after the last step, or the error that ended it."""
+        rid, job = self.job
+        try:
+            try:
+                next(job)
+                return
+            except StopIteration as e:
+                out = e.args[0] if e.args else None
+            self.job = None
+            self._reply(rid, out or {})
+        except KeyboardInterrupt:
+            raise
+        except Exception as e:
+            self.job = None
+            self._refuse(rid, e)
+
+    def _refuse(self, rid, e):
+        """The error reply for what a command raised: nothing here may crash the board."""
+        if isinstance(e, RuleError):
+            self._error(rid, e.code, e.message)
+        elif isinstance(e, MemoryError):
+            self._error(rid, "no_memory", "the board ran out of memory for this command")
+        else:  # a bug: report it, keep the board alive
+            self._error(rid, "internal", "%s: %s" % (type(e).__name__, e))
+            if hasattr(sys, "print_exception"):
+                sys.print_exception(e)
 
     def resend(self, acked):
         """Every event after seq acked, again (after the hello reply: what the host missed)."""
@@ -248,10 +275,21 @@ class Protocol:
     def handle_ping(self, msg):
         return {"seq": self.board.store.seq}
 
-
-def _mem(proto, msg):
-    from sy.link import meter  # the benchmarks' view of the heap and the cycles: not on the heap it measures
-    return meter.handle(proto, msg)
+    def handle_mem(self, msg):
+        """The heap; with watch, the main loop measured (sy/cyclewatch.py, outside the loop's own
+        code, loaded only for a board that is watched)."""
+        import gc
+        app = self.app
+        if app is not None and (msg.get("watch") or getattr(app, "watch", None) is not None):
+            from sy import cyclewatch
+            return cyclewatch.mem(app, self.board, msg)
+        if not hasattr(gc, "mem_alloc"):
+            return {"watching": False} if app is not None else {}
+        gc.collect()
+        out = {"alloc": gc.mem_alloc(), "free": gc.mem_free()}
+        if app is not None:
+            out["watching"] = False
+        return out
 
 
 def _service(proto, msg):
@@ -289,7 +327,7 @@ COMMANDS = {
     "hello": (Protocol.handle_hello, _ANY_STAGE, False, True, ()),
     "ack": (Protocol.handle_ack, _ANY_STAGE, False, False, ()),
     "ping": (Protocol.handle_ping, _ANY_STAGE, False, False, ()),
-    "mem": (_mem, _ANY_STAGE, False, False, ("link.meter",)),
+    "mem": (Protocol.handle_mem, _ANY_STAGE, False, False, ()),
     # the game's (sy/link/handlers.py, loaded at the first of them: at boot it would not fit beside the map
     # on the unix port's smallest heap)
     "status": ("handle_status", _ANY_STAGE, False, False, ()),
