@@ -8,9 +8,9 @@ from host import ROOT
 
 SY = os.path.join(ROOT, "firmware", "sy")
 # what others may set on a Board: its reeds-out-of-service table (sy/play/deadreed.py, sy/start.py),
-# the main loop's interface (sy/app.py, service mode's hand-back in sy/link/service.py) and the
-# longest save's time, which the `mem` command resets (sy/link/meter.py)
-MAY_SET = {"blind", "now", "dirty", "save_max_us"}
+# the main loop's interface (sy/app.py, service mode's hand-back in sy/link/service.py), and for the
+# benchmarks' watcher (sy/cyclewatch.py) the longest save's time it resets and the notes it times
+MAY_SET = {"blind", "now", "dirty", "save_max_us", "send_notes"}
 BOARD_NAMES = {"b", "board", "game_board"}  # how the board's code names a Board it was handed
 
 

@@ -35,7 +35,7 @@ from host.errors import UserError
 # the fast tests that reach each module of the board: host/benchmarks/mutation_check.py (STAGES)
 DEFAULT_MODULES = ("rules/game.py", "storage/store.py", "hardware/debounce.py", "hardware/leds.py",
                    "play/board.py", "link/proto.py", "link/handlers.py", "link/fields.py", "link/lines.py",
-                   "link/meter.py", "link/service.py")
+                   "link/service.py")
 PYTEST = ("-m", "pytest", "-x", "-q", "-p", "no:cacheprovider", "--hypothesis-seed=0")
 
 # what the copy leaves out: version control, installed packages, outputs

@@ -68,8 +68,6 @@ STAGES.update({
     # then the wizards' in-process runs (tests/test_selftest_service.py)
     "link/service.py": ((("firmware/fw_commands.py", "224k"), ("firmware/fw_link.py", "192k"), _CASES),
                         ("tests/test_selftest_service.py",)),
-    # the `mem` command: the link's units read and reset its figures (fw_link), the games read them
-    "link/meter.py": ((("firmware/fw_link.py", "192k"), ("firmware/fw_commands.py", "224k")), ()),
 })
 
 

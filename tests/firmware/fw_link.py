@@ -265,7 +265,6 @@ def test_a_handlers_module_stays_once_loaded_and_a_once_a_game_one_is_dropped_af
     assert not r["ok"]
     assert "sy.play.newgame" not in sys.modules and "sy.rules.gamestart" not in sys.modules
     assert tb.command("record")["ok"] and "sy.play.report" not in sys.modules
-    assert tb.command("mem")["ok"]
     assert not tb.command("reveal", moves=[])["ok"]
     assert "sy.play.verify" not in sys.modules and "sy.rules.commit" not in sys.modules
 

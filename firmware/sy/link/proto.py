@@ -1,9 +1,8 @@
 """The board's side of the line protocol (docs/protocol.md): JSON lines, commands with ids and
 replies, sequenced events the host acknowledges, unsequenced notes. A line is checked here and
 handed to its command's handler by one table (COMMANDS, at the end): the session's own (hello,
-ack, ping) below, the game's in sy/link/handlers.py, the benchmarks' `mem` with sy/cyclewatch.py,
-service mode's in sy/link/service.py. Nothing here may crash the board: every failure becomes an
-error reply."""
+ack, ping, mem) below, the game's in sy/link/handlers.py, service mode's in sy/link/service.py.
+Nothing here may crash the board: every failure becomes an error reply."""
 import json
 import sys
 
