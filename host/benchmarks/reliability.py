@@ -34,11 +34,11 @@ FIGURES = ("fuzz_lines", "fuzz_crashes", "fuzz_unanswered", "fuzz_state_changes"
            "probing_probes_tried", "probing_probes_accepted", "probing_win_rate", "honest_win_rate",
            "forged_lines_sent", "forged_lines_accepted", "second_opens_refused", "board_probes_accepted",
            "host_loops", "lan_bytes_readable")
-# the attacks' success counts: each must be 0
+# the attacks' success counts: each must be 0 (the policy leak is a diagnostic: the computer players
+# are judged by winning against detectives who know their code, yard bench ai)
 ATTACK_FAILURES = ("forged_claims_accepted", "host_files_read", "web_attacks_accepted", "secret_generators_guessable",
-                   "policy_leak_over_target", "thinking_time_telling", "probing_probes_accepted",
-                   "forged_lines_accepted", "board_probes_accepted", "shared_ports_missed", "host_loops",
-                   "lan_bytes_readable")
+                   "thinking_time_telling", "probing_probes_accepted", "forged_lines_accepted", "board_probes_accepted",
+                   "shared_ports_missed", "host_loops", "lan_bytes_readable")
 PARTS = ("fuzz", "power", "faults", "link", "secrecy", "leds")
 
 
