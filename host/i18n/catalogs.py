@@ -1,0 +1,120 @@
+"""The catalogs' upkeep (a maker's tool, `python -m host.i18n extract|update|check`): extract the
+messages from the sources with Babel, merge them into each language's .po, and check them with
+Babel's checkers (placeholders identical to the source, plural forms complete).
+
+What is extracted: `_()`, `N_()`, `ngettext()` in host/**/*.py, and `t()`/`tn()` in the pages'
+JavaScript (host/web/static/*.js), which read the same catalog as JSON."""
+import os
+import re
+
+from babel.messages.catalog import Catalog
+from babel.messages.extract import extract_from_dir
+from babel.messages.pofile import read_po, write_po
+
+from host.i18n import DOMAIN, LANGUAGES, LOCALE_DIR, ROOT, SOURCE, po_path, template_path
+
+METHODS = [
+    ("**/node_modules/**", "ignore"),
+    ("pico/**.mjs", "ignore"),
+    ("**.py", "python"),
+    ("web/static/**.js", "javascript"),
+    ("europe/**.js", "javascript"),
+]
+KEYWORDS = {"_": None, "N_": None, "N_n": (1, 2), "ngettext": (1, 2), "t": None, "tn": (1, 2)}
+COMMENT_TAGS = ("i18n:",)
+# printf fields; Babel's python_format checker lets a translation leave a named one out, ours does not
+PLACEHOLDER = re.compile(r"%(?:\([a-z_]+\))?[-+ #0]*\d*(?:\.\d+)?[sdrfi]|\{[a-z_0-9]*\}")
+TRANSLATED = tuple(lang for lang in LANGUAGES if lang != SOURCE)
+
+
+def extract():
+    """A fresh template from the sources (under host/)."""
+    template = Catalog(domain=DOMAIN, project="yard", charset="utf-8", fuzzy=False)
+    for filename, lineno, message, comments, context in extract_from_dir(
+            ROOT, METHODS, keywords=KEYWORDS, comment_tags=COMMENT_TAGS, strip_comment_tags=True):
+        template.add(message, None, [(os.path.join("host", filename), lineno)],
+                     auto_comments=comments, context=context)
+    return template
+
+
+def read_template():
+    with open(template_path(), "rb") as f:
+        return read_po(f, domain=DOMAIN)
+
+
+def write(catalog, path):
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    with open(path, "wb") as f:
+        write_po(f, catalog, width=100, omit_header=False, sort_output=False, include_lineno=False)
+
+
+def update():
+    """Rewrite the template from the sources and merge it into every language's .po (new
+    messages come in untranslated, changed ones fuzzy: `check` then fails until they are done)."""
+    template = extract()
+    write(template, template_path())
+    for lang in TRANSLATED:
+        path = po_path(lang)
+        if os.path.exists(path):
+            with open(path, "rb") as f:
+                catalog = read_po(f, locale=lang, domain=DOMAIN)
+        else:
+            catalog = Catalog(locale=lang, domain=DOMAIN, fuzzy=False)
+        catalog.update(template, update_header_comment=False)
+        catalog.obsolete.clear()
+        write(catalog, path)
+
+
+def problems(lang):
+    """Every reason the language's catalog is not ready: missing, fuzzy or empty messages, the
+    source's messages it lacks, and the errors of Babel's checkers (python-format placeholders,
+    the number of plural forms)."""
+    template_ids = {m.id for m in read_template() if m.id}
+    with open(po_path(lang), "rb") as f:
+        catalog = read_po(f, locale=lang, domain=DOMAIN)
+    out = []
+    ids = set()
+    for m in catalog:
+        if not m.id:
+            continue
+        ids.add(m.id)
+        name = m.id if isinstance(m.id, str) else m.id[0]
+        if m.fuzzy:
+            out.append("%s: fuzzy: %r" % (lang, name))
+        strings = m.string if isinstance(m.string, (tuple, list)) else (m.string,)
+        if not all(strings):
+            out.append("%s: untranslated: %r" % (lang, name))
+            continue
+        sources = m.id if isinstance(m.id, (tuple, list)) else (m.id,)
+        wanted = sorted(PLACEHOLDER.findall(sources[-1]))
+        for s in strings:
+            if sorted(PLACEHOLDER.findall(s)) != wanted:
+                out.append("%s: placeholders %s differ from the source's %s in %r" % (
+                    lang, sorted(PLACEHOLDER.findall(s)), wanted, name))
+    for message, errors in catalog.check():
+        for e in errors:
+            out.append("%s: %r: %s" % (lang, message.id, e))
+    for missing in template_ids - ids:
+        out.append("%s: missing: %r" % (lang, missing))
+    for extra in ids - template_ids:
+        out.append("%s: not in the sources: %r" % (lang, extra))
+    return out
+
+
+def main(argv):
+    what = argv[0] if argv else "check"
+    if what == "extract":
+        write(extract(), template_path())
+        return 0
+    if what == "update":
+        update()
+        return 0
+    if what == "check":
+        found = []
+        for lang in TRANSLATED:
+            found += problems(lang)
+        for line in found:
+            print(line)
+        return 1 if found else 0
+    print("usage: python -m host.i18n extract|update|check (catalogs in %s)" % LOCALE_DIR)
+    return 2
