@@ -23,11 +23,19 @@ try:
 except ImportError:  # CPython
     from sy.compat import ticks_diff, ticks_us, const
 
-# colours (r, g, b)
-TRANSPORT_RGB = bytes((255, 170, 0,   0, 210, 170,   255, 0, 0))  # taxi yellow, bus turquoise, underground red
-PIECE_RGB = bytes((0, 60, 255,   0, 255, 40,   170, 0, 255,   255, 60, 150,   255, 90, 0,  # D1..D5
-                   110, 110, 190))  # every bobby (a game's pieces: its detectives, then its bobbies)
+# colours (r, g, b), chosen so that each pair players must tell apart stays apart under simulated
+# protanopia, deuteranopia and tritanopia (host/leds/colourvision.py, docs/colour-vision.md)
+TRANSPORT_RGB = bytes((255, 255, 0,   0, 255, 255,   255, 0, 90))  # taxi yellow, bus turquoise, underground red
+PIECE_RGB = bytes((0, 0, 255,   210, 255, 0,   0, 150, 255,   255, 150, 150,   255, 0, 0,  # D1..D5
+                   150, 255, 255))  # every bobby (a game's pieces: its detectives, then its bobbies)
 BOBBY_RGB = const(15)  # the bobbies' offset in PIECE_RGB; detective i's is 3 * i
+# A second channel beside colour (board.json leds.patterns, the LEDs' `patterns`): a transport
+# has its own rhythm in each 1.2 s window, taxi steady, bus a slow pulse (one breath), underground
+# a double blink; a piece's empty station blinks the detective's number (D3: three flashes) in
+# the same 1.2 s, a Bobby's one long flash. Without it, a station a piece is missing from blinks
+# every 500 ms and a station reachable two ways alternates every 600 ms.
+PATTERN_MS = const(1200)
+_BLINK_MS = const(100)  # the underground's flashes, and a piece's, on and off
 _ERROR = (255, 0, 0)
 _WAIT = const(0x9600C8)  # Mister X's possible stations while he moves
 _ASK_MS = const(100)  # a placement waiting for its ticket blinks: dark, a transport, dark, the other...
@@ -54,6 +62,27 @@ def ticket_mask_names(mask):
         if mask & (1 << t):
             out.append(TICKET_NAMES[t])
     return out
+
+
+
+def transport_level(t, now):
+    """The level (0..256, 256 the full colour) of transport t's rhythm at time now (ms)."""
+    k = now % PATTERN_MS
+    if t == 1:  # bus: full at the window's start, down to a sixth and up again, never dark
+        k = k if k < PATTERN_MS // 2 else PATTERN_MS - k
+        return 256 - k * 213 // (PATTERN_MS // 2)
+    if t == 2:  # underground: two short flashes, then dark
+        return 256 if k < 4 * _BLINK_MS and (k // _BLINK_MS) & 1 == 0 else 0
+    return 256  # taxi: steady
+
+
+def piece_lit(piece, n_detectives, now):
+    """Whether a piece's empty station is lit at time now: its number in flashes (a Bobby: one
+    long flash), then dark till the next 1.2 s (D5's last flash ends 300 ms before)."""
+    k = now % PATTERN_MS
+    if piece >= n_detectives:
+        return k < 6 * _BLINK_MS
+    return k < 2 * _BLINK_MS * (piece + 1) and (k // _BLINK_MS) & 1 == 0
 
 
 class Board:
@@ -452,13 +481,14 @@ class Board:
         pulse = (now >> 2) & 255
         pulse = 96 + ((pulse if pulse < 128 else 255 - pulse) * 159 >> 7)
         nd = g.n_detectives
+        rhythm = L.patterns
         for i in range(g.n_pieces):
             s = pos[i]
             c = 3 * i if i < nd else BOBBY_RGB
             if self.stage == SETUP or self.restoring:
-                lvl = 255 if occ[s] or slow else 0
+                lvl = 255 if occ[s] or (piece_lit(i, nd, now) if rhythm else slow) else 0
             elif not occ[s]:
-                lvl = 255 if i == self.lifted or slow else 0
+                lvl = 255 if i == self.lifted or (piece_lit(i, nd, now) if rhythm else slow) else 0
             elif self.tomove & (1 << i) and (self.gp < 0 or self.gp == i):
                 lvl = pulse
             else:
@@ -485,14 +515,16 @@ class Board:
             dest = self.dest
             masks = self.dest_mask
             only = 7 if self.pre_ticket < 0 else 1 << self.pre_ticket
-            step = now // 600
+            step = now // (PATTERN_MS if rhythm else 600)  # with rhythms, each shown for a whole one
             for i in range(self.n_dest):
                 m = masks[i] & only
                 if not m:
                     continue
                 t = self._pick(m, step) if m & (m - 1) else m >> 1  # one transport (1, 2, 4): its own
+                lvl = transport_level(t, now) if rhythm else 256
                 t *= 3
-                L.put(dest[i], TRANSPORT_RGB[t], TRANSPORT_RGB[t + 1], TRANSPORT_RGB[t + 2])
+                L.put(dest[i], (TRANSPORT_RGB[t] * lvl) >> 8, (TRANSPORT_RGB[t + 1] * lvl) >> 8,
+                      (TRANSPORT_RGB[t + 2] * lvl) >> 8)
             if self.blind is not None and slow:
                 self.blind.draw(self)
         for i in range(self.n_extra):
