@@ -121,7 +121,8 @@ def read_catalog(lang):
     from babel.messages.pofile import read_po
     if lang == PSEUDO:
         from host.i18n.pseudo import pseudo_catalog
-        return pseudo_catalog()
+        with open(template_path(), "rb") as f:
+            return pseudo_catalog(read_po(f, domain=DOMAIN))
     with open(po_path(lang), "rb") as f:
         return read_po(f, locale=lang, domain=DOMAIN)
 

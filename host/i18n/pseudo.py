@@ -22,9 +22,8 @@ def pseudo(text):
     return OPEN + "".join(out) + CLOSE
 
 
-def pseudo_catalog():
-    from host.i18n.catalogs import read_template
-    template = read_template()
+def pseudo_catalog(template):
+    """The pseudo-locale's catalog from the template's messages."""
     catalog = Catalog(locale="en", domain="yard")
     for m in template:
         if not m.id:
