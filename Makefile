@@ -52,9 +52,10 @@ $(VENV)/.demo: pyproject.toml
 	$(VENV)/bin/pip install -q -e .
 	touch $@
 
-# ... and the test and bench extras: pytest and its plugins, ruff, Playwright, pyright, cosmic-ray
+# ... and the test, bench and hardware extras: pytest and its plugins, ruff, Playwright, pyright,
+# cosmic-ray, magpylib and gerbonara
 $(VENV)/.test: $(VENV)/.demo
-	$(VENV)/bin/pip install -q -e '.[test,bench]'
+	$(VENV)/bin/pip install -q -e '.[test,bench,hardware]'
 	touch $@
 
 # The emulated Pico (rp2040js, the version host/pico/package-lock.json pins)

@@ -12,7 +12,7 @@ import math
 import os
 import sys
 
-from hardware import placement, stripboard, wiring
+from hardware import magnets, placement, stripboard, wiring
 from sy.hardware import boardconfig
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -24,17 +24,23 @@ PIECES = 15               # Mister X, 5 detectives, bobbies ... one magnet each,
 
 # How a netlist part is bought: (what, example part number, note). Keyed by the part's value.
 CATALOGUE = {
-    "DC jack 2.1 mm": ("DC barrel jack 2.1 mm, panel mount", "", "the supply's plug"),
-    "5 A slow": ("fuse 5 A slow-blow 5x20 mm + panel fuse holder", "Littelfuse 0218005.HXP + 0345 holder",
-                 "+2 spare fuses; the crowbar blows it when a wrong adapter is plugged in"),
+    "DC jack 2.1 mm, rated 5 A": ("DC barrel jack 2.1 mm, panel mount, rated >= 5 A", "Switchcraft 712A",
+                                  "the supply's plug"),
+    "5 A fast": ("fuse 5 A fast-acting 5x20 mm + panel fuse holder", "Littelfuse 0217005.HXP + 0345 holder",
+                 "buy 3 fuses (1 + 2 spares) and 1 holder; opens on a short, not on a wrong adapter (the "
+                 "over-voltage switch does)"),
     "power switch": ("power switch, >= 5 A DC", "", ""),
-    "SUP75P03-07": ("P-MOSFET 30 V, 10 mohm at VGS -4.5 V, TO-220AB", "Vishay SUP75P03-07",
-                    "reverse polarity: conducts only when + is +"),
-    "5.6 V 0.5 W zener (BZX79-C5V6)": ("zener 5.6 V 0.5 W", "BZX79-C5V6", "crowbar trigger"),
-    "BT151-500R SCR": ("thyristor 12 A, TO-220", "BT151-500R", "crowbar: shorts the rail above ~6.2 V"),
-    "100 ohm": ("resistor 100 ohm 1/4 W", "", ""),
-    "1 k": ("resistor 1 kohm 1/4 W", "", ""),
-    "68 ohm": ("resistor 68 ohm 1/4 W", "", "series resistors of the reader bus"),
+    "SUP75P03-07": ("P-MOSFET 30 V, 10 mohm at VGS -4.5 V, TO-220AB", "Vishay SUP75P03-07 (or Infineon IPP80P03P4L-04)",
+                    "Q1 reverse polarity, Q3 over-voltage switch; the second source is also specified at -4.5 V"),
+    "12 V 0.5 W zener (BZX79-C12)": ("zener 12 V 0.5 W", "BZX79-C12", "Q3's gate within 12 V of its source"),
+    "100 k": ("resistor 100 kohm 1/4 W", "", ""),
+    "BC557B PNP": ("PNP transistor 45 V 100 mA, TO-92", "BC557B (or BC327)", "switches Q3 off"),
+    "2.2 k": ("resistor 2.2 kohm 1/4 W", "", ""),
+    "TL431B shunt reference TO-92 (TL431BILP)": ("adjustable shunt reference 2.495 V 0.5 %, TO-92", "TI TL431BILP",
+                                                  "over-voltage detector"),
+    "11.8 k 1 %": ("resistor 11.8 kohm 1 % metal film", "", "over-voltage divider (trip 5.44 V)"),
+    "10 k 1 %": ("resistor 10 kohm 1 % metal film", "", "over-voltage divider"),
+    "39 ohm": ("resistor 39 ohm 1/4 W", "", "series resistors of the reader bus (source termination)"),
     "10 k": ("resistor 10 kohm 1/4 W", "", "pull resistors"),
     "330 ohm": ("resistor 330 ohm 1/4 W", "", "LED data, at LED 0"),
     "1000 uF 10 V": ("electrolytic 1000 uF 10 V", "", "one at each 5 V feed into the LED chain"),
@@ -45,6 +51,10 @@ CATALOGUE = {
     "74AHCT125 DIP-14 in a socket": ("74AHCT125 quad buffer, DIP-14 + DIP-14 socket", "TI SN74AHCT125N",
                                      "LED data 3.3 V -> 5 V"),
     "74HC165 DIP-16 in a socket at 3.3 V": ("74HC165 shift register, DIP-16 + DIP-16 socket", "TI SN74HC165N", ""),
+    "74AHC14 DIP-14 Schmitt inverters in a socket at 3.3 V": ("74AHC14 hex Schmitt-trigger inverter, DIP-14 + socket",
+                                                              "TI SN74AHC14N", "re-drives CLK and SH/LD"),
+    "74AHC573 DIP-20 latch in a socket at 3.3 V": ("74AHC573 octal latch, DIP-20 + DIP-20 socket", "TI SN74AHC573N",
+                                                   "holds QH while CLK is high"),
     "9 x 10 k bussed network SIP-10 (4610X-101-103)": ("9 x 10 kohm bussed resistor network, SIP-10",
                                                        "Bourns 4610X-101-103LF", "pull-ups + SER"),
     "2x5 box header": ("2x5 box header, 2.54 mm (shrouded, keyed)", "", "ribbon connectors"),
@@ -91,7 +101,8 @@ def runs(pl, chips):
     for k in range(chips):
         for s in route[8 * k:8 * k + 8]:
             reed += 2 * math.dist(pos[s], centres[k])
-    feeds = sum(2 * math.dist(controller, pos[route[i]]) for i in FEED_LEDS[1:] if i < len(route))
+    # one two-core cable (5 V and GND together) from the controller to each feed
+    feeds = sum(math.dist(controller, pos[route[i]]) for i in FEED_LEDS[1:] if i < len(route))
     return {"chain": chain, "led_power": 2 * chain * SLACK, "led_data": chain * SLACK, "ribbon": ribbon / 1000 * SLACK,
             "reed": reed / 1000 * SLACK, "feeds": feeds / 1000 * SLACK + 0.5}
 
@@ -106,17 +117,28 @@ def rows(cfg, pl):
     out = [
         (str(spare), "WS2812B LED on a ~10 mm round carrier PCB with 100 nF", "Worldsemi WS2812B-V5",
          "%d + spares" % stations),
-        (str(spare), "reed switch, normally open, 2 x 14 mm glass, 10-20 AT", "MKA-14103 or Hamlin MDSR-7",
-         "%d + spares; bend leads >= 2 mm from the glass" % stations),
-        (str(PIECES), "neodymium disc magnet 8 x 3 mm N42, axial", "generic", "one per piece + spares"),
+        (str(spare), "reed switch, normally open, glass %.0f x %.0f mm, pull-in %d-%d AT" % (
+            placement.REED_GLASS_MM, placement.REED_GLASS_DIA_MM, magnets.REED_BAND[0], magnets.REED_BAND[1]),
+         "MKA-14103 in its %d-%d AT range" % magnets.REED_BAND,
+         "%d + spares; order the AT range, not only the type (python -m hardware.magnets); bend leads >= 2 mm "
+         "from the glass" % stations),
+        (str(PIECES), "neodymium disc magnet %s, axial" % magnets.MAGNET.replace(" mm", " mm,"), "generic",
+         "one per piece + spares, glued in the piece's base at most %.1f mm above the board" % magnets.BASE_MM),
         ("1", "5 V supply, 4 A (leds.supply_ma = 4000)", "Mean Well GST25A05-P1J", "see the power budget"),
     ]
     for desc, (q, pn, note) in part_counts(nl, chips).items():
         out.append((str(q), desc, pn, note))
+        if cfg["board"] == "pico" and desc == wiring.MCU_NAMES["pico"]:
+            out.append(("2", "1x20 pin header 2.54 mm + 1x20 female header (a pair)", "",
+                        "the Pico plugs into the controller board"))
     out += [
-        (str(chips), "stripboard 30 x 18 holes (~80 x 50 mm)", "", "one reader board per 74HC165 "
-                                                                  "(python -m hardware.stripboard)"),
+        (str(chips), "stripboard %d x %d holes (~%.0f x %.0f mm)" % (
+            stripboard.COLS, stripboard.ROWS, stripboard.COLS * stripboard.PITCH, stripboard.ROWS * stripboard.PITCH),
+         "", "one reader board per 74HC165 (python -m hardware.stripboard)"),
         ("1", "perfboard ~100 x 80 mm", "", "the controller: MCU, U2, protection, buttons"),
+        (str(4 * (chips + 1)), "M3 nylon standoff 10 mm + 2 M3 nylon screws", "",
+         "4 per reader board and 4 for the controller (drill 3.2 mm at the boards' corners; nylon: the "
+         "corner strips carry signals)"),
         (str(chips), "10-way ribbon cable assemblies: ribbon + 2 IDC sockets 2x5 each", "",
          "%d IDC sockets; %.1f m of 10-way ribbon in all" % (2 * chips, r["ribbon"])),
         (str(len(FEED_LEDS) + 1), "2-pole screw terminal block 5.08 mm", "",

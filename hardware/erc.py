@@ -16,6 +16,16 @@ Rules (each violation names the part, the pin and the net):
              (directly or through a series resistor), or a pull resistor to a rail. An MCU GPIO
              is high-impedance while the MCU resets or is flashed, so it does not count.
 * contention no two outputs drive one net.
+* levels     every logic input's V_IH is met by each of its drivers' V_OH, across supply domains: a
+             driver's high level is its own supply (a GPIO 3.3 V); an input needs 0.7 x its own
+             supply (CMOS: 74HC, 74AHC, WS2812B), or 2.0 V when its part has TTL inputs (HCT, AHCT).
+             A driver reaches an input directly or through series resistors.
+* polarity   parts that only work one way round: a reverse-polarity P-MOSFET has its drain toward
+             the supply input (its body diode conducts forward), a switching P-MOSFET its source
+             (its body diode cannot feed the load); a diode's anode is on the higher rail; a
+             zener's cathode is on the higher net (it clamps reverse-biased).
+* fuse       the supply input reaches nothing but a fuse: every path from the input connector's
+             supply pin into the board passes through one.
 """
 import argparse
 import sys
@@ -91,6 +101,125 @@ def _pulls(nl, net):
     return False
 
 
+TTL_INPUT_V = 2.0          # V_IH of HCT/AHCT inputs
+CMOS_INPUT_SHARE = 0.7     # V_IH of CMOS inputs: 0.7 x VCC (74HC, 74AHC, WS2812B)
+PATH_PARTS = ("fuse", "toggle", "sw", "jumper", "pmos", "d")   # what the supply passes through
+
+
+def v_ih(part):
+    vcc = supply(part)
+    if vcc is None:
+        return None
+    return TTL_INPUT_V if "HCT" in part.value.upper() else CMOS_INPUT_SHARE * vcc
+
+
+def drivers_of(nl, net, seen=None):
+    """[(pin, V_OH)]: the outputs and GPIOs that drive net, directly or through series resistors."""
+    seen = seen or set()
+    seen.add(net.name)
+    out = []
+    for q in net.pins:
+        if q.kind == "out":
+            out.append((q, supply(q.part) or 0.0))
+        elif q.kind == "gpio":
+            out.append((q, GPIO_V))
+        elif q.part.kind == "r":
+            other = [x for x in q.part.pins.values() if x is not q][0].net
+            if other is not None and other.kind == "signal" and other.name not in seen:
+                out += drivers_of(nl, other, seen)
+    return out
+
+
+def _levels_rule(nl):
+    bad = []
+    for part in nl.parts.values():
+        need = v_ih(part)
+        for p in part.pins.values():
+            if p.kind != "in" or need is None or p.net is None or p.net.kind != "signal":
+                continue
+            for q, voh in drivers_of(nl, p.net):
+                if voh < need - 1e-9:
+                    bad.append("levels: %s (%s) needs %.2f V for a high (%s at %.1f V) but %s drives at most %.1f V"
+                               % (p.ref, p.name, need, part.ref, supply(part), q.ref, voh))
+    return bad
+
+
+def _input_pins(nl):
+    """The supply input: connector pins of kind src on a power net."""
+    return [p for part in nl.parts.values() if part.kind == "conn" for p in part.pins.values()
+            if p.kind == "src" and p.net is not None and p.net.kind == "power"]
+
+
+def _path_distance(nl):
+    """{net name: steps from the supply input along the power path (fuse, switch, MOSFET, diode)}."""
+    dist = {p.net.name: 0 for p in _input_pins(nl)}
+    frontier = list(dist)
+    while frontier:
+        nxt = []
+        for name in frontier:
+            for part in nl.parts.values():
+                if part.kind not in PATH_PARTS:
+                    continue
+                ends = [q for q in part.pins.values() if q.number != "G" and q.net is not None]
+                if part.kind == "d":
+                    ends = [part.pin("A"), part.pin("K")] if part.pin("A").net and part.pin("K").net else []
+                    ends = ends if ends and ends[0].net.name == name else []
+                if not any(q.net.name == name for q in ends):
+                    continue
+                for q in ends:
+                    if q.net.name not in dist and q.net.kind == "power":
+                        dist[q.net.name] = dist[name] + 1
+                        nxt.append(q.net.name)
+        frontier = nxt
+    return dist
+
+
+def _polarity_rule(nl, level):
+    bad = []
+    dist = _path_distance(nl)
+    for part in nl.parts.values():
+        if part.kind == "pmos":
+            d, s = part.pin("D").net, part.pin("S").net
+            if d is None or s is None or d.name not in dist or s.name not in dist:
+                continue
+            text = part.text.lower()
+            role = "reverse" if "reverse" in text else "switch" if "switch" in text else None
+            if role is None:
+                bad.append("polarity: %s (%s) is on the power path but says neither reverse-polarity nor switch"
+                           % (part.ref, part.value))
+            elif role == "reverse" and not dist[d.name] < dist[s.name]:
+                bad.append("polarity: %s (%s) reverse-polarity P-MOSFET must have its drain toward the input "
+                           "(drain on %s, source on %s)" % (part.ref, part.value, d.name, s.name))
+            elif role == "switch" and not dist[s.name] < dist[d.name]:
+                bad.append("polarity: %s (%s) switching P-MOSFET must have its source toward the input, or its "
+                           "body diode feeds the load (drain on %s, source on %s)" % (part.ref, part.value, d.name,
+                                                                                      s.name))
+        elif part.kind in ("d", "zener"):
+            a, k = part.pin("A").net, part.pin("K").net
+            if a is None or k is None:
+                continue
+            va, vk = level[a.name], level[k.name]
+            if part.kind == "d" and a.kind == "power" and k.kind == "power" and va < vk:
+                bad.append("polarity: %s (%s) points from %s (%.1f V) to the higher %s (%.1f V)"
+                           % (part.ref, part.value, a.name, va, k.name, vk))
+            if part.kind == "zener" and vk < va:
+                bad.append("polarity: %s (%s) zener is forward-biased: cathode on %s (%.1f V), anode on %s (%.1f V)"
+                           % (part.ref, part.value, k.name, vk, a.name, va))
+    return bad
+
+
+def _fuse_rule(nl):
+    bad = []
+    for p in _input_pins(nl):
+        others = [q for q in p.net.pins if q is not p]
+        if not others or any(q.part.kind != "fuse" for q in others):
+            bad.append("fuse: the supply input %s (%s) reaches %s without a fuse in series"
+                       % (p.ref, p.net.name, ", ".join(q.ref for q in others if q.part.kind != "fuse") or "nothing"))
+    if not _input_pins(nl):
+        bad.append("fuse: no supply input (a connector pin of kind src on a power net)")
+    return bad
+
+
 def check(nl):
     """[violation text]; empty when the netlist passes every rule."""
     bad = []
@@ -126,6 +255,7 @@ def check(nl):
         outs = [q.ref for q in n.pins if q.kind == "out"]
         if len(outs) > 1:
             bad.append("contention: %s are outputs on one net %s" % (", ".join(outs), n.name))
+    bad += _levels_rule(nl) + _polarity_rule(nl, level) + _fuse_rule(nl)
     used = set()
     for part in nl.parts.values():
         if part.kind != "ic":

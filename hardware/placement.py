@@ -29,7 +29,6 @@ MAP_SIZE_PX = (1639, 1228)
 # flat in a groove with one end of its glass under the station centre.
 LED_HOLE_MM = 3.0
 LED_POCKET_MM = 11.0
-LED_OFFSET_MM = 6.5          # from the station centre, opposite the reed
 # The reed (MKA-14103 class): 14 mm of glass, 2 mm across. Its leads must stay straight for at
 # least 2 mm from the glass (bending closer cracks the seal), then bend down into a wire hole
 # through the plate. So the groove holds glass + 2 straight leads, and the wire holes sit at its ends.
@@ -43,6 +42,9 @@ REED_BACK_MM = REED_LEAD_STRAIGHT_MM   # the groove starts this far behind the c
                                        # near end lies under the station centre
 WIRE_HOLE_MM = 1.5                     # at both ends of the groove, through the plate
 LED_POCKET_DEPTH_MM = 3.5              # 1.6 mm carrier PCB + 1.6 mm WS2812B + glue
+# Every cut in the plate (LED pocket, reed groove, wire hole) keeps at least this much wood to the
+# next one, of its own station and of every other: the LED board must never rest on a reed lead.
+GEOMETRY_MARGIN_MM = 1.0
 # A typical 10-20 AT reed closes from an 8 x 3 mm N42 disc at up to ~12 mm (hardware/README.md):
 # a neighbour's piece closer than this to a reed's glass may close it.
 MAGNET_REACH_MM = 12.0
@@ -218,6 +220,112 @@ def glass_segment(centre, angle):
     return ((x, y), (x + REED_GLASS_MM * ux, y + REED_GLASS_MM * uy))
 
 
+# ---- geometry of the cuts ---------------------------------------------------------------------------
+
+def _rect(centre, angle):
+    """The reed groove's corners: REED_LENGTH_MM x REED_WIDTH_MM from reed_segment's ends."""
+    (ax, ay), (bx, by) = reed_segment(centre, angle)
+    nx, ny = -math.sin(angle) * REED_WIDTH_MM / 2, math.cos(angle) * REED_WIDTH_MM / 2
+    return [(ax + nx, ay + ny), (bx + nx, by + ny), (bx - nx, by - ny), (ax - nx, ay - ny)]
+
+
+def _point_in(p, poly):
+    sign = None
+    for a, b in zip(poly, poly[1:] + poly[:1]):
+        c = (b[0] - a[0]) * (p[1] - a[1]) - (b[1] - a[1]) * (p[0] - a[0])
+        if abs(c) > 1e-12:
+            if sign is None:
+                sign = c > 0
+            elif sign != (c > 0):
+                return False
+    return True
+
+
+def _point_poly(p, poly):
+    """Distance from point p to the convex polygon poly (0 inside)."""
+    if _point_in(p, poly):
+        return 0.0
+    return min(_seg_point_distance(p, a, b) for a, b in zip(poly, poly[1:] + poly[:1]))
+
+
+def _poly_poly(p, q):
+    """Distance between two convex polygons (0 when they overlap)."""
+    if any(_point_in(v, q) for v in p) or any(_point_in(v, p) for v in q):
+        return 0.0
+    d = min([_point_poly(v, q) for v in p] + [_point_poly(v, p) for v in q])
+    if d > 0:
+        for a, b in zip(p, p[1:] + p[:1]):
+            for c, e in zip(q, q[1:] + q[:1]):
+                if _segments_cross(a, b, c, e):
+                    return 0.0
+    return d
+
+
+def _segments_cross(a, b, c, d):
+    def side(p, q, r):
+        return (q[0] - p[0]) * (r[1] - p[1]) - (q[1] - p[1]) * (r[0] - p[0])
+    return side(a, b, c) * side(a, b, d) < 0 and side(c, d, a) * side(c, d, b) < 0
+
+
+def led_offset():
+    """The LED's distance from the station centre, at right angles to the reed: the smallest (in
+    0.05 mm steps) at which its pocket keeps GEOMETRY_MARGIN_MM from its own groove and wire holes.
+    (Opposite the reed it would need 9.25 mm: the near wire hole sits 2 mm behind the centre.)"""
+    r = LED_POCKET_MM / 2 + GEOMETRY_MARGIN_MM
+    d = 0.0
+    while True:
+        led = (0.0, d)   # the reed along +x from the origin
+        holes = reed_segment((0.0, 0.0), 0.0)
+        if _point_poly(led, _rect((0.0, 0.0), 0.0)) >= r and \
+                all(math.dist(led, h) >= r + WIRE_HOLE_MM / 2 for h in holes):
+            return round(d, 2)
+        d += 0.05
+
+
+LED_OFFSET_MM = led_offset()   # 8.0 mm
+
+
+def led_at(centre, angle, side):
+    """The LED's centre: LED_OFFSET_MM to the left (side +1) or right (-1) of the reed's direction."""
+    return (centre[0] - side * LED_OFFSET_MM * math.sin(angle), centre[1] + side * LED_OFFSET_MM * math.cos(angle))
+
+
+def cut_conflicts(pos, angles, sides, margin=GEOMETRY_MARGIN_MM):
+    """[(station, other station or None, what, gap mm)]: every pair of cuts closer than margin (a
+    negative gap: they overlap): within a station its LED pocket against its groove and wire holes,
+    between stations every pocket, groove and wire hole against the other's."""
+    shapes = {}
+    for s, c in pos.items():
+        shapes[s] = {"pocket": led_at(c, angles[s], sides[s]), "groove": _rect(c, angles[s]),
+                     "holes": reed_segment(c, angles[s])}
+    rp, rh = LED_POCKET_MM / 2, WIRE_HOLE_MM / 2
+    out = []
+
+    def pair(a, b):
+        """gap between cut a of one station and cut b of another (dicts from shapes), by kind"""
+        gaps = [("pocket/pocket", math.dist(a["pocket"], b["pocket"]) - 2 * rp),
+                ("pocket/groove", _point_poly(a["pocket"], b["groove"]) - rp),
+                ("groove/pocket", _point_poly(b["pocket"], a["groove"]) - rp),
+                ("groove/groove", _poly_poly(a["groove"], b["groove"]))]
+        gaps += [("pocket/hole", math.dist(a["pocket"], h) - rp - rh) for h in b["holes"]]
+        gaps += [("hole/pocket", math.dist(b["pocket"], h) - rp - rh) for h in a["holes"]]
+        gaps += [("hole/groove", _point_poly(h, b["groove"]) - rh) for h in a["holes"]]
+        gaps += [("groove/hole", _point_poly(h, a["groove"]) - rh) for h in b["holes"]]
+        return gaps
+
+    for s, sh in shapes.items():
+        own = [("pocket/groove", _point_poly(sh["pocket"], sh["groove"]) - rp)]
+        own += [("pocket/hole", math.dist(sh["pocket"], h) - rp - rh) for h in sh["holes"]]
+        out += [(s, None, what, g) for what, g in own if g < margin - 1e-9]
+    keys = sorted(shapes)
+    for i, s in enumerate(keys):
+        for t in keys[i + 1:]:
+            if math.dist(pos[s], pos[t]) > 2 * (REED_LENGTH_MM + LED_OFFSET_MM + LED_POCKET_MM):
+                continue
+            out += [(s, t, what, g) for what, g in pair(shapes[s], shapes[t]) if g < margin - 1e-9]
+    return sorted(out, key=lambda x: x[3])
+
+
 def reach_warnings(pos, angles, reach=MAGNET_REACH_MM):
     """[(station, neighbour, mm)]: a neighbour's centre (its piece's magnet) closer than reach to
     this station's glass, closest first."""
@@ -233,22 +341,37 @@ def reach_warnings(pos, angles, reach=MAGNET_REACH_MM):
 
 
 def choose_reed_angles(pos):
-    """{station: angle}: the direction whose groove keeps farthest from every other station."""
-    out = {}
-    clearance = {}
-    for s, c in pos.items():
+    """({station: angle}, {station: LED side}, {station: gap}): per station the reed direction and
+    the LED's side whose cuts keep clear of the cuts already placed (GEOMETRY_MARGIN_MM) and whose
+    groove and LED keep farthest from every other station's centre (where its piece stands)."""
+    out, sides, clearance = {}, {}, {}
+    rp, rh = LED_POCKET_MM / 2, WIRE_HOLE_MM / 2
+    for s, c in sorted(pos.items()):
         near = [q for t, q in pos.items() if t != s and math.dist(q, c) < REED_LENGTH_MM + 30]
+        placed = [t for t in out if math.dist(pos[t], c) < 2 * (REED_LENGTH_MM + LED_OFFSET_MM + LED_POCKET_MM)]
         best = None
         for k in range(REED_DIRECTIONS):
             ang = 2 * math.pi * k / REED_DIRECTIONS
             a, b = reed_segment(c, ang)
-            led = (c[0] - LED_OFFSET_MM * math.cos(ang), c[1] - LED_OFFSET_MM * math.sin(ang))
-            gap = min([_seg_point_distance(q, a, b) for q in near] + [math.dist(led, q) for q in near] or [99.0])
-            if best is None or gap > best[0] + 1e-9:
-                best = (gap, ang)
-        out[s] = best[1]
-        clearance[s] = best[0]
-    return out, clearance
+            rect = _rect(c, ang)
+            for side in (1, -1):
+                led = led_at(c, ang, side)
+                gap = min([_seg_point_distance(q, a, b) for q in near] + [math.dist(led, q) for q in near] or [99.0])
+                cut = 99.0
+                for t in placed:
+                    tled, trect = led_at(pos[t], out[t], sides[t]), _rect(pos[t], out[t])
+                    tholes = reed_segment(pos[t], out[t])
+                    cut = min([cut, math.dist(led, tled) - 2 * rp, _point_poly(led, trect) - rp,
+                               _point_poly(tled, rect) - rp, _poly_poly(rect, trect)]
+                              + [math.dist(led, h) - rp - rh for h in tholes]
+                              + [math.dist(tled, h) - rp - rh for h in (a, b)]
+                              + [_point_poly(h, trect) - rh for h in (a, b)]
+                              + [_point_poly(h, rect) - rh for h in tholes])
+                score = (min(cut, GEOMETRY_MARGIN_MM), gap)
+                if best is None or score > best[0]:
+                    best = (score, ang, side)
+        out[s], sides[s], clearance[s] = best[1], best[2], best[0][1]
+    return out, sides, clearance
 
 
 def route_length(order, pos):
@@ -303,14 +426,16 @@ class Placement:
         px = stations or read_stations()
         self.px = px
         self.pos = {s: fit.transform(p) for s, p in px.items()}
-        self.angles, self.clearance = choose_reed_angles(self.pos)
+        self.angles, self.sides, self.clearance = choose_reed_angles(self.pos)
         self.route = led_route(self.pos)
         self.led_index = {s: i for i, s in enumerate(self.route)}
         self.warnings = reach_warnings(self.pos, self.angles)
 
     def led_position(self, s):
-        c, a = self.pos[s], self.angles[s]
-        return (c[0] - LED_OFFSET_MM * math.cos(a), c[1] - LED_OFFSET_MM * math.sin(a))
+        return led_at(self.pos[s], self.angles[s], self.sides[s])
+
+    def conflicts(self):
+        return cut_conflicts(self.pos, self.angles, self.sides)
 
     def index_list(self):
         """leds.index / reeds.bits for the config: the chain position of stations 1..199."""

@@ -46,6 +46,8 @@ class Sheet:
         self.labels = []      # (net name, text, (x0, y0, x1, y1), anchor point)
         self.dots = []        # (net name, (x, y))
         self.texts = []       # part titles: (ref, (x0, y0, x1, y1))
+        self.nc = []          # no-connect crosses (x, y)
+        self.frame = None     # the reader board's dashed frame (x0, y0, x1, y1)
 
 
 # ---- geometry helpers ------------------------------------------------------------------------------
@@ -192,6 +194,24 @@ def check_connectivity(sheet, nl):
 
 
 # ---- drawing ----------------------------------------------------------------------------------------
+def _frame(d, box, style, colour):
+    x0, y0, x1, y1 = box
+    for a, b in (((x0, y0), (x1, y0)), ((x1, y0), (x1, y1)), ((x1, y1), (x0, y1)), ((x0, y1), (x0, y0))):
+        d.add(elm.Line().at(a).to(b).linestyle(style).color(colour))
+
+
+def _text_box(net, dr, box):
+    """Where a label's text goes inside its box (a power rail's box also holds its bar)."""
+    w, h = len(net.name) * CHAR_W, TEXT_H
+    if dr == "R":
+        return (box[2] - w, (box[1] + box[3] - h) / 2, box[2], (box[1] + box[3] + h) / 2)
+    if dr == "L":
+        return (box[0], (box[1] + box[3] - h) / 2, box[0] + w, (box[1] + box[3] + h) / 2)
+    if dr == "U":
+        return ((box[0] + box[2] - w) / 2, box[3] - h, (box[0] + box[2] + w) / 2, box[3])
+    return ((box[0] + box[2] - w) / 2, box[1], (box[0] + box[2] + w) / 2, box[1] + h)
+
+
 class Drawer:
     def __init__(self, nl):
         self.nl = nl
@@ -306,6 +326,9 @@ class Drawer:
         if part.kind == "pmos":
             el = elm.PFet().theta(0).at((part.x, part.y + 0.75))
             names = (("S", "source", "U"), ("D", "drain", "D"), ("G", "gate", "R"))
+        elif part.kind == "pnp":
+            el = elm.BjtPnp().theta(0).at((part.x - 0.75, part.y))
+            names = (("E", "emitter", "U"), ("C", "collector", "D"), ("B", "base", "L"))
         else:
             el = elm.SCR().down().at((part.x, part.y + 1.5))
             names = (("A", "start", "U"), ("K", "end", "D"), ("G", "gate", "L"))
@@ -315,6 +338,8 @@ class Drawer:
         c = a["center"]
         if part.kind == "pmos":
             body = (bb.xmin + 0.1, c[1] - 0.5, bb.xmax - 0.6, c[1] + 0.5)
+        elif part.kind == "pnp":
+            body = (a["base"][0] + 0.05, c[1] - 0.45, bb.xmax - 0.05, c[1] + 0.45)
         else:
             body = (bb.xmin + 0.05, c[1] - 0.35, bb.xmax - 0.05, c[1] + 0.35)
         self.sheet.bodies[part.ref] = body
@@ -329,6 +354,10 @@ class Drawer:
             else:
                 inner = (tip[0], body[3] if dr == "U" else body[1])
             self.pin(part.pin(num), tip, dr, (inner, tip))
+            # the pin's name beside its lead (S D G, E C B, A K G): which leg is which on the part
+            off = (0.12, 0.0) if dr in ("U", "D") else (0.0, 0.14)
+            mid = ((inner[0] + tip[0]) / 2 + off[0], (inner[1] + tip[1]) / 2 + off[1])
+            self.d.add(elm.Label().theta(0).at(mid).label(num, fontsize=FONT - 2, halign="left", color="#555"))
         self.title(part)
 
     def pin(self, p, tip, direction, lead):
@@ -348,19 +377,34 @@ class Drawer:
         return (min(tip[0], box[0]), min(tip[1], box[1]), max(tip[0], box[2]), max(tip[1], box[3]))
 
     def label(self, net, ref, stub=STUB):
+        """(stub end, box of what is drawn there): a ground symbol for the ground net, a bar and the
+        rail's name for a power net, the net's name for a signal."""
         tip, dr = self.ends[ref]
         dx, dy = DIRS[dr]
         end = (tip[0] + dx * stub, tip[1] + dy * stub)
+        if net.kind == "ground":   # the symbol: 0.64 along the stub, 0.5 across
+            a, c = 0.02, 0.66
+            if dr in ("L", "R"):
+                x0, x1 = sorted((end[0] + dx * a, end[0] + dx * c))
+                return end, (x0, end[1] - 0.25, x1, end[1] + 0.25)
+            y0, y1 = sorted((end[1] + dy * a, end[1] + dy * c))
+            return end, (end[0] - 0.25, y0, end[0] + 0.25, y1)
         text = net.name
         w, h = len(text) * CHAR_W, TEXT_H
+        g = 0.08 if net.kind != "power" else 0.16   # a power rail's bar sits in the gap
         if dr == "R":
-            box = (end[0] + 0.08, end[1] - h / 2, end[0] + 0.08 + w, end[1] + h / 2)
+            box = (end[0] + g, end[1] - h / 2, end[0] + g + w, end[1] + h / 2)
         elif dr == "L":
-            box = (end[0] - 0.08 - w, end[1] - h / 2, end[0] - 0.08, end[1] + h / 2)
+            box = (end[0] - g - w, end[1] - h / 2, end[0] - g, end[1] + h / 2)
         elif dr == "U":
-            box = (end[0] - w / 2, end[1] + 0.05, end[0] + w / 2, end[1] + 0.05 + h)
+            box = (end[0] - w / 2, end[1] + g - 0.03, end[0] + w / 2, end[1] + g - 0.03 + h)
         else:
-            box = (end[0] - w / 2, end[1] - 0.05 - h, end[0] + w / 2, end[1] - 0.05)
+            box = (end[0] - w / 2, end[1] - g + 0.03 - h, end[0] + w / 2, end[1] - g + 0.03)
+        if net.kind == "power":    # the bar, across the stub's end, inside the box
+            box = (min(box[0], end[0] - 0.2), min(box[1], end[1] - 0.2), max(box[2], end[0] + 0.2),
+                   max(box[3], end[1] + 0.2)) if dr in ("U", "D") else \
+                  (min(box[0], end[0] + dx * 0.02), min(box[1], end[1] - 0.2), max(box[2], end[0] + dx * 0.02),
+                   max(box[3], end[1] + 0.2))
         return end, box
 
     def place_label(self, net, p):
@@ -373,7 +417,18 @@ class Drawer:
         else:
             end, box = self.label(net, p.ref, STUB)   # check() will report it
         self.wire(net, tip, end)
-        cx, cy = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
+        dr = self.ends[p.ref][1]
+        if net.kind == "ground":
+            theta = {"D": 0, "R": 90, "L": -90, "U": 180}[dr]
+            self.d.add(elm.Ground().theta(theta).at(end).color(self.colour(net)))
+            self.sheet.labels.append((net.name, net.name, box, end))
+            return
+        if net.kind == "power":
+            a, b = ((end[0] - 0.2, end[1]), (end[0] + 0.2, end[1])) if dr in ("U", "D") else \
+                ((end[0], end[1] - 0.2), (end[0], end[1] + 0.2))
+            self.d.add(elm.Line().at(a).to(b).color(self.colour(net)).linewidth(1.6))
+        text = _text_box(net, dr, box)
+        cx, cy = (text[0] + text[2]) / 2, (text[1] + text[3]) / 2
         self.d.add(elm.Label().theta(0).at((cx, cy)).label(net.name, color=self.colour(net), fontsize=FONT))
         self.sheet.labels.append((net.name, net.name, box, end))
 
@@ -482,7 +537,7 @@ class Drawer:
         for part in self.nl.parts.values():
             if part.kind in wiring.BOXES:
                 self.box(part)
-            elif part.kind in ("pmos", "scr"):
+            elif part.kind in ("pmos", "scr", "pnp"):
                 self.three_terminal(part)
             else:
                 self.two_terminal(part)
@@ -505,17 +560,78 @@ class Drawer:
                 continue
             for p in net.pins:
                 self.place_label(net, p)
+        for p in self.nl.nc:   # pins left open on purpose: a cross at the tip
+            if p.ref in self.ends:
+                self.d.add(elm.NoConnect().at(self.ends[p.ref][0]))
+                self.sheet.nc.append(_r(self.ends[p.ref][0]))
+        self.reeds()
+        self.reader_box()
         self.wired = wired
         return self.sheet
 
+    def reeds(self):
+        """The reeds are off the board: one symbol between J5 and J6 stands for the eight."""
+        if "J5" not in self.nl.parts or "J6" not in self.nl.parts:
+            return
+        j5, j6 = self.sheet.bodies["J5"], self.sheet.bodies["J6"]
+        y = min(j5[1], j6[1]) - 1.1
+        x = (j5[0] + j6[2]) / 2
+        el = elm.SwitchReed().right().at((x - 1.5, y))
+        self.d.add(el)
+        self.sheet.bodies["reeds"] = (x - 1.5, y - 0.3, x + 1.5, y + 0.3)
+        text = "8 reed switches (off the board): reed k from J5 pin k+1 (Dk) to J6 pin k+1 (GND)"
+        w = len(text) * CHAR_W * 0.85
+        self.d.add(elm.Label().theta(0).at((x, y - 0.55)).label(text, fontsize=FONT - 1.5))
+        self.sheet.texts.append(("reeds", (x - w / 2, y - 0.7, x + w / 2, y - 0.4)))
+
+    def reader_box(self):
+        """A dashed frame round the reader board's parts, and what it stands for."""
+        from hardware import stripboard
+        sh = self.sheet
+        refs = [r for r in stripboard.READER_PARTS if r in sh.bodies] + ["reeds"]
+        if not refs:
+            return
+        mine = [sh.bodies[r] for r in refs] + [t for r, t in sh.texts if r in refs]
+        tips = [t for _n, ref, t, _d, _l in sh.pins if ref.split(".")[0] in refs]
+        ends = {_r(t) for t in tips}
+        # the labels at the reader's own pins' stubs
+        for _n, _t, box, end in sh.labels:
+            for tip in tips:
+                if abs(end[0] - tip[0]) + abs(end[1] - tip[1]) < 3.1 and (end[0] == tip[0] or end[1] == tip[1]):
+                    mine.append(box)
+                    break
+        del ends
+        x0 = min(b[0] for b in mine) - 0.3
+        y0 = min(b[1] for b in mine) - 0.3
+        x1 = max(b[2] for b in mine) + 0.3
+        y1 = max(b[3] for b in mine) + 0.3
+        _frame(self.d, (x0, y0, x1, y1), "--", "#777")
+        text = "reader board x 25: one per 8 stations, chained by ribbon (J3 IN, J4 OUT)"
+        w = len(text) * CHAR_W
+        self.d.add(elm.Label().theta(0).at((x1 - w / 2, y1 + 0.3)).label(text, fontsize=FONT, color="#555"))
+        sh.frame = (x0, y0, x1, y1)
+        sh.texts.append(("frame", (x1 - w, y1 + 0.1, x1, y1 + 0.5)))
+
+
+REVISION = "C"   # B: the shared reader bus and the crowbar; C: re-driven bus, over-voltage switch, chain marker
+
 
 def title_block(d, cfg):
-    """One line under the drawing: what it is and how it was made."""
-    y = min(b[1] for b in d.sheet.bodies.values()) - 1.2
-    d.d.add(elm.Label().theta(0).at((0, y)).label(
-        "Scotland Yard board, %s: generated from hardware/wiring.net and the board config "
-        "(python -m hardware.schematic). Labels with one name are one net. Pin numbers: the part's "
-        "datasheet (U1: header pins)." % wiring.MCU_NAMES[cfg["board"]], fontsize=FONT + 1, halign="left"))
+    """A framed block under the drawing: what it is, its revision and how it was made."""
+    y = min(b[1] for b in d.sheet.bodies.values()) - 1.6
+    x1 = max(b[2] for b in d.sheet.bodies.values())
+    lines = ["Scotland Yard board - %s" % wiring.MCU_NAMES[cfg["board"]],
+             "Revision %s   sheet 1 of 1   source: hardware/wiring.net (python -m hardware.schematic)" % REVISION,
+             "Labels with one name are one net; ground symbol = GND; bar = supply rail; X = not connected.",
+             "Pin numbers: the part's datasheet (U1: header pins)."]
+    w = max(len(t) for t in lines) * CHAR_W * 1.1
+    h = TEXT_H * 1.3 * len(lines) + 0.3
+    x0 = x1 - w
+    _frame(d.d, (x0, y - h, x1, y), "-", "#222")
+    for i, t in enumerate(lines):
+        d.d.add(elm.Label().theta(0).at((x0 + 0.2, y - 0.25 - i * TEXT_H * 1.3)).label(
+            t, fontsize=FONT + (2 if i == 0 else 0), halign="left"))
+    d.sheet.title_block = (x0, y - h, x1, y, lines)
 
 
 def draw(cfg, netlist_path=wiring.NETLIST):

@@ -19,15 +19,19 @@ import sys
 from hardware import wiring
 from sy.hardware import boardconfig
 
-READER_PARTS = ("U3", "RN1", "C2", "R7", "J3", "J4", "J5", "J6")
-ROWS, COLS = 18, 30
+READER_PARTS = ("U3", "U4", "U5", "RN1", "C2", "C3", "C4", "R7", "R8", "R9", "J3", "J4", "J5", "J6")
+ICS = ("U3", "U4", "U5")
+ROWS, COLS = 20, 40
 PITCH = 2.54
+# four corner holes drilled out to 3.2 mm for M3 standoffs: no part, cut or link may use them
+MOUNTING = ((0, 0), (0, COLS - 1), (ROWS - 1, 0), (ROWS - 1, COLS - 1))
 
 
-def _dip16(r, c):
-    """74HC165 straddling the cut under it: pins 1..8 down column c, 16..9 down column c+3."""
-    out = {str(k): (r + k - 1, c) for k in range(1, 9)}
-    out.update({str(17 - k): (r + k - 1, c + 3) for k in range(1, 9)})
+def _dip(r, c, pins):
+    """A DIP straddling the cut under it: pins 1..n/2 down column c, n..n/2+1 down column c+3."""
+    half = pins // 2
+    out = {str(k): (r + k - 1, c) for k in range(1, half + 1)}
+    out.update({str(pins + 1 - k): (r + k - 1, c + 3) for k in range(1, half + 1)})
     return out
 
 
@@ -47,10 +51,16 @@ def _box_header(r, c, gnd_left):
 
 # part -> {pin number: (row, column)}
 PLACES = {
-    "J6": {str(k): (0, 8 + 2 * k) for k in range(1, 9)},   # reeds' GND leads, along one strip
+    "J6": {str(k): (0, 8 + k) for k in range(1, 9)},       # reeds' GND leads, 2.54 mm apart on one strip
     "J3": _box_header(1, 2, gnd_left=True),                  # IN, toward the controller
     "J4": _box_header(1, COLS - 4, gnd_left=False),          # OUT, to the next board
-    "U3": _dip16(7, 8),
+    "U3": _dip(7, 8, 16),
+    "U4": _dip(7, 26, 14),                                   # CLK and SH/LD re-driver
+    "U5": _dip(7, 32, 20),                                   # QH latch
+    "C3": {"1": (7, 31), "2": (8, 31)},                      # 3V3 (VCC row) to GND (6A row)
+    "C4": {"1": (7, 37), "2": (6, 37)},                      # 3V3 (VCC row) to a GND strip above
+    "R8": {"1": (18, 28), "2": (18, 33)},                    # CLK to the next board
+    "R9": {"1": (19, 28), "2": (19, 33)},                    # SH/LD to the next board
     "C2": {"1": (7, 13), "2": (8, 13)},                      # 3V3 (VCC row) to GND (CLK_INH row)
     "RN1": _column(7, 18, 10),                               # COM on the VCC row
     "J5": {str(k): (7 + k, 22) for k in range(1, 9)},       # reed k-1 beside RN1's R(k)
@@ -151,7 +161,10 @@ def build(nl):
             raise ValueError("strip %d joins %s" % (r, nets))
         if nets:
             net_of_seg[i] = nets.pop()
-    used = set(pins) | cuts
+    for hole in MOUNTING:
+        if hole in pins:
+            raise ValueError("a part's pin sits in the mounting hole %s" % (hole,))
+    used = set(pins) | cuts | set(MOUNTING)
     by_net = {}
     for i, n in net_of_seg.items():
         by_net.setdefault(n, []).append(i)
@@ -210,14 +223,15 @@ def _blocked(a, b, used, links):
 
 
 def _crosses_ic(a, b):
-    """Does the straight link a-b pass over the 74HC165's body?"""
-    r0, c0 = min(PLACES["U3"].values())
-    r1, c1 = max(PLACES["U3"].values())
-    for t in (i / 20 for i in range(21)):
-        r = a[0] + (b[0] - a[0]) * t
-        c = a[1] + (b[1] - a[1]) * t
-        if r0 - 0.5 <= r <= r1 + 0.5 and c0 <= c <= c1:
-            return True
+    """Does the straight link a-b pass over an IC's body?"""
+    for ref in ICS:
+        r0, c0 = min(PLACES[ref].values())
+        r1, c1 = max(PLACES[ref].values())
+        for t in (i / 20 for i in range(21)):
+            r = a[0] + (b[0] - a[0]) * t
+            c = a[1] + (b[1] - a[1]) * t
+            if r0 - 0.5 <= r <= r1 + 0.5 and c0 <= c <= c1:
+                return True
     return False
 
 
@@ -252,6 +266,10 @@ def svg(layout, nl):
         for c in range(COLS):
             x, y = xy((r, c))
             out.append('<circle cx="%.1f" cy="%.1f" r="1.2" fill="#fff" stroke="#a07850" stroke-width="0.3"/>' % (x, y))
+    for h in MOUNTING:
+        x, y = xy(h)
+        out.append('<circle class="mount" cx="%.1f" cy="%.1f" r="4.2" fill="#fff" stroke="#000" stroke-width="0.8"/>'
+                   % (x, y))
     for h in sorted(layout.cuts):
         x, y = xy(h)
         out.append('<path class="cut" d="M%.1f %.1fl6 6m0 -6l-6 6" stroke="#d00" stroke-width="1.4"/>' % (x - 3, y - 3))
@@ -302,7 +320,8 @@ def svg(layout, nl):
              "(pin 1 = column %d, row %d); RN1's dot (pin 1, common) at row %d." % (
                  PLACES["U3"]["1"][1], PLACES["U3"]["1"][0], PLACES["RN1"]["1"][0]),
              "Cuts: %d at holes, %d between holes; %d wire links. Check with a meter before fitting U3: no strip "
-             "may beep to its neighbour." % (len(layout.cuts), len(layout.knife), len(layout.links))]
+             "may beep to its neighbour." % (len(layout.cuts), len(layout.knife), len(layout.links)),
+             "Black rings: drill the four corner holes to 3.2 mm for M3 standoffs (the strips there carry nothing)."]
     for i, t in enumerate(notes):
         out.append('<text x="10" y="%.1f" font-size="7">%s</text>' % (y0 + ROWS * s + 30 + 12 * i, _esc(t)))
     out.append("</svg>")

@@ -44,6 +44,7 @@ PIN_SETS = {
     "jumper": (("1", "pas"), ("2", "pas")),
     "pmos": (("S", "pas"), ("D", "pas"), ("G", "in")),
     "scr": (("A", "pas"), ("K", "pas"), ("G", "pas")),
+    "pnp": (("E", "pas"), ("C", "pas"), ("B", "pas")),
 }
 BOXES = ("ic", "mcu", "conn", "led", "rnet")  # drawn as a box with numbered pins on its sides
 # rnet: a bussed resistor network; its pin named COM is the common end of every resistor

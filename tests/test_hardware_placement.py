@@ -178,3 +178,26 @@ def test_neighbour_within_the_magnets_reach_is_warned(example):
     # station 1's glass runs 0..14 mm along x: station 2's centre is 6 mm past its far end
     assert warn[0] == (1, 2, pytest.approx(6.0)) and (1, 3, pytest.approx(9.0)) in warn
     assert all(d < P.MAGNET_REACH_MM for _s, _t, d in warn)
+
+
+def test_no_two_cuts_in_the_plate_touch_on_the_example(example):
+    # within every station (LED pocket against its groove and wire holes) and between stations
+    assert example.conflicts() == []
+    # the LED's offset is the smallest that keeps its pocket 1 mm from its own groove and holes
+    margin = P.GEOMETRY_MARGIN_MM
+    for s in (1, 100, 199):
+        own = P.cut_conflicts({s: example.pos[s]}, {s: example.angles[s]}, {s: example.sides[s]}, margin=margin + 0.06)
+        assert own and all(t is None for _s, t, _w, _g in own)   # 0.06 mm more margin fails: it is tight
+    assert 7.0 < P.LED_OFFSET_MM < 9.0
+
+
+def test_conflict_check_sees_a_pocket_on_a_lead_and_crowded_stations(monkeypatch):
+    pos, angles, sides = {1: (0.0, 0.0)}, {1: 0.0}, {1: 1}
+    monkeypatch.setattr(P, "LED_OFFSET_MM", 6.5)    # the pocket reaches over the groove
+    bad = P.cut_conflicts(pos, angles, sides)
+    assert {w for _s, t, w, _g in bad if t is None} == {"pocket/groove", "pocket/hole"}
+    monkeypatch.undo()
+    assert P.cut_conflicts(pos, angles, sides) == []
+    crowded = {1: (0.0, 0.0), 2: (0.0, 12.0)}       # station 2's pocket lands on station 1's LED
+    bad = P.cut_conflicts(crowded, {1: 0.0, 2: 0.0}, {1: 1, 2: -1})
+    assert any(t == 2 and w == "pocket/pocket" and g < 0 for _s, t, w, g in bad)

@@ -66,11 +66,12 @@ def test_bom_is_the_tools_output():
     chips = boardconfig.default()["reeds"]["chips"]
     assert rows["2x5 box header, 2.54 mm (shrouded, keyed)"] == str(2 * chips + 1)   # 2 per board + J2
     assert rows["10-way ribbon cable assemblies: ribbon + 2 IDC sockets 2x5 each"] == str(chips)
-    assert rows["ceramic capacitor 100 nF"] == str(chips + 1)
+    assert rows["ceramic capacitor 100 nF"] == str(3 * chips + 1)   # U3, U4, U5 per board + U2
     assert rows["74AHCT125 quad buffer, DIP-14 + DIP-14 socket"] == "1"
     assert 20 <= int(rows["22-24 AWG stranded, red + black"].split()[0]) <= 30       # ~25 m for the chain
     assert 25 <= int(rows["26-28 AWG stranded, two colours"].split()[0]) <= 40       # ~30 m for the reeds
-    for part in ("fuse 5 A slow-blow", "stripboard", "perfboard", "screw terminal", "power switch"):
+    for part in ("fuse 5 A fast-acting", "stripboard", "perfboard", "screw terminal", "power switch", "standoff",
+                 "1x20 pin header"):
         assert any(part in r for r in rows), part
 
 
@@ -91,7 +92,7 @@ def test_before_first_power_checklist():
     assert m
     steps = m.group(1)
     for must in ("+5V to GND must not beep", "3V3 to GND", "No 5 V on any GPIO", "limited to 300 mA",
-                 "One reader board first", "LED sections before gluing", "4 mm off", "thinnest"):
+                 "One reader board first", "LED sections before gluing", "2.5 mm off the", "thinnest"):
         assert must in steps, must
 
 

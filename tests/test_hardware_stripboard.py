@@ -17,7 +17,7 @@ def test_layout_walks_back_to_the_netlist(built):
     nl, lay = built
     assert stripboard.connections(lay) == stripboard.expected(nl)
     groups = stripboard.expected(nl)
-    assert frozenset({"U3.9", "R7.2"}) in groups and frozenset({"U3.7"}) in groups   # QH used, /QH open
+    assert frozenset({"U3.9", "U5.2"}) in groups and frozenset({"U3.7"}) in groups   # QH to the latch, /QH open
     # every hole holds at most one thing: pins, cuts and link ends never share a hole
     ends = [h for a, b, _n in lay.links for h in (a, b)]
     assert len(ends) == len(set(ends))
@@ -54,3 +54,13 @@ def test_readme_counts_are_the_layouts(built):
                              "README.md")).read()
     assert "%d cuts at holes, %d cuts between holes" % (len(lay.cuts), len(lay.knife)) in text
     assert "and %d wire links" % len(lay.links) in text
+
+
+def test_mounting_holes_are_free_and_cut_nothing(built):
+    nl, lay = built
+    ends = {h for a, b, _n in lay.links for h in (a, b)}
+    segs = stripboard.segments(lay)
+    for h in stripboard.MOUNTING:
+        assert h not in lay.pins and h not in ends and h not in lay.cuts
+        seg = [s for s in segs if s[0] == h[0] and s[1] <= h[1] <= s[2]][0]
+        assert h[1] in (seg[1], seg[2])   # at its strip's end: drilling it out joins and parts nothing

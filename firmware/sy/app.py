@@ -7,6 +7,7 @@ Steady state allocates nothing: the bitmap, the debouncer's ring and the frame a
 import gc
 
 from sy.hardware.debounce import Debouncer
+from sy.hardware.reeds import CHAIN_OK, SHORT
 from sy.play.board import Board
 from sy import forget
 from sy.link.proto import Protocol
@@ -69,6 +70,10 @@ class App:
         self.cycle_kind = SCAN  # what this cycle did (CYCLE_KINDS)
         self.cycle_max_kind = SCAN  # what the longest plain cycle did
         self.commands = 0  # host lines handled
+        # the reed chain checks itself (sy.hardware.reeds): a refused scan leaves the bitmap as it
+        # was, so the game sees no change while the chain lies; the host hears each start and end
+        self.chain = inputs if hasattr(inputs, "fault") else None
+        self.chain_fault = CHAIN_OK
 
     def start(self, now):
         self.inputs.scan(self.bitmap)
@@ -92,6 +97,8 @@ class App:
         self.cycles += 1
         bitmap = self.bitmap
         self.inputs.scan(bitmap)
+        if self.chain is not None and self.chain.fault != self.chain_fault:
+            self._chain_changed()
         deb = self.debouncer
         deb.update(bitmap, now)
         self.cycle_kind = SCAN
@@ -148,6 +155,14 @@ class App:
         elif self.board.lift_note >= 0 or self.board.ask_note:
             self.cycle_kind = NOTE
             self.board.send_notes()
+
+    def _chain_changed(self):
+        """A code for the host: {"note": "chain", "fault": "short"|"long"|null, "after": k}: the
+        reader chain broken or mis-clocked after module k (-1: after the controller)."""
+        f = self.chain_fault = self.chain.fault
+        kind = getattr(getattr(self.chain, "reeds", self.chain), "kind", 0)
+        self.proto.note({"note": "chain", "fault": None if f == CHAIN_OK else "short" if kind == SHORT else "long",
+                         "after": f})
 
     def _frame(self, now):
         self.board.dirty = False

@@ -10,8 +10,10 @@
 //   'S'  USB serial bytes (to the Pico on stdin, from it on stdout)
 //   'C'  one JSON object: a command on stdin, an event or a reply on stdout
 // What is modelled (MODEL.json names the pins, from the board's config):
-// - 74HC165 chain on an SPI block: SH/LD low latches every input; each byte clocked out is the
-//   next chip's 8 inputs (chip nearest the MCU first, input H first), at the SPI's own bit rate.
+// - 74HC165 chain on an SPI block: SH/LD low latches every input; the bytes clocked out are each
+//   chip's 8 inputs (chip nearest the MCU first, input H first), the last chip's D0 tied low (a
+//   marker) and its SER pull-up after the chain, at the SPI's own bit rate; a bit dropped, doubled
+//   or the chain cut after a module on command (`chain`).
 // - buttons and the safe-mode pin: inputs driven high (rp2040js does not model pull-ups) and low
 //   while pressed.
 // - WS2812 chain: decoded from the data pin's edges (a high pulse over 600 ns is a 1), a frame
@@ -165,21 +167,48 @@ function flashHook(isErase) {
 }
 
 // --- modelled hardware ------------------------------------------------------------------------------
-function inputByte(k) {
-  if (k >= model.chips) return model.active_low ? 0x00 : 0x00; // SER of the last chip is tied to GND
-  const closed = inputs[k];
-  return model.active_low ? ~closed & 0xff : closed;
+// The 74HC165 chain as the bits it clocks out: each chip's 8 inputs (H first, A = D0 last), the
+// last chip's D0 wired to GND (the marker the firmware checks), then the last chip's SER, held high
+// by its resistor network. A fault between module k and module k+1 (the `chain` command) drops the
+// first bit of module k+1 (an edge not taken), doubles it (an edge taken twice), or cuts the chain
+// there (module k's SER pull-up from then on).
+let chainFault = null; // {after, kind: 'drop' | 'double' | 'cut'}
+const TAIL_BYTES = 4;
+
+function chainBits() {
+  const n = (model.chips + TAIL_BYTES) * 8;
+  let bits = [];
+  for (let k = 0; k < model.chips; k++) {
+    let raw = model.active_low ? ~inputs[k] & 0xff : inputs[k];
+    if (k === model.chips - 1) raw &= 0xfe; // the marker
+    for (let i = 7; i >= 0; i--) bits.push((raw >> i) & 1);
+  }
+  while (bits.length < n) bits.push(1);
+  if (chainFault) {
+    const at = 8 * (chainFault.after + 1);
+    if (chainFault.kind === 'drop') bits.splice(at, 1);
+    else if (chainFault.kind === 'double') bits.splice(at, 0, bits[at]);
+    else if (chainFault.kind === 'cut') bits = bits.slice(0, at).concat(new Array(n - at).fill(1));
+    while (bits.length < n) bits.push(1);
+  }
+  const bytes = new Uint8Array(model.chips + TAIL_BYTES);
+  for (let j = 0; j < bytes.length; j++) {
+    let v = 0;
+    for (let i = 0; i < 8; i++) v = (v << 1) | bits[8 * j + i];
+    bytes[j] = v;
+  }
+  return bytes;
 }
 
 function attachHardware() {
-  // 74HC165 chain
+  // 74HC165 chain: SH/LD low latches every input; each byte clocked out is the next 8 bits
   const spi = mcu.spi[model.spi];
-  let latched = new Uint8Array(model.chips);
+  let latched = chainBits();
   let shiftIndex = 0;
   const load = mcu.gpio[model.load];
   load.addListener((state) => {
     if (!load.outputValue) {
-      latched = inputs.slice();
+      latched = chainBits();
       shiftIndex = 0;
     }
   });
@@ -187,7 +216,7 @@ function attachHardware() {
   const spiAlarm = mcu.clock.createAlarm(() => spi.completeTransmit(pending));
   spi.onTransmit = () => {
     const k = shiftIndex++;
-    pending = k < model.chips ? (model.active_low ? ~latched[k] & 0xff : latched[k]) : 0;
+    pending = k < latched.length ? latched[k] : 0xff;
     const hz = spi.clockFrequency || 1e6;
     spiAlarm.schedule(Math.max(1, Math.round((spi.dataBits * 1e9) / hz)));
   };
@@ -468,6 +497,10 @@ function handle(cmd) {
       reply();
       break;
     }
+    case 'chain': // the 74HC165 chain goes wrong after module `after`: kind drop | double | cut | null
+      chainFault = cmd.kind ? { after: cmd.after, kind: cmd.kind } : null;
+      reply();
+      break;
     case 'pin': // drive a button or the safe-mode pin: level 0 = pressed (to GND)
       pinLevels.set(cmd.gpio, cmd.level);
       if (powered) mcu.gpio[cmd.gpio].setInputValue(!!cmd.level);

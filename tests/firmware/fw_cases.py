@@ -199,7 +199,7 @@ def test_shift_reeds_latch_and_invert():
     from machine import Pin, SPI
     from sy.hardware.reeds import ShiftReeds, PinButtons, BoardInputs
     spi = SPI(0)
-    spi.data = bytes([0xFE] + [0xFF] * 24)  # active low: chain bit 7 closed
+    spi.data = bytes([0xFE] + [0xFF] * 23 + [0xFE, 0xFF])  # active low: chain bit 7 closed; the marker, the tail
     load = Pin(17, Pin.OUT)
     reeds = ShiftReeds(spi, load, 25, True)
     Pin.levels[40] = 0  # taxi button pressed (active low)
@@ -621,7 +621,7 @@ def test_bus_sweep_finds_the_clock_where_reads_go_wrong():
     from sy.link.service import bus_sweep
     inputs, _leds = hw.real(boardconfig.validate({"board": "pico", "reeds": {"spi_mode": 2}}))
     reeds = inputs.reeds
-    reeds.spi.data = bytes([0xFE] + [0xFF] * 24)
+    reeds.spi.data = bytes([0xFE] + [0xFF] * 23 + [0xFE, 0xFF])   # (the chain's marker and tail: sy.hardware.reeds)
     reeds.spi.max_baud = 1000000
     got = bus_sweep(reeds, [4000000, 250000, 1000000, 2000000], 9, bytearray(25))
     assert [r[0] for r in got] == [250000, 1000000, 2000000, 4000000]

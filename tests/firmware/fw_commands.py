@@ -1013,7 +1013,7 @@ def test_service_bus_checks_its_clocks_and_reads():
     assert "no SPI reed chain" in _refused(r, "bad_input"), r
     inputs, _leds = hw.real(boardconfig.validate({"board": "pico"}))
     tb.app.inputs.reeds = reeds = inputs.reeds  # a chain on a fake SPI bus, as fw_cases' bus sweep
-    reeds.spi.data = bytes([0xFF] * (tb.app.chips + 1))
+    reeds.spi.data = bytes([0xFF] * (tb.app.chips - 1) + [0xFE, 0xFF])   # the marker and the tail (sy.hardware.reeds)
     reeds.load = _QuietPin()  # the fake pin logs every level: 500 reads would fill the unix port's heap
     r = tb.command("svc_bus", baudrates=[1000000, 250000])
     assert r["ok"] and r["results"] == [[250000, 0, 20], [1000000, 0, 20]], r  # 20 reads by default
@@ -1037,7 +1037,7 @@ def test_service_bus_checks_its_clocks_and_reads():
         spi.init = init
         reeds.spi_mode = mode
         for data in (0x00, 0xFF):  # (the chain inverts: a fault reads one bit higher, or lower)
-            spi.data = bytes([data] * (tb.app.chips + 1))
+            spi.data = bytes([data] * (tb.app.chips - 1) + [data & 0xFE, 0xFF])
             spi.max_baud = 1000000
             r = tb.command("svc_bus", baudrates=[2000000, 250000], reads=9)
             assert r["results"] == [[250000, 0, 9], [2000000, 3, 9]] and r["spi_mode"] == mode, (mode, data, r)

@@ -2,7 +2,18 @@
 
 Chain bit k is bit 0x80 >> (k & 7) of byte k >> 3 (SPI delivers MSB first: the chip nearest the
 MCU comes first). The station -> bit map lives in the board config; this driver knows no stations.
+
+The chain proves itself in every scan: the last board's input D0 (chain bit chips * 8 - 1, the
+one input no station uses) is wired to GND, and its SER is held high by its resistor network, so
+the byte clocked out after the chain reads 0xFF. A bit lost on the way (a cut ribbon, an edge not
+taken) leaves the marker high; a bit taken twice pushes the marker into that extra byte. Such a
+scan is refused: the bitmap keeps the last good scan (no phantom moves) and `fault` says what the
+chain did until a scan is good again.
 """
+
+CHAIN_OK = -2   # fault when the last scan was good
+SHORT = 1       # the marker bit read high: a bit lost, or the chain cut
+LONG = 2        # the byte after the chain was not all ones: a bit taken twice
 
 
 class ShiftReeds:
@@ -16,16 +27,42 @@ class ShiftReeds:
         self.load = load_pin
         self.chips = chips
         self.invert = active_low
+        self.raw = bytearray(chips + 1)   # the chain as clocked out, and the byte after it
+        # CHAIN_OK, or the last module whose inputs showed a closed reed before the chain lied
+        # (-1: none); the fault lies after it. kind: SHORT or LONG; faults: scans refused since boot
+        self.fault = CHAIN_OK
+        self.kind = 0
+        self.faults = 0
         load_pin.value(1)
 
     def scan(self, bitmap):
         load = self.load
         load.value(0)  # /PL low: every 74HC165 latches its 8 inputs in parallel
         load.value(1)
-        self.spi.readinto(bitmap)
-        if self.invert:  # a closed reed pulls its input low
-            for i in range(self.chips):
-                bitmap[i] ^= 0xFF
+        raw = self.raw
+        self.spi.readinto(raw)
+        chips = self.chips
+        if raw[chips] != 0xFF:
+            self.kind = LONG
+        elif raw[chips - 1] & 1:
+            self.kind = SHORT
+        else:
+            if self.invert:  # a closed reed pulls its input low
+                for i in range(chips):
+                    bitmap[i] = raw[i] ^ 0xFF
+            else:
+                for i in range(chips):
+                    bitmap[i] = raw[i]
+            self.fault = CHAIN_OK
+            return
+        self.faults += 1
+        # the last module with a closed reed (or the marker) was heard; the marker's bit and its
+        # neighbour (where a lost bit moves it) do not count
+        idle = 0xFF if self.invert else 0   # an open reed's level
+        k = chips - 1
+        while k >= 0 and (raw[k] ^ idle) & (0xFC if k == chips - 1 else 0xFF) == 0:
+            k -= 1
+        self.fault = k
 
 
 class PinButtons:
@@ -54,9 +91,11 @@ class BoardInputs:
         self.buttons = buttons
         self.chips = chips
         self._view = None
+        self.fault = CHAIN_OK   # the reed chain's (ShiftReeds.fault), after each scan
 
     def scan(self, bitmap):
         if self._view is None:
             self._view = memoryview(bitmap)[:self.chips]  # made once
         self.reeds.scan(self._view)
+        self.fault = self.reeds.fault
         bitmap[self.chips] = self.buttons.read() if self.buttons else 0

@@ -28,6 +28,7 @@ Service mode ends by itself after IDLE_MS without a command (a wizard that died)
 from binascii import hexlify
 
 from sy import forget
+from sy.hardware.reeds import CHAIN_OK
 from sy.link.fields import ProtoError as SvcError
 from sy.storage.stages import SETUP, PLAY
 
@@ -163,7 +164,9 @@ def bus_sweep(reeds, baudrates, reads, buf):
             bad = 0
             for _ in range(reads):
                 reeds.scan(buf)
-                if ref is None:
+                if reeds.fault != CHAIN_OK:   # the chain's own check refused the read
+                    bad += 1
+                elif ref is None:
                     ref = bytes(buf)
                 elif buf != ref:
                     bad += 1
