@@ -110,7 +110,8 @@ def built(tmp_path):
     sim.stick(140, True)  # station 140's reed is stuck closed
     sim.start()
     from host.link.boardlink import BoardLink
-    BoardLink(sim.port, timeout=10).open()  # booted
+    with BoardLink(sim.port, timeout=10):  # booted: it answers (and the link lets go of the port)
+        pass
     gen_path = str(tmp_path / "generated.json")
     with open(gen_path, "w") as f:
         json.dump(gen, f)

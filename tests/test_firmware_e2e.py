@@ -177,7 +177,10 @@ def test_power_cut_resume_and_resend(board):
     fresh = BoardLink(sim.port, timeout=5)
     link.close()
     fresh.open()
-    got = fresh.poll(0.5)
+    got = []
+    end = time.monotonic() + 5
+    while len(got) < applied and time.monotonic() < end:  # poll hands out what came so far
+        got += fresh.poll(0.5)
     assert [s for s, _ in got] == list(range(1, applied + 1))
     assert got[0][1]["type"] == "setup"
     with pytest.raises(BoardCommandError) as e:
@@ -223,7 +226,7 @@ def test_take_back_over_serial_with_power_cuts_before_during_and_after(board):
     sim.place(4)
     link.wait_event("move")
     # during: the undo command, the power cut as it arrives
-    link._write(b'{"cmd":"undo","id":900}\n')
+    link.send({"cmd": "undo", "id": 900})  # no wait for its reply
     time.sleep(0.002)
     sim.power_cut()
     sim.restart()
@@ -258,28 +261,6 @@ def test_take_back_over_serial_with_power_cuts_before_during_and_after(board):
     link.close()
 
 
-def _error_replies(ser, n, timeout=5.0):
-    """The next n error replies the board writes (JSON lines with "ok": false), read straight from
-    the port: BoardLink keeps only the first reply that has no id."""
-    out, buf = [], b""
-    end = time.monotonic() + timeout
-    while len(out) < n and time.monotonic() < end:
-        data = ser.read(ser.in_waiting or 1)
-        if not data:
-            time.sleep(0.01)
-            continue
-        buf += data
-        while b"\n" in buf:
-            line, buf = buf.split(b"\n", 1)
-            try:
-                msg = json.loads(line)
-            except ValueError:
-                continue
-            if isinstance(msg, dict) and msg.get("ok") is False:
-                out.append(msg)
-    return out
-
-
 # lines the board must refuse, each with the error reply it owes (docs/protocol.md); several are
 # commands that would change the game if they ran: undo takes D1's move back
 BROKEN_LINES = [
@@ -311,14 +292,17 @@ def test_malformed_and_oversized_lines(board):
     link.wait_event("move")
     before = _status(link)
     journal = link.record(everything=True)
-    link._pump(0.2)  # nothing else is on its way
-    for line, code, message in BROKEN_LINES:
-        link.ser.write(line + b"\n")
-        replies = _error_replies(link.ser, 1)
-        assert len(replies) == 1, "no error reply to %r" % line[:40]
-        reply = replies[0]
-        assert reply["id"] is None and reply["error"] == code, (line[:40], reply)
-        assert reply["message"] == message, (line[:40], reply)
+    assert link.take_refusal(0.2) is None  # nothing else is on its way
+    other = os.open(sim.port, os.O_WRONLY | os.O_NOCTTY)  # a second program on the port writes them
+    try:
+        for line, code, message in BROKEN_LINES:
+            os.write(other, line + b"\n")
+            reply = link.take_refusal(5.0)
+            assert reply is not None, "no error reply to %r" % line[:40]
+            assert reply["id"] is None and reply["error"] == code, (line[:40], reply)
+            assert reply["message"] == message, (line[:40], reply)
+    finally:
+        os.close(other)
     assert _status(link) == before
     assert link.record(everything=True) == journal
     assert link.poll(0.3) == []  # no event

@@ -353,3 +353,45 @@ def test_console_tells_the_board_when_the_detectives_corner_mister_x(tmp_path):
     assert {"cornered": True} in board.sent
     assert board.sent.index({"cornered": True}) < next(k for k, m in enumerate(board.sent) if "reveal" in m)
     assert any("cannot move: every station" in line for line in out), out
+
+
+class LostUndoBoard(UndoBoard):
+    """Takes the move back but its event never comes: the console follows the board's journal."""
+
+    def __init__(self, rng, sg):
+        super().__init__(rng, sg)
+        self.followed = []
+
+    def undo(self, piece=None):
+        reply = super().undo(piece)
+        self.lost = self.pending.pop()  # the undo event, lost on the wire
+        return reply
+
+    def follow_board(self, reason):
+        self.followed.append(reason)
+        self.sg.take_back(self.lost["piece"])  # what resync finds in the board's journal
+
+
+def test_console_undo_whose_event_is_lost_follows_the_board(tmp_path):
+    rng = random.Random(11)
+    sg = SecretGame.create(draw_setup(2, rng), folder=str(tmp_path))
+    board = LostUndoBoard(rng, sg)
+    mover = random_detectives(board)
+    ticks = [0.0]
+
+    def clock():  # a second per look: the console's five seconds pass at once
+        ticks[0] += 1.0
+        return ticks[0]
+
+    con = Console(sg, board, inp=lambda prompt: "", out=lambda text: None, detectives=mover, wait=0, clock=clock)
+    con.mrx_turn = lambda: True
+    s, t = rng.choice(sg.game.legal_mrx())
+    sg.mrx_move(t, s)
+    con.detectives_turn()
+    for ev in board.events(0):
+        con.on_event(ev)
+    n_turn = sg.game.n_turn
+    assert n_turn and not board.followed
+    con.take_back(None)
+    assert sg.game.n_turn == n_turn - 1 and sg.game.phase == PHASE_DETECTIVES
+    assert len(board.followed) == 1 and "did not come" in board.followed[0]

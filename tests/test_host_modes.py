@@ -34,7 +34,8 @@ def env(tmp_path):
 
 
 PUBLIC_MRX_LINES = [
-    r"New game \S+\. The computer plays Mister X; his stations stay hidden until the end\. Secret log .*",
+    r"New game \S+\. The computer plays Mister X; his stations stay hidden until the end, when his secret log is "
+    r"shown and checked\.",
     r"Round \d+/\d+   Mister X has made \d+ moves?, (surfaces after move \d+|no more surfacing)",
     r"Mister X's tickets: black \d+, double \d+",
     r"Mister X may be on \d+ stations?\.",
@@ -47,7 +48,8 @@ PUBLIC_MRX_LINES = [
 
 def check_public(text, sg):
     """Every line before the end that speaks of Mister X is one of the public forms, and names a
-    station of his only where he surfaced."""
+    station of his only where he surfaced; his secret log's file is not named (it holds his stations)."""
+    assert os.path.basename(sg.path) not in text.split("GAME OVER")[0]
     entries = sg.entries()
     surfaced = [to for _t, to, sh, _c, _s in entries if sh]
     checked = 0

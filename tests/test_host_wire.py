@@ -41,13 +41,13 @@ def ints(obj):
 @pytest.mark.parametrize("seed,players", [(1, 1), (2, 3), (3, 5)])
 def test_no_hidden_station_on_the_wire(tmp_path, monkeypatch, seed, players):
     sent = bytearray()
-    real_write = boardlink.BoardLink._write
+    real_write = boardlink.BoardLink._transmit
 
     def recording_write(self, data):
         sent.extend(data)
         return real_write(self, data)
 
-    monkeypatch.setattr(boardlink.BoardLink, "_write", recording_write)
+    monkeypatch.setattr(boardlink.BoardLink, "_transmit", recording_write)
     printed = []
     assert simcmd.run_sim(demo_args(tmp_path, seed, players), out=printed.append) == 0
     assert any("GAME OVER" in line for line in printed)

@@ -259,8 +259,12 @@ def test_a_line_that_is_not_json_changes_nothing():
     try:
         _open(link, sim)
         link.request("setup", detectives=[13, 26], bobbies=[29, 34])
-        link.ser.write(b'{"cmd" "reset", "confirm" true, "id": 77}\n')  # not JSON: two colons missing
-        link._pump(0.5)
+        other = os.open(sim.port, os.O_WRONLY | os.O_NOCTTY)  # a second program on the port
+        try:
+            os.write(other, b'{"cmd" "reset", "confirm" true, "id": 77}\n')  # not JSON: two colons missing
+        finally:
+            os.close(other)
+        assert link.take_refusal(5.0)["error"] == "bad_input"
         assert link.request("status")["stage"] == "setup", "a line that is not JSON reset the game"
     finally:
         link.close()

@@ -25,7 +25,8 @@ def faulty(tmp_path):
                            "reeds": {"bits": [(s * 3 + 5) % 200 for s in range(199)]}})
     sim.start()
     from host.link.boardlink import BoardLink
-    BoardLink(sim.port, timeout=10).open()  # booted
+    with BoardLink(sim.port, timeout=10):  # booted: it answers (and the link lets go of the port)
+        pass
     sim.dead_leds.add(sim.config["leds"]["index"][87])  # station 88's LED is dead
     sim.stick(57, True)    # station 57's reed is stuck closed
     sim.stick(112, False)  # station 112's reed never closes

@@ -67,9 +67,9 @@ def transport_wires(config):
 
 def station_wire(pico, wire, station):
     """(r, g, b) of a station in a frame's wire bytes."""
-    from host.simulator.board import _ORDERS
+    from sy.hardware.leds import WIRE_ORDER
     cfg = pico.config["leds"]
-    pr, pg, pb = _ORDERS[cfg["order"]]
+    pr, pg, pb = WIRE_ORDER[cfg["order"]]
     k = 3 * cfg["index"][station - 1]
     return bytes((wire[k + pr], wire[k + pg], wire[k + pb])) if k + 2 < len(wire) else b"\0\0\0"
 

@@ -42,36 +42,54 @@ def add_game_arguments(parser):
     parser.add_argument("--secret-page", action="store_true",
                         help="Mister X's screen in a browser too (his station, moves by click, the detectives): "
                              "served on 127.0.0.1, its secret link printed; the console keeps working")
-    parser.add_argument("--lan", action="store_true",
-                        help="with --secret-page: serve it on the local network, for a phone at the table (the "
-                             "link carries a secret key; it is printed and shown as a QR code)")
+    parser.add_argument("--lan", nargs="?", const="auto", metavar="ADDRESS",
+                        help="with --secret-page: serve it on the local network, for a phone at the table, on "
+                             "ADDRESS (one of this computer's addresses; default: the one of the network it "
+                             "reaches the internet by), over TLS with a certificate made at start; the link carries "
+                             "a secret key: it is printed and shown as a QR code, with the certificate's fingerprint")
     parser.add_argument("--secret-port", type=int, default=0, metavar="PORT",
                         help="the secret page's port (default: any free one)")
 
 
 def secret_page_options(args, mrx):
-    """{"lan", "port"} for connect_and_play, or None without --secret-page."""
+    """{"lan", "port"} for connect_and_play, or None without --secret-page. `lan`: the address to
+    serve on (--lan), or None for this computer only."""
     if not args.secret_page:
         if args.lan:
             raise UserError("--lan goes with --secret-page")
         return None
     if mrx != "human":
         raise UserError("the secret page is Mister X's screen: it goes with a human Mister X")
-    return {"lan": args.lan, "port": args.secret_port}
+    lan = None
+    if args.lan:
+        from host.web.mrxpage import lan_choice
+        try:
+            lan = lan_choice(args.lan)
+        except ValueError:
+            raise UserError("--lan takes one of this computer's IP addresses, not %r" % args.lan)
+    return {"lan": lan, "port": args.secret_port}
 
 
-def open_secret_page(sg, inp, out, lan=False, port=0):
-    """Serve Mister X's secret page next to the console. Returns (inp, out, stop): the console's
-    input (terminal and page), its output (also shown on the page) and stop()."""
+def open_secret_page(sg, inp, out, lan=None, port=0):
+    """Serve Mister X's secret page next to the console (with `lan`, on that address). Returns (inp,
+    out, stop): the console's input (terminal and page), its output (also shown on the page) and stop()."""
     from host.web.mrxinput import PageInput, Said
     from host.web.mrxpage import start_secret_page, qr_text
     said = Said(out)
     pin = PageInput(inp, said)
-    url, stop = start_secret_page(sg.path, pin, said, lan, port, sg.setup.get("map") or "london")
+    try:
+        url, stop = start_secret_page(sg.path, pin, said, lan, port, sg.setup.get("map") or "london")
+    except OSError as e:
+        raise UserError("cannot serve the secret page on %s: %s" % (lan or "127.0.0.1", e.strerror or e))
+    # printed before the page's output is kept for the page (`out`, not `said`): the key is not in
+    # what the page shows
     out("Mister X's secret page: %s" % url)
     if lan:
         out("Scan it with your phone (the link is the key: keep it to yourself):")
         out(qr_text(url))
+        out("Your phone will warn that the page's certificate is not known: it is made fresh for this game. "
+            "Accept it only if its SHA-256 fingerprint is")
+        out("  " + stop.fingerprint)
     else:
         out("(this computer only: --lan serves it to a phone on the local network)")
     return pin, said, stop
@@ -189,8 +207,10 @@ def _connect_and_play(port, sg, resume, inp, out, detectives, side, on_setup, qu
                     sg.game_id, "You" if mrx_agent is None else "Mister X (computer)", "" if mrx_agent is None else "s",
                     sg.setup["mrx"], sg.path))
             else:
-                out("New game %s. The computer plays Mister X; his stations stay hidden until the end. Secret log "
-                    "(do not open it before the end): %s" % (sg.game_id, sg.path))
+                # no path on the shared screen: the file holds his stations, and anyone at the table could
+                # open it (a file:// link in the browser that shows the public view)
+                out("New game %s. The computer plays Mister X; his stations stay hidden until the end, when "
+                    "his secret log is shown and checked." % sg.game_id)
         if getattr(detectives, "needs_side", False):
             detectives = detectives(side)
         console = Console(sg, side, inp=inp, out=out, detectives=detectives, quiet=quiet, mrx_agent=mrx_agent,

@@ -46,6 +46,9 @@ def add_arguments(parser):
     parser.add_argument("--no-web", action="store_true", help="do not serve the browser view of the simulated board")
     parser.add_argument("--web", action="store_true", help="--demo: serve the browser view too (off by default)")
     parser.add_argument("--web-port", type=int, default=0, help="the browser view's port on 127.0.0.1 (default: any free one)")
+    parser.add_argument("--open", action="store_true",
+                        help="open the browser view in Chromium, in a profile of its own made for this run and "
+                             "deleted after it (the table's screen never holds Mister X's secret link)")
     parser.add_argument("--game", choices=("london", "europe"), default="london",
                         help="europe: Mister X - Flight through Europe on the map given by --map (host/europe/sim.py)")
     parser.add_argument("--map", metavar="FOLDER", help="--game europe: the map folder (docs/map-format.md)")
@@ -161,6 +164,7 @@ def run_sim(args, out=print, inp=input):
         sim = SimBoard(folder=args.keep, debounce_ms=args.debounce_ms, heapsize=args.heap)
         where = "firmware under the MicroPython unix port"
     stop_web = None
+    view = None
     t0 = time.monotonic()
     try:
         sim.start()
@@ -170,6 +174,11 @@ def run_sim(args, out=print, inp=input):
             url, stop_web = start_web(sim, port=args.web_port)
             web = stop_web.webboard
             out("Browser view of the simulated board: %s" % url)
+            if args.open:
+                from host.web.viewer import PublicView
+                view = PublicView(url)
+                if not view.opened:
+                    out("(no Chromium to open it with: open it in a browser where Mister X's page is never opened)")
         hands = Hands(sim, web)
         side = BoardSide(sim.port, sg, out=out)
         if web:
@@ -210,6 +219,8 @@ def run_sim(args, out=print, inp=input):
                 driver.moves, time.monotonic() - t0))
         return code
     finally:
+        if view:
+            view.close()
         if stop_web:
             stop_web()
         sim.stop()

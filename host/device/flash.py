@@ -23,6 +23,7 @@ from host import ROOT
 from host.errors import BoardError, UserError
 from host.device.mpy_build import arch_of_mpy, compile_file, on_board, tool, wanted
 from host.link.ports import add_port_argument, resolve, open_serial
+from sy.link.fields import PROTO
 
 FIRMWARE = os.path.join(ROOT, "firmware")
 CHUNK = 512
@@ -281,7 +282,7 @@ class Flasher:
         sent_at = 0
         while time.monotonic() < deadline:
             if time.monotonic() - sent_at > 1.0:
-                ser.write(b'{"id": %d, "cmd": "hello", "proto": 1, "acked": 0}\n' % rid)
+                ser.write(b'{"id": %d, "cmd": "hello", "proto": %d, "acked": 0}\n' % (rid, PROTO))
                 sent_at = time.monotonic()
             buf += ser.read(ser.in_waiting or 1)
             while b"\n" in buf:

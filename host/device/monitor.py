@@ -8,6 +8,7 @@ import time
 
 from host.errors import BoardError
 from host.link.ports import add_port_argument, resolve, open_serial
+from sy.link.fields import PROTO
 
 
 def add_arguments(parser):
@@ -24,7 +25,7 @@ def run(args, out=print):
     start = time.monotonic()
     try:
         if args.hello is not None:
-            ser.write(b'{"id": 1, "cmd": "hello", "proto": 1, "acked": %d}\n' % args.hello)
+            ser.write(b'{"id": 1, "cmd": "hello", "proto": %d, "acked": %d}\n' % (PROTO, args.hello))
         if args.status:
             ser.write(b'{"id": 2, "cmd": "status"}\n')
         if not args.json:

@@ -5,10 +5,19 @@
     link.request("setup", detectives=[13, 26])    # -> reply dict, or raises BoardCommandError
     for ev in link.poll(0.5): ...                 # board events, in order, each exactly once
 
-Events carry sequence numbers; the link acknowledges each one after handing it out, drops
-duplicates (a resend after a reconnect) and asks for a resend when it sees a gap. `applied` (the
-last event handed out) is what a host saves to resume later: BoardLink(port, applied=N).
+One reader thread owns the port's input, as pyserial's `serial.threaded.ReaderThread` does: it
+cuts the bytes into lines and hands each to `handle_line`, which files a reply for the request
+waiting on its id, an event into the event queue, a note into the notes. Callers only wait on a
+condition for what they asked; nobody else reads the port or the link's buffers. Every line to the
+board is built by `command_line` and written by `send`, the one way out.
+
+Events carry sequence numbers; the link acknowledges each one after queueing it, drops duplicates
+(a resend after a reconnect) and asks for a resend when it sees a gap. `applied` (the last event
+handed out) is what a host saves to resume later: BoardLink(port, applied=N).
+
+`on_event(seq, ev)` and `on_note(note)` run on the reader thread: they must not wait on the link.
 """
+import collections
 import json
 import threading
 import time
@@ -17,11 +26,16 @@ import serial
 
 from host.errors import BoardError
 from host.link.ports import explain_open_error
+from sy.link.fields import PROTO  # the board's own constant: both ends speak the same version
 
-PROTO = 1
 # Mister X's moves per reveal line: the board checks each line as it comes (sy/play/verify.py), and a
 # short line is a small object on its heap, at the end of a game when the heap is fullest.
 REVEAL_CHUNK = 2
+# How long the reader's blocking read waits before it looks whether the link is being closed.
+READ_WAIT_S = 0.05
+KEEP_CONSOLE_LINES = 200
+KEEP_NOTES = 500
+KEEP_REFUSALS = 20
 
 
 def reveal_requests(start, moves, chunk=REVEAL_CHUNK):
@@ -76,35 +90,55 @@ class BoardLink:
         self.on_event = on_event
         self.on_note = on_note
         self.ser = None
-        self.next_id = 1
-        self.events = []   # (seq, event dict) not yet taken by poll()
-        self.notes = []    # unsequenced notes
-        self.console = []  # lines that were not protocol JSON (tracebacks, REPL text)
         self.info = None   # the last hello reply
-        self._replies = {}
-        self._streams = {}
-        self._partial = b""
-        # a second thread may send a command (the browser view's `reed`, host/web/server.py) while
-        # the game's thread polls: the reading, the ids and the hand-over of events are locked
-        self._lock = threading.RLock()
+        self.console = collections.deque(maxlen=KEEP_CONSOLE_LINES)  # lines that were not protocol JSON
+        # Everything the reader files and the callers take is guarded by this one condition; the
+        # reader notifies it after each line it files.
+        self._filed = threading.Condition()
+        self._events = collections.deque()  # (seq, event dict) not yet taken
+        self._notes = collections.deque(maxlen=KEEP_NOTES)
+        self._refusals = collections.deque(maxlen=KEEP_REFUSALS)  # error replies the board tied to no id
+        self._replies = {}   # id -> reply, or None while its request waits
+        self._streams = {}   # id -> the record lines streamed before its reply
+        self._failure = None  # why the reader stopped (a LinkError), until the next open
+        self._next_id = 1
+        self._sending = threading.Lock()  # one line on the wire at a time, built in the order sent
+        self._reader = None
+        self._stop_reading = None
 
     # --- connection ---------------------------------------------------------------------------
     def open(self):
+        """Open the port (closing it first if open: one reader per link, or two would split the
+        board's lines between them) and say hello. Returns the hello reply."""
+        self.close()
         try:
-            self.ser = serial.serial_for_url(self.port, baudrate=self.baudrate, timeout=0)
+            ser = serial.serial_for_url(self.port, baudrate=self.baudrate, timeout=READ_WAIT_S)
         except (serial.SerialException, OSError, ValueError) as e:
             raise LinkClosed("closed", explain_open_error(self.port, e))
-        self._partial = b""
-        self._write(b"\n")  # end any half line left over from before
+        with self._filed:
+            self.ser = ser
+            self._failure = None
+        stop = self._stop_reading = threading.Event()
+        self._reader = threading.Thread(target=self._read_loop, args=(ser, stop), daemon=True,
+                                        name="boardlink-reader")
+        self._reader.start()
+        self._transmit(b"\n")  # end any half line left over from before
         return self.hello()
 
     def close(self):
-        if self.ser is not None:
+        if self._stop_reading is not None:
+            self._stop_reading.set()
+        reader, self._reader = self._reader, None
+        if reader is not None and reader is not threading.current_thread():
+            reader.join(2 * READ_WAIT_S + 1.0)
+        with self._filed:
+            ser, self.ser = self.ser, None
+            self._filed.notify_all()
+        if ser is not None:
             try:
-                self.ser.close()
-            except Exception:
+                ser.close()
+            except Exception:  # noqa: BLE001 (a port that vanished may fail to close in any way)
                 pass
-            self.ser = None
 
     def reconnect(self, attempts=20, delay=0.25):
         """Close, reopen and hello again; the board then resends unacknowledged events."""
@@ -132,23 +166,56 @@ class BoardLink:
     def __exit__(self, *exc):
         self.close()
 
+    # --- the way out --------------------------------------------------------------------------
+    def command_line(self, msg):
+        """The bytes of one command (a dict with `cmd`) on the wire: every line to the board is
+        made here, in the order it is sent."""
+        return json.dumps(msg, separators=(",", ":")).encode() + b"\n"
+
+    def send(self, msg):
+        """Write one command without waiting for anything (acks; request() waits for a reply)."""
+        with self._sending:
+            self._transmit(self.command_line(msg))
+
+    def _transmit(self, data):
+        ser = self.ser
+        if ser is None:
+            raise LinkClosed("closed", "the link to the board is not open")
+        try:
+            ser.write(data)
+            ser.flush()
+        except (serial.SerialException, OSError, TypeError, AttributeError) as e:  # closed under us
+            raise LinkClosed("closed", "writing to the board failed: %s" % e)
+
     # --- commands -----------------------------------------------------------------------------
     def request(self, cmd, timeout=None, **args):
         """Send a command and wait for its reply. Returns the reply (dict) or raises."""
-        with self._lock:
-            rid = self.next_id
-            self.next_id += 1
-            args["cmd"] = cmd
-            args["id"] = rid
-            self._write(json.dumps(args, separators=(",", ":")).encode() + b"\n")
+        return self._exchange(cmd, args, timeout)
+
+    def _exchange(self, cmd, args, timeout, stream=None):
         limit = self.timeout if timeout is None else timeout
-        end = time.monotonic() + limit
-        while rid not in self._replies:
-            left = end - time.monotonic()
-            if left <= 0:
-                raise BoardTimeout(repr(cmd), limit)
-            self._pump(min(left, 0.05), first=True)
-        reply = self._replies.pop(rid)
+        with self._filed:
+            self._raise_if_down()
+            rid = self._next_id
+            self._next_id += 1
+            self._replies[rid] = None
+            if stream is not None:
+                self._streams[rid] = stream
+        try:
+            msg = dict(args)
+            msg["cmd"] = cmd
+            msg["id"] = rid
+            self.send(msg)
+            with self._filed:
+                if not self._filed.wait_for(lambda: self._replies[rid] is not None or self._down(), limit):
+                    raise BoardTimeout(repr(cmd), limit)
+                reply = self._replies[rid]
+                if reply is None:
+                    self._raise_if_down()
+        finally:
+            with self._filed:
+                self._replies.pop(rid, None)
+                self._streams.pop(rid, None)
         if not reply.get("ok"):
             code = reply.get("error", "unknown")
             msg = reply.get("message", "the board refused %s" % cmd)
@@ -159,13 +226,9 @@ class BoardLink:
 
     def record(self, everything=False, timeout=None):
         """The board's game record as a list of line dicts (everything: the whole journal)."""
-        rid = self.next_id
-        self._streams[rid] = []
-        try:
-            self.request("record", timeout=timeout, all=everything)
-            return self._streams[rid]
-        finally:
-            self._streams.pop(rid, None)
+        lines = []
+        self._exchange("record", {"all": everything}, timeout, stream=lines)
+        return lines
 
     def reveal(self, start, moves, chunk=REVEAL_CHUNK, timeout=None):
         """After the game: reveal Mister X's start [salt, station] and moves [[salt, station], ...]
@@ -174,84 +237,112 @@ class BoardLink:
             reply = self.request("reveal", timeout=timeout, **args)
         return reply
 
-    # --- events -------------------------------------------------------------------------------
+    # --- what the board said on its own ---------------------------------------------------------
     def poll(self, timeout=0.0):
-        """Read for up to timeout seconds; returns the new events [(seq, event)] in order."""
-        end = time.monotonic() + timeout
-        while True:
-            self._pump(max(0.0, min(0.05, end - time.monotonic())))
-            if self.events or time.monotonic() >= end:
-                break
-        with self._lock:
-            out, self.events = self.events, []
+        """Wait up to timeout seconds for events; returns the new events [(seq, event)] in order."""
+        with self._filed:
+            self._filed.wait_for(lambda: self._events or self._down(), timeout)
+            if not self._events:
+                self._raise_if_down()
+            out = list(self._events)
+            self._events.clear()
         return out
 
     def wait_event(self, kind=None, timeout=None, pred=None):
         """Wait for an event whose type is kind (and pred(ev) holds); returns (seq, ev).
         Events before it are dropped from the queue (they are still acknowledged)."""
-        end = time.monotonic() + (self.timeout if timeout is None else timeout)
-        while True:
-            while self.events:
-                seq, ev = self.events.pop(0)
+        limit = self.timeout if timeout is None else timeout
+        found = []
+
+        def match():
+            while self._events:
+                seq, ev = self._events.popleft()
                 if (kind is None or ev.get("type") == kind) and (pred is None or pred(ev)):
-                    return seq, ev
-            left = end - time.monotonic()
-            if left <= 0:
-                raise BoardTimeout("with a %s event" % (kind or "any"), self.timeout if timeout is None else timeout)
-            self._pump(min(left, 0.05), first=True)
+                    found.append((seq, ev))
+                    return True
+            return self._down()
+
+        with self._filed:
+            if not self._filed.wait_for(match, limit):
+                raise BoardTimeout("with a %s event" % (kind or "any"), limit)
+            if not found:
+                self._raise_if_down()
+        return found[0]
 
     def wait_note(self, name, timeout=None):
-        end = time.monotonic() + (self.timeout if timeout is None else timeout)
-        while True:
-            for k, n in enumerate(self.notes):
+        """Wait for a note called name; notes before it are dropped. Returns the note."""
+        limit = self.timeout if timeout is None else timeout
+        found = []
+
+        def match():
+            while self._notes:
+                n = self._notes.popleft()
                 if n.get("note") == name:
-                    del self.notes[:k + 1]
-                    return n
-            left = end - time.monotonic()
-            if left <= 0:
-                raise BoardTimeout("with a %s note" % name, self.timeout if timeout is None else timeout)
-            self._pump(min(left, 0.05), first=True)
+                    found.append(n)
+                    return True
+            return self._down()
 
-    # --- bytes --------------------------------------------------------------------------------
-    def _write(self, data):
-        if self.ser is None:
-            raise LinkClosed("closed", "the link to the board is not open")
+        with self._filed:
+            if not self._filed.wait_for(match, limit):
+                raise BoardTimeout("with a %s note" % name, limit)
+            if not found:
+                self._raise_if_down()
+        return found[0]
+
+    def take_notes(self):
+        """The notes that came since the last call (lifted, where, illegal...), oldest first."""
+        with self._filed:
+            out = list(self._notes)
+            self._notes.clear()
+        return out
+
+    def take_refusal(self, timeout=0.0):
+        """The oldest error reply the board could not tie to a command (a line it could not read),
+        waiting up to timeout seconds for one; None if there is none."""
+        with self._filed:
+            self._filed.wait_for(lambda: self._refusals, timeout)
+            return self._refusals.popleft() if self._refusals else None
+
+    # --- the reader ---------------------------------------------------------------------------
+    def _read_loop(self, ser, stop):
+        """The reader of one opened port: it stops when told, and never speaks for a later one."""
+        partial = b""
         try:
-            self.ser.write(data)
-            self.ser.flush()
-        except (serial.SerialException, OSError) as e:
-            raise LinkClosed("closed", "writing to the board failed: %s" % e)
+            while not stop.is_set() and self.ser is ser:
+                self._check_link()
+                data = ser.read(ser.in_waiting or 1)
+                if not data:
+                    continue
+                partial += data
+                while b"\n" in partial:
+                    line, partial = partial.split(b"\n", 1)
+                    self.handle_line(line.strip(b"\r"))
+        except LinkError as e:
+            self._fail(e, ser)
+        except Exception as e:  # noqa: BLE001 (serial, OS, a port closed under us: the link is down)
+            if not stop.is_set():
+                self._fail(LinkClosed("closed", "reading from the board failed: %s" % e), ser)
 
-    def _pump(self, wait, first=False):
-        """Read and handle lines for `wait` seconds; with first=True, return as soon as a line has
-        been handled (the callers that wait for a reply, an event or a note check after each)."""
-        with self._lock:
-            self._pump_locked(wait, first)
+    def _check_link(self):
+        """Raise LinkError when the link is known to be gone (a hook: the reader calls it often)."""
 
-    def _pump_locked(self, wait, first):
+    def _fail(self, error, ser):
+        with self._filed:
+            if self.ser is ser:  # a reader that outlived its port (a slow join) says nothing
+                self._failure = error
+                self._filed.notify_all()
+
+    def _down(self):
+        return self._failure is not None or self.ser is None
+
+    def _raise_if_down(self):
         if self.ser is None:
             raise LinkClosed("closed", "the link to the board is not open")
-        end = time.monotonic() + wait
-        while True:
-            try:
-                data = self.ser.read(self.ser.in_waiting or 1)
-            except (serial.SerialException, OSError) as e:
-                raise LinkClosed("closed", "reading from the board failed: %s" % e)
-            if data:
-                self._partial += data
-                handled = False
-                while b"\n" in self._partial:
-                    line, self._partial = self._partial.split(b"\n", 1)
-                    self._line(line.strip(b"\r"))
-                    handled = True
-                if handled and first:
-                    return
-                continue
-            if time.monotonic() >= end:
-                return
-            time.sleep(0.002)
+        if self._failure is not None:
+            raise type(self._failure)(self._failure.code, self._failure.message)
 
-    def _line(self, raw):
+    def handle_line(self, raw):
+        """One line from the board, filed for whoever waits for it (the reader thread calls this)."""
         if not raw:
             return
         try:
@@ -259,45 +350,50 @@ class BoardLink:
         except ValueError:
             msg = None
         if not isinstance(msg, dict):
-            self.console.append(raw.decode("utf-8", "replace"))
-            del self.console[:-200]
+            with self._filed:
+                self.console.append(raw.decode("utf-8", "replace"))
             return
         if "seq" in msg and "ev" in msg:
             self._event(msg["seq"], msg["ev"])
-        elif "ok" in msg and "id" in msg:
-            self._replies[msg["id"]] = msg
-        elif "line" in msg and msg.get("id") in self._streams:
-            self._streams[msg["id"]].append(msg["line"])
-        elif "note" in msg:
-            self.notes.append(msg)
-            del self.notes[:-500]
-            if self.on_note:
-                self.on_note(msg)
-        elif "ok" in msg:  # an error without an id (malformed line)
-            self._replies.setdefault(None, msg)
+            return
+        with self._filed:
+            rid = msg.get("id")
+            if "ok" in msg and rid in self._replies:
+                self._replies[rid] = msg
+            elif "ok" in msg and rid is None:
+                self._refusals.append(msg)
+            elif "line" in msg and rid in self._streams:
+                self._streams[rid].append(msg["line"])
+            elif "note" in msg:
+                self._notes.append(msg)
+            else:
+                return  # a reply nobody waits for (a gap's hello): nothing to file
+            self._filed.notify_all()
+        if "note" in msg and self.on_note:
+            self.on_note(msg)
 
     def _event(self, seq, ev):
-        if seq == 1 and isinstance(ev, dict) and ev.get("type") == "setup" and self.applied:
-            # a new game starts a new journal at 1; the board never resends 1 to a host past it
-            self.applied = 0
-        if seq <= self.applied:
-            self._ack(seq)  # a resend of something we have: never apply twice
+        if not isinstance(seq, int) or isinstance(seq, bool) or not isinstance(ev, dict):
             return
-        if seq != self.applied + 1:
-            # a gap: something got lost; ask for everything after what we have
-            self._write(json.dumps({"cmd": "hello", "proto": PROTO, "acked": self.applied,
-                                    "id": self._next()}).encode() + b"\n")
+        with self._filed:
+            if seq == 1 and ev.get("type") == "setup" and self.applied:
+                # a new game starts a new journal at 1; the board never resends 1 to a host past it
+                self.applied = 0
+            if seq <= self.applied:
+                resend, gap = True, False  # a resend of something we have: never apply twice
+            elif seq != self.applied + 1:
+                resend, gap = False, True
+                rid = self._next_id
+                self._next_id += 1
+            else:
+                resend = gap = False
+                self.applied = seq
+                self._events.append((seq, ev))
+                self._filed.notify_all()
+        if gap:
+            # something got lost: ask for everything after what we have
+            self.send({"cmd": "hello", "proto": PROTO, "acked": self.applied, "id": rid})
             return
-        self.applied = seq
-        self.events.append((seq, ev))
-        if self.on_event:
+        if not resend and self.on_event:
             self.on_event(seq, ev)
-        self._ack(seq)
-
-    def _next(self):
-        rid = self.next_id
-        self.next_id += 1
-        return rid
-
-    def _ack(self, seq):
-        self._write(('{"cmd":"ack","seq":%d}\n' % seq).encode())
+        self.send({"cmd": "ack", "seq": seq})

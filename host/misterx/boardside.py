@@ -4,11 +4,15 @@ Wraps host/link/boardlink.py (docs/protocol.md). The board is told only: the set
 station (plus the commitment to it), each move's ticket kind and commitment, the station of a
 surfacing move, a capture, a cornered Mister X, and after the game the salts.
 
-Resynchronisation (after `yard play --resume`, a restarted board or a pulled cable): the board's
-journal is the truth for the detectives' moves, the secret log for Mister X's. The host asks for
+Resynchronisation (after `yard play --resume`, a restarted board or a pulled cable, and whenever
+the board reports or refuses something this host did not expect: an event it never saw, a move
+the rules refuse, a refusal of Mister X's move): the board is the referee. Its journal is the
+truth for the detectives' moves, the secret log for Mister X's. The host asks for
 the whole journal (journal line N = event seq N), checks both agree on what they share, applies
 detective moves it missed, resends a Mister X move the board never got (same commitment), and
-repeats a capture or a cornered Mister X. Events up to the journal's end are then ignored.
+repeats a capture or a cornered Mister X. Events up to the journal's end are then ignored. A
+journal that holds a move of Mister X's the secret log lacks cannot be followed: the host stops
+with a sentence that says so.
 """
 import time
 
@@ -16,6 +20,10 @@ from host.link.boardlink import BoardLink, BoardCommandError, LinkError, LinkClo
 from host.errors import BoardError
 from host.misterx.secretgame import board_pairs, public_line
 from host.link.ports import open_serial
+
+# The events the console applies (move, undo) or may see late (ready, right after the setup); any
+# other new event (mrx, capture, cornered, verified, setup) was not caused by this host.
+EXPECTED_EVENTS = ("move", "undo", "ready")
 
 _PUBLIC_SETUP_KEYS = ("detectives", "bobbies", "two_player", "tickets", "mrx_tickets", "rounds", "reveals", "map",
                       "commit")
@@ -26,8 +34,9 @@ def _steps(line):
 
 
 class MoveTakenBack(BoardError):
-    """The board refused Mister X's move: the detectives took back a move meanwhile, so it is their
-    turn again (the console withdraws his move and follows the board's events)."""
+    """The board refused Mister X's move because it is the detectives' turn there (a take-back this
+    host did not hear of): his move is withdrawn from the secret log and the game follows the
+    board's journal; he moves again after the detectives."""
 
 
 def standing(journal):
@@ -86,7 +95,7 @@ class BoardSide:
             except BoardCommandError:
                 raise
             except LinkError as e:
-                refused = self.link._replies.pop(None, None)  # an error the board could not tie to an id
+                refused = self.link.take_refusal()  # an error the board could not tie to an id
                 if refused is not None:
                     raise BoardError("the board refused %s: %s" % (cmd, refused.get("message")))
                 if time.monotonic() > deadline:
@@ -162,6 +171,8 @@ class BoardSide:
             except BoardCommandError as e:
                 st = self.link.request("status")
                 if e.code == "wrong_turn" and st.get("phase") == "detectives" and st.get("stage") == "play":
+                    self.sg.withdraw_mrx()
+                    self.follow_board("the board refused Mister X's move (%s)" % e.message)
                     raise MoveTakenBack("the board refused Mister X's move: %s" % e.message)
                 if e.code != "wrong_turn" or not (st.get("restoring") or st.get("stage") == "setup"):
                     raise BoardError("the board refused Mister X's move: %s (the move is saved; yard play "
@@ -226,9 +237,7 @@ class BoardSide:
 
     def notes(self):
         """The board's notes since the last call (lifted, where, illegal...): the players are told."""
-        got = list(self.link.notes)
-        del self.link.notes[:]
-        return got
+        return self.link.take_notes()
 
     def capture(self, piece):
         """Declare the capture, proved: the opening of Mister X's current commitment goes with it."""
@@ -271,6 +280,10 @@ class BoardSide:
         for seq, ev in got:
             if seq <= self.synced:
                 continue
+            if ev.get("type") not in EXPECTED_EVENTS:
+                # the journal holds everything `got` holds, this event and the ones after it
+                self.follow_board("the board reports a %s event this host did not cause" % ev.get("type"))
+                return []
             self.synced = seq
             if ev.get("type") in ("move", "undo"):
                 self.guided = None
@@ -283,14 +296,25 @@ class BoardSide:
         return self.link.record()
 
     # --- resynchronising ----------------------------------------------------------------------
-    def resync(self, on_move=None):
+    def follow_board(self, reason):
+        """Something happened on the board that this host did not see or did not cause: say so, and
+        bring the secret log to the board's journal (resync). BoardError if the game cannot go on."""
+        self.out("(%s: following the board's journal)" % reason)
+        return self.resync(
+            on_move=lambda line: self.out("  %s %s %d (from the board's journal)" % (
+                line["piece"], ("by " + line["ticket"] + " to") if line.get("ticket") else "to", line["to"])),
+            on_take_back=lambda line: self.out("  %s's move to %d taken back: %s goes back to %d (from the board's "
+                                               "journal)" % (line["piece"], line["to"], line["piece"],
+                                                             self.sg.game.pos[self.sg.game.piece_index(line["piece"])])))
+
+    def resync(self, on_move=None, on_take_back=None):
         """Bring board and secret log into agreement (see the module doc). Returns a summary."""
         sg = self.sg
         journal = self.link.record(everything=True, timeout=15)
         if not journal or journal[0].get("type") != "setup":
             raise BoardError("the board holds no game (it was reset or is another board); start a new game")
         if journal[0].get("commit") != sg.setup.get("commit"):
-            raise BoardError("the board holds another game than the secret log %s" % sg.path)
+            raise BoardError("the board holds another game than this secret log")
         board = standing(journal)
         mine = [line for line in sg.lines[1:] if line.get("type") in ("mrx", "move")]
         summary = {"applied": 0, "resent": 0, "taken_back": 0}
@@ -302,16 +326,20 @@ class BoardSide:
             if any(line["type"] != "move" for line in mine[same:]):
                 raise BoardError("the board took back detective moves that Mister X's later move followed")
             for _ in mine[same:]:
-                sg.take_back()
+                line = sg.take_back()
                 summary["taken_back"] += 1
+                if on_take_back:
+                    on_take_back(line)
             mine = mine[:same]
         for k, (seq, bline) in enumerate(board):
             if k < len(mine):
                 self._check_same(k, mine[k], bline)
                 continue
             if bline["type"] != "move":
-                raise BoardError("the board logged a move of Mister X that the secret log lacks: the secret log "
-                                 "%s is not this game's latest copy" % sg.path)
+                raise BoardError("the board holds a move of Mister X's that this host never sent: another program "
+                                 "wrote to the board's port, or this is not the game's latest secret log. The board's "
+                                 "game cannot be trusted from here; the secret log is kept: start a new game with "
+                                 "yard play --new")
             line = sg.detective_move(bline["piece"], bline.get("ticket"), bline["to"])
             summary["applied"] += 1
             if on_move:

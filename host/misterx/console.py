@@ -146,6 +146,7 @@ class Console:
         self.move_timeout = move_timeout  # None: wait as long as the people at the table take
         self.mrx_agent = mrx_agent  # --mrx computer: host.ai picks his moves, the screen stays public
         self.show_mrx = show_mrx
+        self.announced = None  # the detectives' turn last announced: (round, Mister X's moves)
 
     # --- showing ------------------------------------------------------------------------------
     @property
@@ -218,10 +219,14 @@ class Console:
         if self.catch_up():
             return True
         choice = self.mrx_agent.choose(copy.deepcopy(self.sg.game))
-        if choice[0] == "double":
-            line = self.try_move("double", [(choice[1], choice[2]), (choice[3], choice[4])])
-        else:
-            line = self.try_move("move", [(choice[1], choice[2])])
+        try:
+            if choice[0] == "double":
+                line = self.try_move("double", [(choice[1], choice[2]), (choice[3], choice[4])])
+            else:
+                line = self.try_move("move", [(choice[1], choice[2])])
+        except MoveTakenBack as e:
+            self.out("(%s; Mister X's move is withdrawn: he moves again after the detectives)" % e)
+            return True
         self.out(self.public_describe(line))
         if self.show_mrx:
             self.out("  (--show-mrx) " + self.describe(line))
@@ -332,14 +337,14 @@ class Console:
         g = self.sg.game
         if not g.n_turn:
             raise ParseError("no move of this turn is left to take back (Mister X has moved since)")
+        before = g.n_turn
         self.board.undo(piece)
         end = self.clock() + 5
-        while g.n_turn and self.clock() < end:
-            before = g.n_turn
+        while self.sg.game.n_turn >= before and self.clock() < end:
             for ev in self.board.events(self.wait or 0.01):
                 self.on_event(ev)
-            if g.n_turn < before:
-                break
+        if self.sg.game.n_turn >= before:  # the board took it back (it said so) but its event never came
+            self.follow_board("the board's event for the take-back did not come")
 
     def reed(self, station, out):
         """The console's `reed out|in N`: the board takes the switch out of service (or back)."""
@@ -461,9 +466,7 @@ class Console:
             except RuleError as e:
                 self.out("refused: " + e.message)
             except MoveTakenBack as e:
-                self.sg.withdraw_mrx()
                 self.out("(%s; your move is withdrawn: you move again after the detectives)" % e)
-                self.catch_up()
                 return True
 
     def detectives_turn(self):
@@ -471,7 +474,8 @@ class Console:
         With a `detectives` driver (the simulator), it makes one move at a time on the board."""
         sg = self.sg
         g = sg.game
-        if not self.quiet:
+        if not self.quiet and self.announced != (g.round, g.moves):
+            self.announced = (g.round, g.moves)  # announced once, not again after a take-back
             self.out("Detectives' turn (round %d): waiting for the board..." % g.round)
         while g.phase == PHASE_DETECTIVES and g.result is None:
             if self.detectives is None:
@@ -488,6 +492,15 @@ class Console:
                 if self.move_timeout is not None and self.clock() > end:
                     raise BoardError("the board did not take the detectives' move within %.0f s" % self.move_timeout)
 
+    def follow_board(self, reason):
+        """The board said something the game cannot apply: it is the referee, its journal is followed
+        (a board adapter without a journal only gets the reason said)."""
+        follow = getattr(self.board, "follow_board", None)
+        if follow is None:
+            self.out("(%s)" % reason)
+            return
+        follow(reason)
+
     def on_event(self, ev):
         sg = self.sg
         g = sg.game
@@ -495,7 +508,7 @@ class Console:
             try:
                 line = sg.take_back(ev.get("piece"))
             except RuleError as e:
-                self.out("the board took back a move the game cannot (%s): %s" % (ev.get("piece"), e.message))
+                self.follow_board("the board took back a move the game cannot (%s): %s" % (ev.get("piece"), e.message))
                 return
             self.out("  %s's move to %d taken back: %s goes back to %d" % (
                 line["piece"], line["to"], line["piece"], ev.get("to")))
@@ -509,7 +522,7 @@ class Console:
         try:
             sg.detective_move(piece, ticket, to)
         except RuleError as e:
-            self.out("the board reported a move the rules refuse (%s %s %s): %s" % (piece, ticket, to, e.message))
+            self.follow_board("the board reported a move the rules refuse (%s %s %s): %s" % (piece, ticket, to, e.message))
             return
         self.out("  %s %s %d" % (piece, ("by " + ticket + " to") if ticket else "to", to))
         if g.result == "detectives" and g.reason == "capture":
@@ -525,9 +538,8 @@ class Console:
 
     def play(self):
         """Run the game until it ends (True) or Mister X quits (False)."""
-        g = self.sg.game
-        while g.result is None:
-            if g.phase == PHASE_MRX:
+        while self.sg.game.result is None:  # the game object itself is replaced when a move is withdrawn
+            if self.sg.game.phase == PHASE_MRX:
                 if not self.mrx_turn():
                     return False
             else:
@@ -557,7 +569,7 @@ class Console:
             self.out("The board checked every commitment against the revealed log: fair play verified.")
         else:
             self.out("The board did NOT verify the log: %s" % message)
-        self.out("Secret log: %s   (check it with: yard verify %s)" % (sg.path, sg.path))
+        self.out("Secret log: %s   (check it with: yard verify %s)" % (sg.path, sg.path))  # the game is over
 
     def stats_lines(self):
         g = self.sg.game

@@ -4,7 +4,6 @@ import json
 import os
 import shutil
 import subprocess
-import time
 
 from host.link.boardlink import BoardLink, LinkClosed
 from host.simulator.board import SimBoard
@@ -102,9 +101,8 @@ class RelSim(SimBoard):
 
 
 class FastLink(BoardLink):
-    """BoardLink that returns from every read as soon as a line came in (BoardLink does so only
-    where it waits for something), fails at once when `abort()` says the link is gone (a killed
-    board, a cut cable: the way a USB port vanishes), and records what it writes."""
+    """BoardLink that fails at once when `abort()` says the link is gone (a killed board, a cut
+    cable: the way a USB port vanishes), and records what it writes and hands out."""
 
     def __init__(self, port, abort=None, **kw):
         super().__init__(port, **kw)
@@ -112,37 +110,14 @@ class FastLink(BoardLink):
         self.sent = bytearray()
         self.handed = []  # every (seq, event) handed to the host, in order
 
-    def _check(self):
+    def _check_link(self):
         if self.abort is not None and self.abort():
             raise LinkClosed("closed", "the link is cut")
 
-    def _write(self, data):
-        self._check()
+    def _transmit(self, data):
+        self._check_link()
         self.sent.extend(data)
-        return super()._write(data)
-
-    def _pump(self, wait, first=True):
-        if self.ser is None:
-            raise LinkClosed("closed", "the link to the board is not open")
-        end = time.monotonic() + wait
-        while True:
-            self._check()
-            try:
-                data = self.ser.read(self.ser.in_waiting or 1)
-            except Exception as e:  # noqa: BLE001 (serial, OS, a port closed under us)
-                raise LinkClosed("closed", "reading from the board failed: %s" % e)
-            if data:
-                self._partial += data
-                got = b"\n" in self._partial
-                while b"\n" in self._partial:
-                    line, self._partial = self._partial.split(b"\n", 1)
-                    self._line(line.strip(b"\r"))
-                if got:
-                    return
-                continue
-            if time.monotonic() >= end:
-                return
-            time.sleep(0.001)
+        return super()._transmit(data)
 
     def _event(self, seq, ev):
         before = self.applied

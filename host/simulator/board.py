@@ -31,6 +31,7 @@ from host import ROOT
 from host.device.mpy_build import compile_tree, tool
 from host.simulator.sandbox import confine
 from sy.hardware import boardconfig
+from sy.hardware.leds import WIRE_ORDER
 
 FIRMWARE = os.path.join(ROOT, "firmware")
 # bwrap's --die-with-parent (which also ties the sandbox to bwrap, so that a power cut's kill -9
@@ -53,8 +54,6 @@ def _start_process(*args, **kwargs):
 
 
 BUTTONS = ("taxi", "bus", "underground", "confirm")
-_ORDERS = {"RGB": (0, 1, 2), "RBG": (0, 2, 1), "GRB": (1, 0, 2), "GBR": (2, 0, 1),
-           "BRG": (1, 2, 0), "BGR": (2, 1, 0)}
 
 
 class SimBoard:
@@ -329,7 +328,7 @@ class SimBoard:
         if got is None:
             return {}
         wire = got[2]
-        pr, pg, pb = _ORDERS[self.config["leds"]["order"]]
+        pr, pg, pb = WIRE_ORDER[self.config["leds"]["order"]]
         index = self.config["leds"]["index"]
         out = {}
         for s in range(1, 200):

@@ -6,14 +6,17 @@ console through host/web/mrxinput.py: one secret game, one set of commitments, t
 page both usable at once.
 
 A server of its own, on its own port: the public board page (host/web/server.py) has no route to
-any of this. By default on 127.0.0.1; with `lan`, on every interface so a phone at the table can
-open it. Either way:
-  - every request needs the secret key in its URL (?k=...): without it, 403 and nothing else (the
-    key is printed, with a QR code in the terminal when on the local network);
-  - the Host header must name this server (a loopback name, or with `lan` the address the request
-    came in on) and its port: a DNS-rebinding page is refused;
-  - an Origin, when sent, must be this server's own; actions need the page's token as well, which
-    the server writes into the page it serves.
+any of this. By default on 127.0.0.1; with `lan`, on the one address given (a phone at the table
+opens it), over TLS with a certificate made at start (host/web/tls.py). Either way:
+  - the secret key travels in the link's fragment (#k=...), which a browser never sends: no request
+    line, no server log and no proxy sees it, and the page replaces its own address with the bare
+    one at once, so the browser's history never holds it;
+  - the page and its scripts hold nothing secret; what is secret comes over the websocket only, and
+    only after the page has sent the key as its first message (compared in constant time); a
+    socket that does not is closed with nothing said;
+  - the Host header must name this server (a loopback name, or with `lan` the address it listens
+    on) and its port: a DNS-rebinding page is refused; an Origin, when sent, must be this server's
+    own: another website cannot open the websocket.
 """
 import asyncio
 import io
@@ -22,7 +25,7 @@ import json
 import os
 import socket
 
-from aiohttp import web
+from aiohttp import WSMsgType, web
 
 from host.misterx.randomness import token as new_token
 from host.web.mrxinput import PageBusy
@@ -31,6 +34,7 @@ from host.web.server import STATIC, Page, host_ok as names_this_server, load_map
 from host.web.board import piece_colour
 
 POLL_S = 0.1
+KEY_WAIT_S = 10  # a websocket that has not sent the key by then is closed
 TICKETS = ("taxi", "bus", "underground", "black")
 LOOPBACK = ("127.0.0.1", "::1")
 
@@ -65,14 +69,14 @@ def command(msg):
 class SecretPage(Page):
     STATE_POLL_S = POLL_S
 
-    def __init__(self, path, pageinput, said, lan=False, map_name="london"):
+    def __init__(self, path, pageinput, said, lan=None, map_name="london"):
         super().__init__()
         self.watch = SecretLogWatch(path)
         self.inp = pageinput
         self.said = said
-        self.lan = lan
-        self.key = new_token()    # in the URL: nothing is served without it
-        self.token = new_token()  # in the page: actions without it are refused
+        self.lan = lan  # the one address served on the local network, or None: this computer only
+        self.scheme = "https" if lan else "http"
+        self.key = new_token()  # in the link's fragment: the websocket says nothing without it
         self.map = load_map(map_name)
         self.colours = piece_colours()
 
@@ -115,25 +119,19 @@ async def _guard(request, handler):
         raise web.HTTPForbidden(text=REFUSED)
     if not page.host_ok(request.headers.get("Host", ""), request):
         raise web.HTTPForbidden(text=REFUSED)
-    if not origin_ok(request.headers.get("Origin"), request.headers.get("Host", "")):
-        raise web.HTTPForbidden(text=REFUSED)
-    if not secret_ok(request.query.get("k"), page.key):
+    if not origin_ok(request.headers.get("Origin"), request.headers.get("Host", ""), page.scheme):
         raise web.HTTPForbidden(text=REFUSED)
     resp = await handler(request)
     if isinstance(resp, web.StreamResponse) and not isinstance(resp, web.WebSocketResponse):
         resp.headers["Cache-Control"] = "no-store"
-        resp.headers["Referrer-Policy"] = "no-referrer"  # the key is in the URL: never pass it on
+        resp.headers["Referrer-Policy"] = "no-referrer"
         resp.headers["X-Frame-Options"] = "DENY"
         resp.headers["X-Content-Type-Options"] = "nosniff"
     return resp
 
 
 async def _index(request):
-    page = request.app[PAGE]
-    with open(os.path.join(STATIC, "mrx.html"), encoding="utf-8") as f:
-        html = f.read()
-    html = html.replace("{{KEY}}", page.key).replace("{{TOKEN}}", page.token)
-    return web.Response(text=html, content_type="text/html")
+    return web.FileResponse(os.path.join(STATIC, "mrx.html"), headers={"Content-Type": "text/html"})
 
 
 async def _static(request):
@@ -143,11 +141,28 @@ async def _static(request):
     return web.FileResponse(os.path.join(STATIC, name))
 
 
+async def _key_given(ws, page):
+    """The socket's first message is {"t": "key", "k": KEY} with this page's key."""
+    try:
+        first = await ws.receive(timeout=KEY_WAIT_S)
+    except asyncio.TimeoutError:
+        return False
+    if first.type != WSMsgType.TEXT:
+        return False
+    try:
+        msg = json.loads(first.data)
+    except ValueError:
+        return False
+    return isinstance(msg, dict) and msg.get("t") == "key" and secret_ok(msg.get("k"), page.key)
+
+
 async def _ws(request):
     page = request.app[PAGE]
-    may_act = secret_ok(request.query.get("token"), page.token)
     ws = web.WebSocketResponse(heartbeat=20)
     await ws.prepare(request)
+    if not await _key_given(ws, page):
+        await ws.close(code=4403, message=b"refused")
+        return ws
     page.clients.add(ws)
     try:
         await ws.send_str(page.hello())
@@ -156,8 +171,6 @@ async def _ws(request):
         async for msg in ws_messages(ws):
             reply = {"t": "done", "id": msg.get("id"), "ok": True}
             try:
-                if not may_act:
-                    raise PageBusy("actions need the page's token: reload the page")
                 page.inp.submit(command(msg))
             except (PageBusy, ValueError) as e:
                 reply.update(ok=False, error=str(e))
@@ -200,12 +213,28 @@ def lan_address():
         s.close()
 
 
-def start_secret_page(path, pageinput, said, lan=False, port=0, map_name="london"):
-    """Serve Mister X's page for the secret log at `path`. Returns (url with its key, stop)."""
+def lan_choice(address):
+    """The address to serve on for --lan [ADDRESS]: ADDRESS (an IPv4 or IPv6 address of this
+    computer), or with "auto" the one of the default route's interface. ValueError if not one."""
+    if address in (None, "", "auto"):
+        return lan_address()
+    return str(ipaddress.ip_address(address))
+
+
+def start_secret_page(path, pageinput, said, lan=None, port=0, map_name="london"):
+    """Serve Mister X's page for the secret log at `path`; with `lan` (an address of this computer)
+    on that address alone, over TLS. Returns (url with its key in the fragment, stop); stop.page is
+    the page, stop.fingerprint the TLS certificate's SHA-256 fingerprint (None without lan)."""
     page = SecretPage(path, pageinput, said, lan, map_name)
-    port, stop = serve(make_app(page), "0.0.0.0" if lan else "127.0.0.1", port, name="yard-secret-page")
-    url = "http://%s:%d/?k=%s" % (lan_address() if lan else "127.0.0.1", port, page.key)
+    ssl_context = fingerprint = None
+    if lan:
+        from host.web.tls import server_context
+        ssl_context, fingerprint = server_context(lan)
+    port, stop = serve(make_app(page), lan or "127.0.0.1", port, name="yard-secret-page", ssl_context=ssl_context)
+    name = "[%s]" % lan if lan and ":" in lan else (lan or "127.0.0.1")
+    url = "%s://%s:%d/#k=%s" % (page.scheme, name, port, page.key)
     stop.page = page
+    stop.fingerprint = fingerprint
     return url, stop
 
 

@@ -26,6 +26,7 @@ from host import ROOT
 from host.misterx.randomness import token as new_token
 from host.web.board import PhysicalBoard, ActionError
 from host.web.public import JournalWatch
+from sy.hardware.leds import WIRE_ORDER
 
 STATIC = os.path.join(os.path.dirname(os.path.abspath(__file__)), "static")
 FRAME_POLL_S = 0.01
@@ -126,8 +127,7 @@ class WebBoard(Page):
         if got is None:
             return None
         seq, _cycle, wire = got
-        pr, pg, pb = {"RGB": (0, 1, 2), "RBG": (0, 2, 1), "GRB": (1, 0, 2), "GBR": (2, 0, 1),
-                      "BRG": (1, 2, 0), "BGR": (2, 1, 0)}[self.order]
+        pr, pg, pb = WIRE_ORDER[self.order]
         out = bytearray(3 * 199)
         for s in range(1, 200):
             k = 3 * self.index[s - 1]
@@ -279,12 +279,12 @@ def host_ok(host, port):
     return bool(sep) and name.lower() in HOST_NAMES and p == str(port)
 
 
-def origin_ok(origin, host):
+def origin_ok(origin, host, scheme="http"):
     """No Origin (not a browser's cross-site request), or exactly this server's own origin."""
     if origin is None:
         return True
     parts = urlsplit(origin)
-    return parts.scheme == "http" and parts.netloc.lower() == host.lower() and not parts.path
+    return parts.scheme == scheme and parts.netloc.lower() == host.lower() and not parts.path
 
 
 @web.middleware
@@ -343,8 +343,8 @@ def start_web(simboard, host="127.0.0.1", port=0, power_cut_s=1.5):
     return url, stop
 
 
-def serve(app, host, port, name="yard-web"):
-    """Run an aiohttp app in a background thread. Returns (port, stop)."""
+def serve(app, host, port, name="yard-web", ssl_context=None):
+    """Run an aiohttp app in a background thread (over TLS with an ssl_context). Returns (port, stop)."""
     ready = threading.Event()
     box = {}
 
@@ -354,7 +354,7 @@ def serve(app, host, port, name="yard-web"):
         runner = web.AppRunner(app, access_log=None)
         try:
             loop.run_until_complete(runner.setup())
-            site = web.TCPSite(runner, host, port)
+            site = web.TCPSite(runner, host, port, ssl_context=ssl_context)
             loop.run_until_complete(site.start())
             sock = site._server.sockets[0]
             box["port"] = sock.getsockname()[1]

@@ -9,8 +9,8 @@ scales to 0, so no information is dropped. No allocation after __init__.
 Why not scale in show(): on a Pico, a Python pass over the 597 channels of every frame took
 13.9 ms of the scan loop (docs/memory.md); a frame lights a few dozen LEDs.
 """
-_ORDERS = {"RGB": (0, 1, 2), "RBG": (0, 2, 1), "GRB": (1, 0, 2), "GBR": (2, 0, 1),
-           "BRG": (1, 2, 0), "BGR": (2, 1, 0)}  # wire position of R, G, B
+WIRE_ORDER = {"RGB": (0, 1, 2), "RBG": (0, 2, 1), "GRB": (1, 0, 2), "GBR": (2, 0, 1),
+           "BRG": (1, 2, 0), "BGR": (2, 1, 0)}  # wire position of R, G, B (the host decodes frames with it)
 
 
 class Leds:
@@ -28,7 +28,7 @@ class Leds:
             i = index[s - 1]
             self.station_led[2 * s] = i & 0xFF
             self.station_led[2 * s + 1] = i >> 8
-        pos = _ORDERS[order]
+        pos = WIRE_ORDER[order]
         self.pr, self.pg, self.pb = pos
         v = int(brightness * 256)
         self.bright = 1 if v < 1 else (256 if v > 256 else v)  # of 256

@@ -13,11 +13,15 @@
   let ws = null, nextId = 1, pending = {}, stationEls = {};
   let doubleMode = false, first = null, asked = null, zoomed = window.innerWidth < 820, fitted = "";
 
-  const key = new URLSearchParams(location.search).get("k") || "";
-  const token = (document.querySelector('meta[name="yard-token"]') || {}).content || "";
+  // The key comes in the link's fragment, which the browser never sends to any server; the page's
+  // address is replaced by the bare one at once, so the browser's history never holds the key. It
+  // lives in this page's memory only, and goes to the server inside the websocket.
+  const key = new URLSearchParams(location.hash.slice(1)).get("k") || "";
+  if (location.hash) history.replaceState(null, "", location.pathname);
   function connect() {
-    ws = new WebSocket((location.protocol === "https:" ? "wss://" : "ws://") + location.host + "/ws?k="
-                       + encodeURIComponent(key) + "&token=" + encodeURIComponent(token));
+    if (!key) { $("status").textContent = "open the link printed on Mister X's console (or scan its QR code) again"; return; }
+    ws = new WebSocket((location.protocol === "https:" ? "wss://" : "ws://") + location.host + "/ws");
+    ws.onopen = () => ws.send(JSON.stringify({ t: "key", k: key }));
     ws.onmessage = (e) => handle(JSON.parse(e.data));
     ws.onclose = () => { $("status").textContent = "connection lost, retrying…"; setTimeout(connect, 1000); };
   }
