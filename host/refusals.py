@@ -69,3 +69,12 @@ def of(error, **move):
     """The sentence for a refused action: a BoardCommandError/LinkError or a RuleError (anything
     with a `code`)."""
     return refusal(getattr(error, "code", None) or "internal", **move)
+
+
+def shown(error, **move):
+    """What a player reads for an error: a refusal with a code in its sentence from the table,
+    anything else (an error the host made, already in the player's language) as it is."""
+    code = getattr(error, "code", None)
+    if code in REFUSALS or code in MOVE_REFUSALS:
+        return refusal(code, **move)
+    return str(error)

@@ -13,14 +13,11 @@ from babel.messages.pofile import read_po, write_po
 
 from host.i18n import DOMAIN, LANGUAGES, LOCALE_DIR, ROOT, SOURCE, po_path, template_path
 
-METHODS = [
-    ("**/node_modules/**", "ignore"),
-    ("pico/**.mjs", "ignore"),
-    ("**.py", "python"),
-    ("web/static/**.js", "javascript"),
-    ("europe/**.js", "javascript"),
-]
-KEYWORDS = {"_": None, "N_": None, "N_n": (1, 2), "ngettext": (1, 2), "t": None, "tn": (1, 2)}
+# (method map, keywords) per language: `t` is a call in the pages' JavaScript, a name in Python
+PYTHON = ([("**/node_modules/**", "ignore"), ("**.py", "python")],
+          {"_": None, "N_": None, "N_n": (1, 2), "ngettext": (1, 2)})
+JAVASCRIPT = ([("**/node_modules/**", "ignore"), ("web/static/**.js", "javascript"), ("europe/**.js", "javascript")],
+              {"t": None, "tn": (1, 2)})
 COMMENT_TAGS = ("i18n:",)
 # printf fields; Babel's python_format checker lets a translation leave a named one out, ours does not
 PLACEHOLDER = re.compile(r"%(?:\([a-z_]+\))?[-+ #0]*\d*(?:\.\d+)?[sdrfi]|\{[a-z_0-9]*\}")
@@ -30,10 +27,11 @@ TRANSLATED = tuple(lang for lang in LANGUAGES if lang != SOURCE)
 def extract():
     """A fresh template from the sources (under host/)."""
     template = Catalog(domain=DOMAIN, project="yard", charset="utf-8", fuzzy=False)
-    for filename, lineno, message, comments, context in extract_from_dir(
-            ROOT, METHODS, keywords=KEYWORDS, comment_tags=COMMENT_TAGS, strip_comment_tags=True):
-        template.add(message, None, [(os.path.join("host", filename), lineno)],
-                     auto_comments=comments, context=context)
+    for methods, keywords in (PYTHON, JAVASCRIPT):
+        for filename, lineno, message, comments, context in extract_from_dir(
+                ROOT, methods, keywords=keywords, comment_tags=COMMENT_TAGS, strip_comment_tags=True):
+            template.add(message, None, [(os.path.join("host", filename), lineno)],
+                         auto_comments=comments, context=context)
     return template
 
 
