@@ -8,7 +8,8 @@ TICKETS = {
     "taxi": N_("taxi"),
     "bus": N_("bus"),
     "underground": N_("underground"),
-    "black": N_("black ticket"),
+    # i18n: the black ticket, in the travel log beside taxi, bus, underground
+    "black": N_("black"),
     "double": N_("double move"),
 }
 
@@ -17,6 +18,13 @@ REASONS = {
     "mrx_stuck": N_("Mister X cannot move"),
     "rounds_done": N_("Mister X escaped: the last round is over"),
     "detectives_stuck": N_("the detectives cannot move"),
+}
+
+LEVELS = {
+    "random": N_("random"),
+    "easy": N_("easy"),
+    "normal": N_("normal"),
+    "hard": N_("hard"),
 }
 
 WINNERS = {
@@ -39,6 +47,11 @@ def piece_name(piece):
         if piece[0] == "B":
             return _("Bobby %s") % piece[1:]
     return str(piece)
+
+
+def level_name(level):
+    """A computer players' level (`--level`) as the player reads it."""
+    return _(LEVELS[level]) if level in LEVELS else level
 
 
 def reason(code):

@@ -15,6 +15,8 @@ import os
 import sys
 import time
 
+from host.i18n import _, number
+from host.words import level_name
 from host.misterx.boardside import BoardSide
 from host.misterx.computer import GuidedDetectives, mrx_agent
 from host.misterx.console import SHORT
@@ -138,7 +140,7 @@ def run_sim(args, out=print, inp=input):
     seed = args.seed  # None: every secret choice from the OS (host/misterx/randomness.py)
     rng = secret_rng(seed)
     if seed is not None:
-        out(SEED_WARNING % seed)
+        out(_(SEED_WARNING) % seed)
     mrx, det = sim_modes(args)
     page = secret_page_options(args, mrx)
     level = args.level or "easy"
@@ -159,10 +161,10 @@ def run_sim(args, out=print, inp=input):
         from host.pico.board import PicoBoard
         sim = PicoBoard(folder=args.keep, debounce_ms=args.debounce_ms, micropython=args.micropython,
                         bootrom=args.bootrom, realtime=True)
-        where = "MicroPython's RPI_PICO firmware on an emulated Raspberry Pi Pico"
+        where = _("MicroPython's RPI_PICO firmware on an emulated Raspberry Pi Pico")
     else:
         sim = SimBoard(folder=args.keep, debounce_ms=args.debounce_ms, heapsize=args.heap)
-        where = "firmware under the MicroPython unix port"
+        where = _("firmware under the MicroPython unix port")
     stop_web = None
     view = None
     t0 = time.monotonic()
@@ -204,19 +206,20 @@ def run_sim(args, out=print, inp=input):
                 if args.verbose:
                     out(prompt + text)
                 return text
-            out("Demo game (%s): %d detective player(s), computer players at level %s, on the simulated "
-                "board (%s, port %s)." % (
-                    "seed %d" % seed if seed is not None else "secure randomness", args.players, level, where, sim.port))
+            out(_("Demo game (%(randomness)s): %(players)d detective player(s), computer players at level %(level)s, on "
+                  "the simulated board (%(where)s, port %(port)s).") % {
+                "randomness": _("seed %d") % seed if seed is not None else _("secure randomness"),
+                "players": args.players, "level": level_name(level), "where": where, "port": sim.port})
         elif mrx == "computer":
             agent = mrx_agent(level, _derived(seed, 1))
         code = connect_and_play(sim.port, sg, False, inp=typing, out=out, detectives=driver, side=side,
                                 on_setup=place_pieces, quiet=args.demo and not args.verbose, boot_wait=30,
-                                quit_hint="Game abandoned (the simulated board stops with yard sim). Secret log: " + sg.path,
+                                quit_hint=_("Game abandoned (the simulated board stops with yard sim). Secret log: %s") % sg.path,
                                 mrx_agent=agent, show_mrx=args.show_mrx, move_timeout=20.0 if driver else None,
                                 secret_page=page)
         if args.demo:
-            out("Demo: %d detective moves made through the simulated switches; %.1f s." % (
-                driver.moves, time.monotonic() - t0))
+            out(_("Demo: %(moves)d detective moves made through the simulated switches; %(seconds)s s.") % {
+                "moves": driver.moves, "seconds": number(round(time.monotonic() - t0, 1))})
         return code
     finally:
         if view:

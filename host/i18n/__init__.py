@@ -24,7 +24,7 @@ LANGUAGES = ("en", "de", "nl", "fr", "it", "ru")
 PSEUDO = "qps"
 # each language's name in itself, for `yard` to say which one it chose
 NAMES = {"en": "English", "de": "Deutsch", "nl": "Nederlands", "fr": "Français", "it": "Italiano",
-         "ru": "Русский", PSEUDO: "pseudo-locale"}
+         "ru": "Русский", PSEUDO: "pšéüðõ-lõçàlé"}
 ENVIRONMENT = ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG")
 
 _lock = threading.Lock()
