@@ -6,6 +6,7 @@ What is extracted: `_()`, `N_()`, `ngettext()` in host/**/*.py, and `t()`/`tn()`
 JavaScript (host/web/static/*.js), which read the same catalog as JSON."""
 import os
 import re
+from html.parser import HTMLParser
 
 from babel.messages.catalog import Catalog
 from babel.messages.extract import extract_from_dir
@@ -16,8 +17,53 @@ from host.i18n import DOMAIN, LANGUAGES, LOCALE_DIR, ROOT, SOURCE, po_path, temp
 # (method map, keywords) per language: `t` is a call in the pages' JavaScript, a name in Python
 PYTHON = ([("**/node_modules/**", "ignore"), ("**.py", "python")],
           {"_": None, "N_": None, "N_n": (1, 2), "ngettext": (1, 2)})
-JAVASCRIPT = ([("**/node_modules/**", "ignore"), ("web/static/**.js", "javascript"), ("europe/**.js", "javascript")],
+JAVASCRIPT = ([("**/node_modules/**", "ignore"), ("web/static/**.js", "javascript"), ("europe/**.js", "javascript"),
+               ("web/static/**.html", "host.i18n.catalogs:extract_html")],
               {"t": None, "tn": (1, 2)})
+HTML_ATTRIBUTES = ("data-i18n-title", "data-i18n-aria-label", "data-i18n-placeholder")
+
+
+class _Marked(HTMLParser):
+    """The pages' marked words: an element's text where it has data-i18n (or the attribute's
+    value when given), and the values of data-i18n-title and the like."""
+
+    def __init__(self):
+        super().__init__(convert_charrefs=True)
+        self.found = []  # (line, message)
+        self.open = []  # [line, explicit message or None, text so far] of the marked elements open
+
+    def handle_starttag(self, tag, attrs):
+        attrs = dict(attrs)
+        line = self.getpos()[0]
+        for name in HTML_ATTRIBUTES:
+            if attrs.get(name):
+                self.found.append((line, attrs[name]))
+        if "data-i18n" in attrs:
+            self.open.append([line, attrs["data-i18n"] or None, ""])
+        elif self.open:
+            self.open.append(None)  # an unmarked element inside a marked one
+
+    def handle_endtag(self, tag):
+        if self.open:
+            top = self.open.pop()
+            if top is not None:
+                text = top[1] or " ".join(top[2].split())
+                if text:
+                    self.found.append((top[0], text))
+
+    def handle_data(self, data):
+        for entry in reversed(self.open):
+            if entry is not None:
+                entry[2] += data
+                break
+
+
+def extract_html(fileobj, keywords, comment_tags, options):
+    """Babel's extraction method for the pages' HTML (docs/i18n.md)."""
+    parser = _Marked()
+    parser.feed(fileobj.read().decode("utf-8"))
+    for line, message in parser.found:
+        yield line, None, message, []
 COMMENT_TAGS = ("i18n:",)
 # printf fields; Babel's python_format checker lets a translation leave a named one out, ours does not
 PLACEHOLDER = re.compile(r"%(?:\([a-z_]+\))?[-+ #0]*\d*(?:\.\d+)?[sdrfi]|\{[a-z_0-9]*\}")
