@@ -3,6 +3,30 @@
 Hardware comes in from outside (hw.make or a test), so this file runs unchanged on the board,
 under the unix port with simulated hardware, and in-process in tests and the benchmark.
 Steady state allocates nothing: the bitmap, the debouncer's ring and the frame are made once.
+
+The loop's priorities (App.cycle): every cycle scans the reeds and buttons and debounces them, then
+does the first of these that has something to do, and only that (on a Pico each takes milliseconds):
+  1. a settled reed or button change: the players' piece (changes settled together are taken one
+     a cycle, in order);
+  2. while a change is about to settle (SETTLE_GUARD_MS), nothing more but a frame the board owes;
+  3. the frame that answers a change (the board is dirty);
+  4. while a long answer is made in steps, the collection of its steps' garbage (a cycle of its own);
+  5. the next step of that answer (the record, a reveal: sy/link/proto.py step()); the host's next
+     line waits for its last step;
+  6. the host's line: a command (its reply), or the next part of a long line;
+  7. when the host has nothing to say, the collection of the garbage its last line left;
+  8. the animation frame, every FRAME_MS;
+  9. a note to the host about what the players were shown in an earlier cycle.
+Service mode (yard calibrate / selftest) renders every scan: its latches must see each one.
+
+Why not asyncio: the loop is one concern served in a fixed order, the players' first. With a task
+per concern, which of a change, a frame and a host's line runs next would be the scheduler's
+choice, and a task switch, a sleep's wake-up and the tasks' own state cost a Pico's time and heap
+in every cycle; nothing would run at the same time anyway (a flash write stalls the whole chip).
+One function that says the order is shorter to read and to time.
+
+Measuring the loop (the longest cycle of each kind, the heap's peak) is sy/cyclewatch.py's, put on
+the App by the `mem` command while a benchmark or a test watches; the loop itself keeps no counter.
 """
 import gc
 
@@ -13,27 +37,25 @@ from sy import forget
 from sy.link.proto import Protocol
 
 try:
-    from time import ticks_ms, ticks_us, ticks_diff, sleep_ms
+    from time import ticks_ms, ticks_diff, sleep_ms
 except ImportError:  # CPython
-    from sy.compat import ticks_ms, ticks_us, ticks_diff, sleep_ms
+    from sy.compat import ticks_ms, ticks_diff, sleep_ms
 
 FRAME_MS = 40  # animation frame period when nothing changes
-# an animation frame, a note or part of a host's line holds the scan loop up to 10 ms on a Pico:
-# none starts when a reed or button change settles sooner, so the scan that takes it is on time
-# (the answer to a placement is due debounce_ms + 20 ms after the reed closed)
+# an animation frame, a note or part of a host's line holds the scan loop for milliseconds on a
+# Pico: none starts when a reed or button change settles sooner, so the scan that takes it is on
+# time (the answer to a placement is due one scan and one frame after the debounce)
 SETTLE_GUARD_MS = 10
 GC_EVERY = 12 * 1024  # bytes allocated between automatic collections: a long command's garbage bounded (docs/memory.md)
 # ... and while a host's command reads the whole journal (the record, a reveal, a claim, a hello's
-# resend): each line read is garbage at once, ~30 KB in a long game. Collected every 4 KB, such a
-# command's peak stays close to the live heap, wherever the last automatic collection fell. These
-# commands hold the scan loop for a long while already, and a collection is short beside it; the
-# cycles that answer the players keep GC_EVERY (the figures: docs/pico.md, "The heap paid back")
+# resend): each line read is garbage at once, tens of KB in a long game. Collected this often, such
+# a command's peak stays close to the live heap; the cycles that answer the players keep GC_EVERY
+# (docs/pico.md, "The heap paid back")
 GC_EVERY_READING = 4 * 1024
+# a long answer made in steps (the record, a reveal) is collected after this many: a few KB of
+# garbage, below GC_EVERY, so the collector's own threshold never lands inside a step
+STEPS_PER_COLLECT = 8
 _MEM = hasattr(gc, "mem_alloc")  # MicroPython (CPython's gc cannot say)
-# what a scan cycle did besides scanning (App.cycle_kind; the longest plain cycle's kind is
-# reported by the `mem` command, so a benchmark can say what the players' pieces waited for)
-SCAN, EVENT, COMMAND, LINE_PART, FRAME, NOTE, COLLECT = 0, 1, 2, 3, 4, 5, 6
-CYCLE_KINDS = ("scan", "event", "command", "line_part", "frame", "note", "collect")
 
 
 class App:
@@ -56,20 +78,9 @@ class App:
         self.proto.board = self.board
         self.cycles = 0
         self.last_frame = 0
-        self.changes = 0  # debounced changes seen (tests and the benchmark watch it)
-        self.mem_peak = 0  # heap in use after handling events, right before collecting (bytes)
-        self.watch_heap = False  # read mem_peak at each collection (the `mem` command's `watch`)
-        # the longest scan cycles (run() only), in three kinds: those that saved to flash (an
-        # erase stalls the CPU for 45 ms on a Pico), those that handled a host's command (the
-        # record download answers in one cycle), and the rest: scans, reed and button changes,
-        # LED frames: what the players' pieces wait for
-        self.cycle_max_us = 0
-        self.save_cycle_max_us = 0
-        self.command_cycle_max_us = 0
-        self.frame_cycle_max_us = 0  # of the plain cycles, those that drew an LED frame
-        self.cycle_kind = SCAN  # what this cycle did (CYCLE_KINDS)
-        self.cycle_max_kind = SCAN  # what the longest plain cycle did
-        self.commands = 0  # host lines handled
+        self.changes = 0  # debounced changes taken (the in-process board and the watcher read it)
+        self.collect_owed = False  # garbage of a host's line or of a long answer's steps, to collect
+        self.steps = 0  # steps of long answers made
         # the reed chain checks itself (sy.hardware.reeds): a refused scan leaves the bitmap as it
         # was, so the game sees no change while the chain lies; the host hears each start and end
         self.chain = inputs if hasattr(inputs, "fault") else None
@@ -93,7 +104,7 @@ class App:
         self.last_frame = now
 
     def cycle(self, now):
-        """One scan + dispatch cycle."""
+        """One scan, then the first thing to do in the loop's order (the module's docstring)."""
         self.cycles += 1
         bitmap = self.bitmap
         self.inputs.scan(bitmap)
@@ -101,17 +112,11 @@ class App:
             self._chain_changed()
         deb = self.debouncer
         deb.update(bitmap, now)
-        self.cycle_kind = SCAN
-        # one thing a cycle: a change, or a host's line, or a frame, or a note (on a Pico
-        # each takes several ms); changes settled together (the loop was held up by a flash
-        # write) are taken one a cycle, in order. Service mode renders every scan (its latches
-        # must see each one): every_scan
+        board = self.board
         v = deb.pop()
-        if v >= 0:
-            board = self.board
+        if v >= 0:  # 1. a settled change
             board.now = now
             self.changes += 1
-            self.cycle_kind = EVENT
             writes = self.store.writes  # read only when there is an event: not in the idle scan
             bit = v >> 1
             if bit < self.nbits:
@@ -125,36 +130,58 @@ class App:
             self._after_event(writes)
             if not board.every_scan:
                 return
-        # (an attribute read before the call: the idle scan pays no method call for it)
-        if deb.unsettled and deb.due_in(now) < SETTLE_GUARD_MS and not self.board.every_scan:
-            if self.board.dirty:  # a frame that answers something is drawn all the same
+        every_scan = board.every_scan
+        # 2. a change about to settle (an attribute read first: the idle scan pays no call for it)
+        if deb.unsettled and deb.due_in(now) < SETTLE_GUARD_MS and not every_scan:
+            if board.dirty:  # a frame that answers something is drawn all the same
                 self._frame(now)
             return
-        if self.board.dirty and not self.board.every_scan:
-            # the players' answer goes before the host's next line: the host answers a note (a
-            # placement's ticket question) quickly, and its command may save to flash (100 ms)
+        if board.dirty and not every_scan:
+            # 3. the players' answer goes before the host's next line: the host answers a note (a
+            # placement's ticket question) at once, and its command may save to flash
             self._frame(now)
             return
-        r = self.link.poll()
+        if self.proto.job is not None:
+            if self.collect_owed:  # 4. the garbage of a long answer's steps
+                self.collect_owed = False
+                self._collect()
+                return
+            board.now = now  # 5. a step of a long answer (the host's next line waits)
+            self.proto.step()
+            self.steps += 1
+            # collected in a cycle of its own, before the collector's own threshold would make
+            # one inside a step
+            self.collect_owed = self.proto.job is None or self.steps % STEPS_PER_COLLECT == 0
+            return
+        r = self.link.poll()  # 6. the host's line
         if r:
-            self.commands += 1
-            self.cycle_kind = COMMAND
-            self.board.now = now
+            board.now = now
+            writes = self.store.writes
             if r == 1:
                 self.proto.handle(self.link.take())
             else:
                 self.proto.too_long()
-            self._collect()  # the host's line parsed and answered: its garbage goes with it
-            if not self.board.every_scan:
+            # the line's garbage: collected in this cycle if it saved to flash (long already),
+            # else in the next (a collection takes as long as a command's own work on a Pico)
+            board = self.board  # (a service command puts service mode's board in the game's place)
+            if self.store.writes != writes or board.every_scan:
+                self._collect()
+            else:
+                self.collect_owed = True
+            if not board.every_scan:
                 return
-        elif self.link.partial and not self.board.every_scan:
-            self.cycle_kind = LINE_PART
-            return  # part of a host's line read (up to 64 bytes, ~4 ms on a Pico): this cycle's one thing
-        if self.board.dirty or ticks_diff(now, self.last_frame) >= FRAME_MS:
-            self._frame(now)
-        elif self.board.lift_note >= 0 or self.board.ask_note:
-            self.cycle_kind = NOTE
-            self.board.send_notes()
+        elif self.link.partial and not every_scan:
+            return  # part of a host's line read (a few ms on a Pico): this cycle's one thing
+        elif self.collect_owed and not every_scan:
+            # 7. the garbage of the host's last line or of a finished long answer, once the host has
+            # nothing more to say (lines in a row are each answered in their own cycle)
+            self.collect_owed = False
+            self._collect()
+            return
+        if board.dirty or ticks_diff(now, self.last_frame) >= FRAME_MS:
+            self._frame(now)  # 8. the animation (service mode: every scan)
+        elif board.lift_note >= 0 or board.ask_note:
+            board.send_notes()  # 9. what the players were shown, told to the host
 
     def _chain_changed(self):
         """A code for the host: {"note": "chain", "fault": "short"|"long"|null, "after": k}: the
@@ -166,20 +193,18 @@ class App:
 
     def _frame(self, now):
         self.board.dirty = False
-        self.cycle_kind = FRAME
         self.last_frame = now
         self.leds.strip.cycle = self.cycles
         self.board.render(now)
 
     def _after_event(self, writes):
-        # A collection takes 10-15 ms on a Pico (it scans the ~60 KB of live objects), longer than
-        # any other scan cycle: it is made in a cycle that is long already, never in one of its
-        # own. An event that saved to flash (a flash erase held the scan for 50-270 ms) or a host's
-        # line (parsed, answered) is collected in its own cycle; the little garbage of the other
-        # events (a lift, its note) waits for the next of those, or for MicroPython's own
-        # collection every GC_EVERY bytes allocated (run()). The idle cycles allocate nothing.
+        # A collection takes as long as the longest other cycles on a Pico (it scans the live
+        # objects): it is made in a cycle that is long already, never in one of its own. An event
+        # that saved to flash (an erase stalls the chip) or a host's line (parsed, answered) is
+        # collected in its own cycle; the little garbage of the other events (a lift, its note)
+        # waits for the next of those, or for MicroPython's own collection every GC_EVERY bytes
+        # allocated (run()). The idle cycles allocate nothing.
         if self.store.writes != writes:
-            self.cycle_kind = COLLECT
             self._collect()
 
     def reading_journal(self, on):
@@ -188,47 +213,22 @@ class App:
             gc.threshold(GC_EVERY_READING if on else GC_EVERY)
 
     def _collect(self):
-        # the heap in use is read here, right before collecting, and only while a benchmark or a
-        # test watches it: gc.mem_alloc() walks the heap's allocation table block by block and
-        # takes as long as the collection itself (~9 ms with 47 KB in use on a Pico)
         # CPython (the tests' in-process board) frees by reference counting: a full collection
         # there walks the whole test process, hundreds of milliseconds in a big one, for nothing
         if _MEM:
-            if self.watch_heap:
-                used = gc.mem_alloc()
-                if used > self.mem_peak:
-                    self.mem_peak = used
             gc.collect()
 
     def run(self):
         now = ticks_ms()
         self.start(now)
         period = self.period
-        store = self.store
         if _MEM:
             # a command that makes much garbage (a reveal, the record) is collected as it goes,
             # so its peak stays this far above the live heap (the scan loop allocates nothing)
             gc.threshold(GC_EVERY)
         while True:
             now = ticks_ms()
-            t0 = ticks_us()
-            writes = store.writes
-            commands = self.commands
-            frames = self.leds.shown
             self.cycle(now)
-            took = ticks_diff(ticks_us(), t0)
-            if store.writes != writes:
-                if took > self.save_cycle_max_us:
-                    self.save_cycle_max_us = took
-            elif self.commands != commands:
-                if took > self.command_cycle_max_us:
-                    self.command_cycle_max_us = took
-            else:
-                if took > self.cycle_max_us:
-                    self.cycle_max_us = took
-                    self.cycle_max_kind = self.cycle_kind
-                if self.leds.shown != frames and took > self.frame_cycle_max_us:
-                    self.frame_cycle_max_us = took
             t = ticks_ms()
             left = period - ticks_diff(t, now)
             if self.debouncer.unsettled:

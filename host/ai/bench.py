@@ -1,17 +1,25 @@
-"""`yard bench ai`: tournaments between the agents, with fixed seeds, on both sides.
+"""`yard bench ai`: the computer Mister X's levels against a panel of detectives, and the
+detectives' levels against the strongest Mister X. It measures and reports; it asserts nothing.
 
-Every matchup plays the same games: game k draws 5 detective start cards and 1 Mister X card
-from the real start cards with seed (seed, k), so matchups differ only by the agents. MCTS
-agents run on a fixed number of iterations per move (deterministic); the time per move is
-measured and reported. Win rates are Mister X's, with 95 % Wilson intervals.
+Every pairing plays the same games: game k draws the detectives' start cards and Mister X's card
+from the real start cards with seed (seed, k), so pairings differ only by the agents. MCTS agents
+run on a fixed number of iterations per move (deterministic; `--seconds` for a time budget);
+nobody waits for the table's answer deadline. Rates have 95 % Wilson intervals.
 
-`leak`: per Mister X level, what a detective who knows his code learns beyond public
-information (host/ai/leak.py): `leak_bits_per_move` = mean over hidden moves of log2(|public set|)
-− H(attacker's posterior), `attacker_top1_rate` (the attacker's most likely station is the true
-one), `public_top1_rate` (the same for a uniform guess over the public set), against heuristic
-detectives. The attacker reads a level's hidden-move distribution from its code where it has one
-(hiding plan: exact; MCTS: exact too while hiding.TILT is 0, else its search's randomness drawn
-`--leak-search-samples` times per station), else runs it `--leak-samples` times per station.
+The panel (detectives who know his code, docs/ai.md): `heuristic` (the easy level: the public
+possible set), `posterior` (the normal level: the heuristic chasing the posterior his plan
+implies, host/ai/belief.py), `mcts` (the hard level: MCTS drawing his station from that posterior,
+with location categorization), `public-mcts` (the same search over the public set) and `random`.
+
+Per Mister X level: `win_rate` against each panel detective (with `ci95`, `games`),
+`win_rate_panel_min` (the weakest result counts), `blunder_rate` (moves that end in a piece's reach
+when a move out of every piece's reach existed, host/ai/safety.py, over all his moves),
+`early_loss_rate` (games lost by round 5), `leak_bits_per_move` (a diagnostic: log2 of the public
+set minus the entropy of the posterior his code implies, after each hidden move), and
+`seconds_per_move` (his computing time; at the table every answer waits for the level's deadline).
+Per detective level: `capture_rate` against the strongest Mister X level (the highest panel
+minimum). `targets` says which of the levels' targets the measured figures meet (null: not
+measured), judged on the point estimates; the intervals are there to read.
 """
 import math
 import multiprocessing
@@ -20,43 +28,67 @@ import random
 import time
 
 from sy.maps import london
+from sy.rules import game as rules
 from host.errors import UserError
-from host.ai.agents import play_game, make_mrx_agent, make_detective_agent
+from host.ai import belief, safety
+from host.ai.agents import make_mrx_agent, make_detective_agent
+from host.ai.model import Sim
 
-KINDS = {"random": "random", "heuristic": "easy", "mcts": "normal", "hard": "hard"}
-# Mister X kind, detectives kind: the default tournament
-# (mcts-mcts, mcts-random, random-mcts, hard-heuristic... are available with --matchups; they cost
-# more time; `hard` searches 4 times --iterations, as its 4 s a move against normal's 1 s)
-DEFAULT_MATCHUPS = ("random-random", "heuristic-random", "random-heuristic",
-                    "heuristic-heuristic", "mcts-heuristic", "heuristic-mcts")
+MRX_LEVELS = ("random", "easy", "normal", "hard")
+# panel name: (detective level, searches); the detectives' levels are named by what they do
+PANEL = {"random": "random", "heuristic": "easy", "posterior": "normal", "mcts": "hard", "public-mcts": "hard"}
+DEFAULT_MRX = "easy,normal,hard"
+DEFAULT_PANEL = "heuristic,posterior,mcts"
+MCTS_MRX = ("normal", "hard")
+EARLY_ROUND = 5  # a loss by this round is an early loss
+# the levels' targets (docs/ai.md): level: (blunder_rate max, early_loss_rate max, vs heuristic min, panel min)
+TARGETS = {"easy": (0.005, 0.02, 0.35, 0.20), "normal": (0.005, 0.02, 0.70, 0.45),
+           "hard": (0.005, 0.02, 0.75, 0.50)}
+TOP_DETECTIVES_MARGIN = 0.15  # the top detectives catch normal at least this much more often
 
 
 def add_arguments(parser):
-    parser.add_argument("--games", type=int, default=200, help="games per matchup (default 200; 0: the leak only)")
+    parser.add_argument("--games", type=int, default=100,
+                        help="games per pairing without an MCTS side (default 100; 0: skip the pairings)")
+    parser.add_argument("--games-mcts", type=int, default=20,
+                        help="games per pairing with an MCTS side (normal or hard Mister X, mcts detectives; default 20)")
     parser.add_argument("--iterations", type=int, default=150,
-                        help="MCTS iterations per move (default 150, about 50 ms; `normal` play uses 1 s)")
+                        help="MCTS iterations per move: normal Mister X and the mcts detectives (hard Mister X: 4 times; "
+                             "default 150; at the table normal searches 1 s, hard 4 s)")
     parser.add_argument("--seconds", type=float, default=None,
-                        help="MCTS time per move instead of a fixed iteration count (not reproducible)")
-    parser.add_argument("--matchups", default=",".join(DEFAULT_MATCHUPS),
-                        help="comma-separated MRX-DETECTIVES pairs of random, heuristic, mcts, hard")
+                        help="MCTS time per move instead of a fixed iteration count (hard: 4 times; not reproducible)")
+    parser.add_argument("--mrx", default=DEFAULT_MRX, help="Mister X levels (comma-separated: random, easy, normal, hard)")
+    parser.add_argument("--matchups", default="",
+                        help="only these pairings instead of every level against the panel: MRX-DETECTIVES,... "
+                             "(e.g. easy-heuristic,normal-mcts; heuristic and mcts name easy and normal Mister X)")
+    parser.add_argument("--panel", default=DEFAULT_PANEL,
+                        help="the detectives (comma-separated: %s)" % ", ".join(PANEL))
     parser.add_argument("--detectives", type=int, default=5, choices=(2, 3, 4, 5),
                         help="number of detectives (bobbies added by the rules for 2 or 3)")
     parser.add_argument("--seed", type=int, default=1, help="tournament seed (default 1)")
     parser.add_argument("--workers", type=int, default=0, help="processes (default: one per core)")
-    parser.add_argument("--leak-levels", default="random,easy,normal,hard",
-                        help="Mister X levels whose leak to a policy-aware attacker is measured ('' for none)")
-    parser.add_argument("--leak-games", type=int, default=12, help="games per level for the leak (random, easy)")
-    parser.add_argument("--leak-games-mcts", type=int, default=12,
-                        help="games per MCTS level for the leak (their search plays his surfacing moves)")
+    parser.add_argument("--replay-stations", type=int, default=8,
+                        help="informed detectives facing a Mister X without a plan replay his code from this many "
+                             "stations a move (drawn by belief; default 8)")
+    parser.add_argument("--replay-samples", type=int, default=2, help="... this many times each (default 2)")
+    parser.add_argument("--hidden", choices=("level", "plan"), default="level",
+                        help="how easy, normal and hard choose hidden moves: as the level does (default), or by the "
+                             "balanced plan (host/ai/hiding.py), for comparison")
+    parser.add_argument("--peek", type=float, default=None,
+                        help="normal and hard: the share of their playouts' detective moves that chase him "
+                             "(default: the level's, agents.PEEK)")
+    parser.add_argument("--leak-levels", default="",
+                        help="Mister X levels also measured by the station-by-station attacker of host/ai/leak.py "
+                             "(slow; leak_bits_per_move comes from every game anyway)")
+    parser.add_argument("--leak-games", type=int, default=12, help="games per level for that attacker (random, easy)")
+    parser.add_argument("--leak-games-mcts", type=int, default=12, help="the same for the MCTS levels")
     parser.add_argument("--leak-stations", type=int, default=40,
                         help="stations the attacker replays per move at most (drawn by weight beyond)")
     parser.add_argument("--leak-stations-mcts", type=int, default=40, help="the same for the MCTS levels")
     parser.add_argument("--leak-samples", type=int, default=48,
                         help="runs per station for a policy without a readable distribution")
     parser.add_argument("--leak-search-samples", type=int, default=4,
-                        help="MCTS searches per station (the search's randomness) for the MCTS levels, "
-                             "where the search bends the hidden moves (hiding.TILT; 0 by default: the row "
-                             "is then read once, exactly)")
+                        help="MCTS searches per station for the MCTS levels, where the search bends the hidden moves")
 
 
 def wilson(k, n, z=1.96):
@@ -77,45 +109,156 @@ def game_setup(seed, k, n_det):
     return cards[:n_det], cards[n_det:], x
 
 
-def _agent(side, kind, seed, iterations, seconds):
-    make = make_mrx_agent if side == "mrx" else make_detective_agent
-    level = KINDS[kind]
-    if level in ("normal", "hard"):
+PEEK = None  # --peek: the MCTS levels' PEEK for this run (None: the level's)
+
+
+def mrx_agent(level, seed, iterations, seconds, hidden=None):
+    if level in MCTS_MRX:
         scale = 4 if level == "hard" else 1
-        return make(level, seed, seconds=seconds and seconds * scale,
-                    iterations=None if seconds else iterations * scale)
-    return make(level, seed)
+        return make_mrx_agent(level, seed, seconds=seconds and seconds * scale,
+                              iterations=None if seconds else iterations * scale, deadline=0, hidden=hidden,
+                              peek=PEEK)
+    return make_mrx_agent(level, seed, deadline=0, hidden=hidden if level != "random" else None)
+
+
+def detective_agent(name, seed, iterations, seconds, mrx_level, replay=(8, 2), hidden=None):
+    """A panel detective facing `mrx_level`: the informed ones know his code (his plan where his
+    hidden moves follow it; else his agent with the same budget, replayed from replay[0] stations
+    replay[1] times each)."""
+    level = PANEL[name]
+    model = None
+    if name != "public-mcts" and level in ("normal", "hard"):
+        model = Model(mrx_level, iterations, seconds, replay, hidden)
+    if level == "hard":
+        return make_detective_agent(level, seed, seconds=seconds, iterations=None if seconds else iterations,
+                                    model=model)
+    return make_detective_agent(level, seed, model=model)
+
+
+class Model:
+    """What informed detectives know of the Mister X they face: a function seed -> his agent (as
+    the bench makes it), with how hard they replay it (host/ai/belief.py Tracker)."""
+
+    def __init__(self, level, iterations, seconds, replay, hidden=None):
+        self.level, self.iterations, self.seconds, self.hidden = level, iterations, seconds, hidden
+        self.replay_stations, self.replay_samples = replay
+
+    def __call__(self, seed):
+        return mrx_agent(self.level, seed, self.iterations, self.seconds, self.hidden)
+
+
+def _entropy(p):
+    total = sum(p.values())
+    return -sum(v / total * math.log2(v / total) for v in p.values() if v > 0)
+
+
+def play_measured(mrx, det, dets, bobbies, x, tracker=None):
+    """One game; returns {"result", "reason", "round", "moves", "blunders", "seconds", "leak"}:
+    his moves, those that were blunders (safety.is_blunder), his computing time, and the bits
+    the posterior of a detective who knows his code (tracker: a belief.Tracker) holds beyond the
+    public set after each hidden move (a list)."""
+    ref = rules.Game(list(dets), list(bobbies), x)
+    pub = rules.Game(list(dets), list(bobbies), 0)
+    moves = blunders = 0
+    seconds = 0.0
+    leak = []
+    while ref.result is None:
+        if ref.phase == rules.PHASE_MRX:
+            if tracker:
+                tracker.update(pub)
+            t0 = time.perf_counter()
+            a = mrx.choose(ref)
+            seconds += time.perf_counter() - t0
+            moves += 1
+            blunders += safety.is_blunder(Sim.from_game(ref, ref.mrx), a)
+            if a[0] == "move":
+                shows = (ref.moves + 1) in ref.reveals
+                ref.mrx_move(a[1], a[2])
+                pub.mrx_move(a[1], a[2] if shows else 0)
+                shown = shows
+            else:
+                s1 = (ref.moves + 1) in ref.reveals
+                s2 = (ref.moves + 2) in ref.reveals
+                ref.mrx_double(*a[1:])
+                pub.mrx_double(a[1], a[2] if s1 else 0, a[3], a[4] if s2 else 0)
+                shown = s2
+            if tracker and not shown and ref.result is None:
+                post = tracker.update(pub)
+                n = pub.candidates_count()
+                leak.append(math.log2(n) - _entropy(post) if post and n else 0.0)
+        else:
+            p, t, to = det.choose(pub)
+            bobby = ref.is_bobby(p)
+            ref.move(p, None if bobby else t, to)
+            if ref.result is None:
+                pub.move(p, None if bobby else t, to)
+    return {"result": ref.result, "reason": ref.reason, "round": ref.round, "moves": moves,
+            "blunders": blunders, "seconds": seconds, "leak": leak}
 
 
 def play_one(task):
-    matchup, k, seed, n_det, iterations, seconds = task
-    mk, dk = matchup.split("-")
+    global PEEK
+    mrx_level, panel, k, seed, n_det, iterations, seconds, replay, hidden, PEEK = task
     dets, bobbies, x = game_setup(seed, k, n_det)
     aseed = seed * 100003 + k
-    r = play_game(_agent("mrx", mk, aseed, iterations, seconds),
-                  _agent("det", dk, aseed + 1, iterations, seconds), dets, bobbies, x)
-    return (matchup, r["result"], r["reason"], r["round"], x, sum(r["mrx_times"]), len(r["mrx_times"]),
-            max(r["mrx_times"] or [0]), sum(r["detective_times"]), len(r["detective_times"]),
-            max(r["detective_times"] or [0]))
+    mrx = mrx_agent(mrx_level, aseed, iterations, seconds, hidden)
+    det = detective_agent(panel, aseed + 1, iterations, seconds, mrx_level, replay, hidden)
+    # the leak: read by the exact posterior where his hidden moves follow the plan, else by the
+    # informed detectives' own (replayed) posterior in their games
+    tracker = getattr(det, "tracker", None)
+    if getattr(mrx, "exact_rows", True):
+        tracker = belief.Tracker(mrx_agent(mrx_level, 0, iterations, seconds, hidden))
+    r = play_measured(mrx, det, dets, bobbies, x, tracker=tracker)
+    r["mrx"], r["panel"] = mrx_level, panel
+    return r
+
+
+# Mister X's levels by the names of what they do (older command lines)
+MRX_KINDS = {"heuristic": "easy", "mcts": "normal"}
 
 
 def parse_matchups(text):
+    """[(Mister X level, panel detective)] from 'MRX-DETECTIVES,...' (Mister X: random, easy, normal,
+    hard, or heuristic for easy and mcts for normal; detectives: the panel's names)."""
     out = []
     for m in text.split(","):
         m = m.strip()
         if not m:
             continue
-        parts = m.split("-")
-        if len(parts) != 2 or parts[0] not in KINDS or parts[1] not in KINDS:
-            raise UserError("bad matchup %r: MRX-DETECTIVES with random, heuristic, mcts or hard" % m)
-        out.append(m)
+        mrx, _sep, det = m.partition("-")
+        mrx = MRX_KINDS.get(mrx, mrx)
+        if mrx not in MRX_LEVELS or det not in PANEL:
+            raise UserError("bad matchup %r: MRX-DETECTIVES, Mister X one of %s, detectives one of %s"
+                            % (m, ", ".join(MRX_LEVELS + tuple(MRX_KINDS)), ", ".join(PANEL)))
+        out.append((mrx, det))
     return out
 
 
-def tournament(matchups, games, iterations=150, seconds=None, n_det=5, seed=1, workers=0):
-    tasks = [(m, k, seed, n_det, iterations, seconds) for m in matchups for k in range(games)]
+def _names(text, known, what):
+    out = [v.strip() for v in text.split(",") if v.strip()]
+    for v in out:
+        if v not in known:
+            raise UserError("%s: one of %s (not %r)" % (what, ", ".join(known), v))
+    return out
+
+
+def _rate(k, n):
+    lo, hi = wilson(k, n)
+    return {"rate": round(k / n, 3) if n else None, "ci95": [round(lo, 3), round(hi, 3)], "games": n}
+
+
+def tournament(mrx_levels, panel, games, games_mcts, iterations=150, seconds=None, n_det=5, seed=1, workers=0,
+               replay=(8, 2), hidden=None, pairs=None):
+    """Every Mister X level against every panel detective, or only the (level, detective) pairs."""
+    pairs = pairs or [(lv, d) for lv in mrx_levels for d in panel]
+    mrx_levels = [lv for lv in MRX_LEVELS if any(p[0] == lv for p in pairs)]
+    panel = [d for d in PANEL if any(p[1] == d for p in pairs)]
+    tasks = []
+    for lv, d in pairs:
+        n = games_mcts if (lv in MCTS_MRX or d.endswith("mcts")) else games
+        tasks += [(lv, d, k, seed, n_det, iterations, seconds, tuple(replay), hidden, PEEK) for k in range(n)]
     # the expensive games first, so the workers finish together
-    tasks.sort(key=lambda t: -(t[0].count("mcts") + 4 * t[0].count("hard")))
+    tasks.sort(key=lambda t: -((t[0] in MCTS_MRX) * (4 if t[0] == "hard" else 1) + 2 * t[1].endswith("mcts")))
     workers = workers or os.cpu_count() or 1
     start = time.perf_counter()
     if workers > 1 and len(tasks) > 1:
@@ -124,61 +267,81 @@ def tournament(matchups, games, iterations=150, seconds=None, n_det=5, seed=1, w
             rows = pool.map(play_one, tasks, chunksize=1)
     else:
         rows = [play_one(t) for t in tasks]
-    wall = time.perf_counter() - start
-    out = {"games_per_matchup": games, "mcts_iterations_per_move": None if seconds else iterations,
+    out = {"games": games, "games_mcts": games_mcts, "mcts_iterations_per_move": None if seconds else iterations,
            "mcts_seconds_per_move": seconds, "detectives": n_det, "seed": seed, "workers": workers,
-           "wall_seconds": round(wall, 1), "matchups": {}}
-    for m in matchups:
-        mine = [r for r in rows if r[0] == m]
-        n = len(mine)
-        wins = sum(1 for r in mine if r[1] == "mrx")
-        lo, hi = wilson(wins, n)
-        reasons = {}
-        for r in mine:
-            reasons[r[2]] = reasons.get(r[2], 0) + 1
-        mt, mn = sum(r[5] for r in mine), sum(r[6] for r in mine)
-        dt, dn = sum(r[8] for r in mine), sum(r[9] for r in mine)
-        by_start = {}
-        for r in mine:
-            w, c = by_start.get(r[4], (0, 0))
-            by_start[r[4]] = (w + (r[1] == "mrx"), c + 1)
-        out["matchups"][m] = {
-            "mrx": m.split("-")[0], "detectives": m.split("-")[1], "games": n,
-            "mrx_wins": wins, "mrx_win_rate": round(wins / n, 3) if n else None,
-            "ci95": [round(lo, 3), round(hi, 3)],
-            "reasons": reasons,
-            "mean_rounds": round(sum(r[3] for r in mine) / n, 1) if n else None,
-            "mrx_ms_per_move": round(1000 * mt / mn, 2) if mn else None,
-            "mrx_max_ms_per_move": round(1000 * max(r[7] for r in mine), 1) if mine else None,
-            "detective_ms_per_move": round(1000 * dt / dn, 2) if dn else None,
-            "detective_max_ms_per_move": round(1000 * max(r[10] for r in mine), 1) if mine else None,
-            "mrx_win_rate_by_start": {str(s): round(w / c, 2) for s, (w, c) in sorted(by_start.items())},
+           "wall_seconds": round(time.perf_counter() - start, 1), "panel": list(panel),
+           "replay_stations": replay[0], "replay_samples": replay[1], "hidden": hidden or "level",
+           "peek": PEEK,
+           "mrx_levels": {},
+           "detective_levels": {}}
+    for lv in mrx_levels:
+        mine = [r for r in rows if r["mrx"] == lv]
+        if not mine:
+            continue
+        wr = {}
+        for d in panel:
+            g = [r for r in mine if r["panel"] == d]
+            if g:
+                wr[d] = _rate(sum(r["result"] == "mrx" for r in g), len(g))
+                rounds = [r["round"] for r in g]
+                mean = sum(rounds) / len(rounds)
+                wr[d]["rounds_mean"] = round(mean, 1)
+                wr[d]["rounds_sd"] = round(math.sqrt(sum((x - mean) ** 2 for x in rounds) / len(rounds)), 1)
+        moves = sum(r["moves"] for r in mine)
+        leak = [b for r in mine for b in r["leak"]]
+        lost_early = sum(r["result"] != "mrx" and r["round"] <= EARLY_ROUND for r in mine)
+        out["mrx_levels"][lv] = {
+            "win_rate": wr,
+            "win_rate_panel_min": min(v["rate"] for v in wr.values()) if wr else None,
+            "blunder_rate": round(sum(r["blunders"] for r in mine) / moves, 4) if moves else None,
+            "blunders": sum(r["blunders"] for r in mine), "moves": moves,
+            "early_loss_rate": round(lost_early / len(mine), 3), "early_losses": lost_early, "games": len(mine),
+            "early_loss_rate_by_panel": {d: round(sum(r["result"] != "mrx" and r["round"] <= EARLY_ROUND for r in mine
+                                                     if r["panel"] == d) / v["games"], 3) for d, v in wr.items()},
+            "leak_bits_per_move": round(sum(leak) / len(leak), 3) if leak else None,
+            "seconds_per_move": round(sum(r["seconds"] for r in mine) / moves, 6) if moves else None,
         }
+    levels = out["mrx_levels"]
+    strongest = max(levels, key=lambda lv: (levels[lv]["win_rate_panel_min"], MRX_LEVELS.index(lv))) if levels else None
+    out["strongest_mrx"] = strongest
+    for d in panel:
+        g = [r for r in rows if r["mrx"] == strongest and r["panel"] == d]
+        if g:
+            out["detective_levels"][d] = dict(_rate(sum(r["result"] != "mrx" for r in g), len(g)),
+                                              level=PANEL[d], against=strongest)
+    out["targets"] = targets(out)
     return out
 
 
-def _verdicts(out):
-    """The two targets, when their matchups were played: do the intervals separate?"""
-    ms = out["matchups"]
+def targets(out):
+    """Which of the levels' targets the figures meet (point estimates), None where not measured."""
     v = {}
-
-    def sep(a, b, higher):
-        if a in ms and b in ms:
-            return ms[a]["ci95"][0] > ms[b]["ci95"][1] if higher else ms[a]["ci95"][1] < ms[b]["ci95"][0]
-        return None
-    v["mcts_mrx_escapes_more_than_heuristic_mrx"] = sep("mcts-heuristic", "heuristic-heuristic", True)
-    v["mcts_detectives_catch_more_than_heuristic"] = sep("heuristic-mcts", "heuristic-heuristic", False)
+    for lv, (blunder, early, heuristic, panel_min) in TARGETS.items():
+        m = out["mrx_levels"].get(lv)
+        if not m:
+            continue
+        vs_h = m["win_rate"].get("heuristic", {}).get("rate")
+        full = set(m["win_rate"]) >= set(DEFAULT_PANEL.split(","))
+        v[lv] = {"blunder_rate": m["blunder_rate"] <= blunder, "early_loss_rate": m["early_loss_rate"] <= early,
+                 "vs_heuristic": None if vs_h is None else vs_h >= heuristic,
+                 "panel_min": m["win_rate_panel_min"] >= panel_min if full else None}
+    normal = out["mrx_levels"].get("normal", {}).get("win_rate", {})
+    if "heuristic" in normal and len(normal) > 1:
+        top = min(normal, key=lambda d: normal[d]["rate"])
+        margin = normal["heuristic"]["rate"] - normal[top]["rate"]
+        v["top_detectives"] = {"name": top, "catch_margin_vs_normal": round(margin, 3),
+                               "met": margin >= TOP_DETECTIVES_MARGIN}
     return v
 
 
-# --- the leak to a detective who knows the code --------------------------------------------------
+# --- the policy-aware attacker (host/ai/leak.py): the leak by replaying his code station by station --
 LEAK_TARGET_BITS = 0.5
 
 
 def _leak_agent_maker(level, iterations):
     from host.ai.agents import make_mrx_agent as make
     its = {"normal": iterations, "hard": 4 * iterations}.get(level)  # hard: 4 s against normal's 1 s
-    return lambda seed: make(level, seed, iterations=its) if its else make(level, seed)
+    return lambda seed: make(level, seed, iterations=its, deadline=0) if its else make(level, seed, deadline=0)
 
 
 def leak_one(task):
@@ -230,18 +393,21 @@ def leak_levels(levels, games, games_mcts=12, seed=1, n_det=5, iterations=150, s
 
 
 def run(args):
-    if args.games < 0:
-        raise UserError("--games must be 0 (the leak only) or more")
-    if args.games:
-        out = tournament(parse_matchups(args.matchups), args.games, args.iterations, args.seconds,
-                         args.detectives, args.seed, args.workers)
-        out["targets_met"] = _verdicts(out)
-    else:
-        out = {}
-    levels = [lv.strip() for lv in args.leak_levels.split(",") if lv.strip()]
-    for lv in levels:
-        if lv not in ("random", "easy", "normal", "hard"):
-            raise UserError("--leak-levels: random, easy, normal, hard (not %r)" % lv)
+    global PEEK
+    if args.games < 0 or args.games_mcts < 0:
+        raise UserError("--games and --games-mcts must be 0 or more")
+    if args.peek is not None and not 0 <= args.peek <= 1:
+        raise UserError("--peek: a share from 0 to 1")
+    PEEK = args.peek
+    mrx = _names(args.mrx, MRX_LEVELS, "--mrx")
+    panel = _names(args.panel, PANEL, "--panel")
+    pairs = parse_matchups(args.matchups) if args.matchups else None
+    out = {}
+    if (args.games or args.games_mcts) and ((mrx and panel) or pairs):
+        out = tournament(mrx, panel, args.games, args.games_mcts, args.iterations, args.seconds, args.detectives,
+                         args.seed, args.workers, (args.replay_stations, args.replay_samples),
+                         None if args.hidden == "level" else args.hidden, pairs)
+    levels = _names(args.leak_levels, MRX_LEVELS, "--leak-levels")
     if levels:
         out["leak"] = leak_levels(levels, args.leak_games, args.leak_games_mcts, args.seed, args.detectives,
                                   args.iterations, args.leak_stations, args.leak_stations_mcts, args.leak_samples,

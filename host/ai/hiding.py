@@ -34,7 +34,7 @@ steps) whose next move but one surfaces takes a double move there instead (Hider
 """
 import math
 
-from host.ai import policy
+from host.ai import policy, safety
 from host.ai.model import BLACK, Sim, bits
 
 BETA = {"random": 0.0, "easy": 3.0, "normal": 3.0, "hard": 3.0}  # row weight = exp(beta * score / 100)
@@ -81,15 +81,20 @@ def surfaces_next(sim):
     return (sim.moves + 1) in sim.reveals
 
 
-def _row(sim, s, beta, doubles):
-    """{(signature, to): weight} of his moves from s. signature: ("move", t) or ("double", t1, t2)."""
+def _row(sim, s, beta, doubles, sf=None):
+    """{(signature, to): weight} of his moves from s. signature: ("move", t) or ("double", t1, t2).
+
+    sf (safety.Safety of the public position): destinations some piece can step on next are
+    dropped when a move out of every piece's reach exists (a double move's end counts: doubles
+    are offered when no single move is safe), and those safe for one move only weigh
+    safety.WEIGHT_ONE_MOVE where one safe for two exists; with no safe move the unfiltered row."""
     tb = sim.tb
     pos = sim.pos
     opts = sim.mrx_options_from(s)
     plain = {to for to, t in opts if t != BLACK}
     probe = sim.copy()
     probe.mrx = s
-    row = {}
+    can_double = doubles and sim.double and not surfaces_next(sim) and (sim.moves + 2) not in sim.reveals
 
     def w_of(to, t):
         w = math.exp(beta * policy.mrx_score(tb, pos, to) / 100.0) if beta else 1.0
@@ -97,12 +102,17 @@ def _row(sim, s, beta, doubles):
             w *= BLACK_WASTE
         return w
 
-    for to, t in opts:
-        key = (("move", t), to)
-        row[key] = row.get(key, 0.0) + w_of(to, t)
-    # a double move only where every single move ends next to a piece (as the heuristic does)
-    if doubles and sim.double and not surfaces_next(sim) and (sim.moves + 2) not in sim.reveals \
-            and all(policy.dmin(tb, pos, to) <= 1 for to, _t in opts):
+    def singles(safe):
+        row = {}
+        for to, t in opts:
+            w = w_of(to, t) * (sf.weight(to, t) if safe else 1.0)
+            if w > 0:
+                key = (("move", t), to)
+                row[key] = row.get(key, 0.0) + w
+        return row
+
+    def doubles_row(safe):
+        row = {}
         for to1, t1 in opts:
             second = sim.copy()
             if t1 == BLACK:
@@ -110,17 +120,35 @@ def _row(sim, s, beta, doubles):
             else:
                 second.supply[t1] -= 1
             for to2, t2 in second.mrx_options_from(to1):
-                if to2 == s:
+                if to2 == s and not safe:  # (back where he stood: only when nothing else is safe)
                     continue
-                key = (("double", t1, t2), to2)
-                row[key] = row.get(key, 0.0) + DOUBLE_WEIGHT * w_of(to2, t2) / len(opts)
+                w = DOUBLE_WEIGHT * w_of(to2, t2) / len(opts) * (sf.weight(to2, t1, t2) if safe else 1.0)
+                if w > 0:
+                    key = (("double", t1, t2), to2)
+                    row[key] = row.get(key, 0.0) + w
+        return row
+
+    if sf is not None:
+        row = singles(True)
+        if row:
+            return row
+        if can_double:
+            row = doubles_row(True)
+            if row:
+                return row
+    row = singles(False)
+    # a double move only where every single move ends next to a piece (as the heuristic does)
+    if can_double and all(policy.dmin(tb, pos, to) <= 1 for to, _t in opts):
+        for key, w in doubles_row(False).items():
+            row[key] = row.get(key, 0.0) + w
     return row
 
 
 def plan(sim, beta=1.2, iterations=ITERATIONS, doubles=True, crowd=None, prior=None, near=None, risk=None,
-         cornered=None, sig_leak=None):
+         cornered=None, sig_leak=None, safe=True):
     """The balanced plan for the public state of sim (sim.mrx is not read): {s: {(sig, to): p}}
     for every publicly possible station s from which he can move, each row summing to 1.
+    safe: each row keeps only moves out of every piece's reach where it has one (safety.py).
 
     prior: {station: probability}, what a detective who knows the plan believes before the move
     (Hider tracks it; default uniform over the public set). crowd: how strongly the destinations'
@@ -138,8 +166,9 @@ def plan(sim, beta=1.2, iterations=ITERATIONS, doubles=True, crowd=None, prior=N
     if not mass:  # a prior that the public facts contradict: start again from them
         mass = dict.fromkeys(stations, 1.0)
     joint = {}
+    sf = safety.Safety(sim) if safe else None
     for st, m in mass.items():
-        r = _row(sim, st, beta, doubles)
+        r = _row(sim, st, beta, doubles, sf)
         if r:
             total = sum(r.values())
             joint[st] = {k: m * v / total for k, v in r.items()}
@@ -250,8 +279,10 @@ class Hider:
     Mister X's moves (public: computed from public facts only), so that the next plan starts from
     it and the detective's belief stays the planned one instead of drifting."""
 
-    def __init__(self, beta, doubles=True, near=None, escape_at=None, risk=None, cornered=None, sig_leak=None):
+    def __init__(self, beta, doubles=True, near=None, escape_at=None, risk=None, cornered=None, sig_leak=None,
+                 safe=True):
         self.beta = beta
+        self.safe = safe
         self.doubles = doubles
         self.near = near
         self.escape_at = escape_at
@@ -269,7 +300,7 @@ class Hider:
 
     def _plan(self, sim, prior, doubles):
         got = plan(sim, self.beta, doubles=doubles, prior=prior, near=self.near, risk=self.risk,
-                   cornered=self.cornered, sig_leak=self.sig_leak)
+                   cornered=self.cornered, sig_leak=self.sig_leak, safe=self.safe)
         return got if got else ({}, {})
 
     def row(self, game, tilt=None):
@@ -287,8 +318,9 @@ class Hider:
     def escapes(self, game, row=None):
         """Whether he leaves the plan for a double move whose second half surfaces
         (policy.surfacing_escape): only when the plan sends him, from his station, to where the
-        detectives would step (his row's landing risk at least ESCAPE_AT) and such a double ends
-        on a station no piece reaches in one move. The station is shown then anyway; the detectives
+        detectives would step (every destination of his row in some piece's reach, or his row's
+        landing risk at least ESCAPE_AT) and such a double ends on a station no piece reaches in
+        one move. The station is shown then anyway; the detectives
         learn from the double move that he was cornered, nothing about where he goes next.
         A function of his station and public facts (no randomness), so the attacker's copy of
         this code knows exactly when he does it."""
@@ -300,6 +332,10 @@ class Hider:
         if not row:
             return False
         sim = Sim.from_game(game, game.mrx)
+        if self.safe:
+            one = safety.reach(sim)
+            if all((one >> to) & 1 for (_sig, to) in row):  # nowhere safe to go by the plan
+                return policy.surfacing_escape(sim) is not None
         risks = {}
         danger = 0.0
         for (sig, to), p in row.items():

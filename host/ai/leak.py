@@ -112,7 +112,7 @@ class Attacker:
         probe = self.make_agent(0)  # what his code offers to read (the same for every station)
         if shown1 and hasattr(probe, "second_half_distribution"):
             return self._second_half(pub, sig, shown1)
-        exact = hasattr(probe, "hidden_distribution") and not shown1
+        exact = getattr(probe, "exact_rows", hasattr(probe, "hidden_distribution")) and not shown1
         runs = self.exact_samples if exact else self.samples
         if exact and not getattr(probe, "random_rows", False):
             runs = 1  # no randomness before the draw: one computation is the distribution

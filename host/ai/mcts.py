@@ -19,7 +19,7 @@
 import math
 import time
 
-from host.ai import policy
+from host.ai import policy, safety
 from host.ai.model import Sim, bits
 
 # weight of a possible station by its distance (moves) to the nearest detective or bobby:
@@ -139,23 +139,67 @@ def _apply_mrx(sim, a):
     return False
 
 
-def _detectives_by_policy(sim, rnd, eps):
+def _detectives_by_policy(sim, rnd, eps, peek=0.0):
     while sim.phase == 1:
-        policy.playout_detective(sim, rnd, eps, sim.to_move())
+        policy.playout_detective(sim, rnd, eps, sim.to_move(), peek)
 
 
-def search_mrx(game, budget, rnd, c=0.7, bias=1.0, eps=0.1):
+def _safe_root(sim, one):
+    """The root's actions and priors when only moves out of the pieces' reach (bitmap `one`) may
+    be played: safe single moves (black tickets too where no plain one is safe), the first halves
+    of double moves with a safe second half (all when no single move is safe); None when no
+    action is safe (the search then plays unfiltered)."""
+    safe = safety.safe_actions(sim)
+    if not safe:
+        return None
+    acts, _pri = _mrx_actions(sim, False)
+    singles = [a for a in acts if a[0] == 0 and not (one >> a[2]) & 1]
+    if not singles:
+        singles = [(0, a[1], a[2]) for a in safe if a[0] == "move"]
+    firsts = [a for a in acts if a[0] == 1 and _safe_second(sim, a, one)]
+    if not singles and not firsts:
+        firsts = sorted({(1, a[1], a[2]) for a in safe if a[0] == "double"})
+    out = singles + firsts
+    pri = [policy.mrx_score(sim.tb, sim.pos, to) / 500.0 - 0.1 * (kind == 1) for kind, _t, to in out]
+    return out, pri
+
+
+def _safe_second(sim, first, one):
+    probe = sim.copy()
+    probe.mrx_step(first[1], first[2])
+    return any(not (one >> to) & 1 for to, _t in probe.mrx_options_from(first[2]))
+
+
+def _safe_seconds(sim, one):
+    """A double move's second halves that end out of reach (all of them if none does)."""
+    acts = [(2, t, to) for to, t in sim.mrx_options_from(sim.mrx) if not (one >> to) & 1]
+    if not acts:
+        return _mrx_actions(sim, True)
+    return acts, [policy.mrx_score(sim.tb, sim.pos, to) / 500.0 for _k, _t, to in acts]
+
+
+def search_mrx(game, budget, rnd, c=0.7, bias=1.0, eps=0.1, safe=False, peek=0.0):
     """Mister X's choice for a rules.Game in which he is to move (full information).
-    Returns (("move", t, to) | ("double", t1, to1, t2, to2), stats)."""
+    Returns (("move", t, to) | ("double", t1, to1, t2, to2), stats).
+    safe: his choices now keep out of every piece's reach where they can (host/ai/safety.py).
+    peek: how often the playouts' detectives chase him rather than a possible station (detectives
+    who know his code know more than the public set)."""
     root_sim = Sim.from_game(game, game.mrx)
     root = Node()
+    one = safety.reach(root_sim) if safe else 0
+    root_acts = _safe_root(root_sim, one) if safe else None
     for _ in budget.runner():
         sim = root_sim.copy()
         node = root
         path = [root]
         second = False
         while sim.result is None:
-            acts, pri = _mrx_actions(sim, second)
+            if root_acts and node is root:
+                acts, pri = root_acts
+            elif root_acts and second and len(path) == 2:
+                acts, pri = _safe_seconds(sim, one)
+            else:
+                acts, pri = _mrx_actions(sim, second)
             if not acts:  # cannot happen after a legal first half; keep going safely
                 break
             a = _select(node, acts, pri, c, bias, node.n)
@@ -167,13 +211,17 @@ def search_mrx(game, budget, rnd, c=0.7, bias=1.0, eps=0.1):
             node = child
             path.append(node)
             if not second:
-                _detectives_by_policy(sim, rnd, eps)
+                _detectives_by_policy(sim, rnd, eps, peek)
             if new:
                 break
         if second:  # the tree stopped between the halves of a double move
-            _finish_double(sim, rnd)
-            _detectives_by_policy(sim, rnd, eps)
-        policy.playout(sim, rnd, eps)
+            if root_acts:
+                acts, _pri = _safe_seconds(sim, one)
+                _apply_mrx(sim, max(acts, key=lambda a: policy.dmin(sim.tb, sim.pos, a[2]) + rnd.random()))
+            else:
+                _finish_double(sim, rnd)
+            _detectives_by_policy(sim, rnd, eps, peek)
+        policy.playout(sim, rnd, eps, peek)
         r = 1.0 if sim.result == "mrx" else 0.0
         for nd in path:
             nd.n += 1
@@ -189,7 +237,8 @@ def search_mrx(game, budget, rnd, c=0.7, bias=1.0, eps=0.1):
     else:  # never expanded: fall back to the heuristic's second half
         sim = root_sim.copy()
         sim.mrx_step(t, to)
-        _k, t2, to2 = max(_zip(*_mrx_actions(sim, True)), key=lambda x: x[1])[0]
+        acts = _safe_seconds(sim, one) if root_acts else _mrx_actions(sim, True)
+        _k, t2, to2 = max(_zip(*acts), key=lambda x: x[1])[0]
     return ("double", t, to, t2, to2), stats
 
 
@@ -273,7 +322,7 @@ def _det_eval(sim, alpha=0.3):
 
 
 def search_detective(view, budget, rnd, k=4, c=0.5, bias=1.0, eps=0.1, reduction=0.1, horizon=3,
-                     weights=CATEGORY_WEIGHTS):
+                     weights=CATEGORY_WEIGHTS, belief=None, focus=None):
     """The next detective move for a public view (a rules.Game in secret mode, mrx == 0):
     ((piece, ticket, to), stats). The piece is the lowest-numbered one that still has to move.
 
@@ -282,10 +331,18 @@ def search_detective(view, budget, rnd, k=4, c=0.5, bias=1.0, eps=0.1, reduction
     station from the public possible set by location category, plays the chosen move, then the
     game on for `horizon` rounds (detectives: ε-greedy playout policy chasing possible stations;
     Mister X: the ε-greedy heuristic), and scores a capture 1 (1 - reduction when a colleague
-    makes it: coalition reduction), Mister X's escape 0, and an unfinished playout by _det_eval."""
+    makes it: coalition reduction), Mister X's escape 0, and an unfinished playout by _det_eval.
+
+    belief ({station: probability}, host/ai/belief.py): his station is drawn from it (times the
+    category weight) instead of evenly over the public set; focus (a bitmap within the public
+    set): the stations the heuristic and the playouts chase."""
     root_sim = Sim.from_game(view, 0)
+    if focus:
+        root_sim.cand = focus
     cands = bits(root_sim.cand)
     cw = category_weights(root_sim, cands, weights)
+    if belief:
+        cw = [w * belief.get(s, 0.0) for w, s in zip(cw, cands)]
     if not sum(cw):
         cw = [1.0] * len(cands)
     cum = []

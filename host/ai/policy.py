@@ -8,19 +8,8 @@ import random as _random
 
 from sy.rules.game import PHASE_DETECTIVES
 from host.ai.model import BLACK, random_station
+from host.ai.safety import INF, dmin, mrx_score, reach
 
-INF = 99
-
-
-def dmin(tb, pos, s):
-    """Fewest moves any detective or bobby needs to reach s."""
-    row = tb.dist[s]
-    m = INF
-    for p in pos:
-        d = row[p]
-        if d < m:
-            m = d
-    return m
 
 
 # --- move filtering (Nijssen & Winands): when Mister X may spend a black or a double ticket --
@@ -73,18 +62,6 @@ def spread_size(sim, ticket):
 
 
 # --- heuristic Mister X (the "easy" agent and the baseline) ---------------------------------
-def mrx_score(tb, pos, to):
-    """Distance from the nearest piece (capped), then free neighbours no piece reaches in one."""
-    d = dmin(tb, pos, to)
-    if d > 4:
-        d = 4
-    safe = 0
-    for n in tb.any_nbr[to]:
-        if n not in pos and dmin(tb, pos, n) > 1:
-            safe += 1
-    return d * 100 + min(safe, 9) * 10
-
-
 def heuristic_mrx(sim, rnd):
     """('move', t, to) or ('double', t1, to1, t2, to2) for the state in sim (Mister X to play)."""
     tb = sim.tb
@@ -119,22 +96,31 @@ def heuristic_mrx(sim, rnd):
 
 def surfacing_escape(sim, rnd=None):
     """The double move that ends where the pieces are farthest (policy.mrx_score), among those
-    whose end is no piece's neighbour: ('double', t1, to1, t2, to2), or None when there is none.
+    whose end no piece can step on next move (safety.reach; black tickets only where the moves
+    black_ok allows leave none): ('double', t1, to1, t2, to2), or None when there is none.
     For a double whose second half surfaces (hiding.Hider.escapes). Ties are broken by rnd (None:
     the first found), so whether there is one does not depend on randomness."""
     tb = sim.tb
     pos = sim.pos
-    best = None
-    for to1, t1 in mrx_filtered_options(sim):
-        probe = sim.copy()
-        probe.mrx_step(t1, to1)
-        for to2, t2 in mrx_filtered_options(probe, to1):
-            if to2 == sim.mrx or dmin(tb, pos, to2) <= 1:
-                continue
-            sc = mrx_score(tb, pos, to2) + (rnd.random() if rnd else 0.0)
-            if best is None or sc > best[0]:
-                best = (sc, t1, to1, t2, to2)
-    return ("double",) + best[1:] if best else None
+    one = reach(sim)
+    for options in (mrx_filtered_options, _all_options):
+        best = None
+        for to1, t1 in options(sim):
+            probe = sim.copy()
+            probe.mrx_step(t1, to1)
+            for to2, t2 in options(probe, to1):
+                if to2 == sim.mrx or (one >> to2) & 1:
+                    continue
+                sc = mrx_score(tb, pos, to2) + (rnd.random() if rnd else 0.0)
+                if best is None or sc > best[0]:
+                    best = (sc, t1, to1, t2, to2)
+        if best:
+            return ("double",) + best[1:]
+    return None
+
+
+def _all_options(sim, here=None):
+    return sim.mrx_options_from(sim.mrx if here is None else here)
 
 
 # --- heuristic detectives -------------------------------------------------------------------
@@ -237,15 +223,17 @@ def playout_mrx(sim, rnd, eps):
     sim.mrx_move(t, to)
 
 
-def playout_detective(sim, rnd, eps, mask):
-    """Moves the lowest piece of mask toward a station drawn from the public possible set."""
+def playout_detective(sim, rnd, eps, mask, peek=0.0):
+    """Moves the lowest piece of mask toward a station drawn from the public possible set; with
+    probability peek toward Mister X himself (detectives who know more than the public set: in
+    his own search, those who know his code)."""
     p = (mask & -mask).bit_length() - 1
     opts = sim.legal(p)
     if rnd.random() < eps or not sim.cand:
         to, t = opts[rnd.randrange(len(opts))]
     else:
         cand = sim.cand
-        row = sim.tb.dist[random_station(cand, rnd)]
+        row = sim.tb.dist[sim.mrx if peek and rnd.random() < peek else random_station(cand, rnd)]
         row2 = sim.tb.dist[random_station(cand, rnd)]
         best = INF * 10
         to = t = None
@@ -256,12 +244,12 @@ def playout_detective(sim, rnd, eps, mask):
     sim.move(p, t, to)
 
 
-def playout(sim, rnd, eps=0.1):
+def playout(sim, rnd, eps=0.1, peek=0.0):
     """Plays sim to the end with the ε-greedy policies."""
     while sim.result is None:
         if sim.phase == 0:
             playout_mrx(sim, rnd, eps)
         else:
             mask = sim.to_move()
-            playout_detective(sim, rnd, eps, mask)
+            playout_detective(sim, rnd, eps, mask, peek)
     return sim

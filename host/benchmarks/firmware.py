@@ -69,10 +69,12 @@ def _link_game(heap_kb, debounce_ms, folder):
         sim.start()
         link = BoardLink(sim.port, timeout=4)
         link.open()
-        boot = link.request("mem", watch=True)
+        boot = link.request("mem")  # before the watcher (sy/cyclewatch.py) is loaded
+        watched = link.request("mem", watch=True)
         play_game(sim, link, timeout=4)
         mem = link.request("mem")
         mem["boot"] = boot["alloc"]
+        mem["peak"] -= watched["alloc"] - boot["alloc"]  # the board's peak, not the watcher's bytes
         link.close()
         return True, mem, time.monotonic() - t0
     except (LinkError, AssertionError, OSError):

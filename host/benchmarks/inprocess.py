@@ -90,7 +90,8 @@ class InProcessBoard:
     """The App on memory-backed hardware in folder (its flash): switches set, buttons pressed,
     commands sent, cycles run by the caller."""
 
-    def __init__(self, folder, cfg=None, fresh=True, debounce_ms=30, period_ms=5):
+    def __init__(self, folder, cfg=None, fresh=True, debounce_ms=30, period_ms=5, inputs=None):
+        """inputs: the switches (MemInputs) as they stand, for a board powered on again."""
         if fresh:
             _rmtree(folder)
         self.folder = folder
@@ -98,7 +99,7 @@ class InProcessBoard:
         self.cfg = cfg
         self.period = period_ms
         chips = cfg["reeds"]["chips"]
-        self.inputs = getattr(self, "inputs", None) or MemInputs(chips + 1)
+        self.inputs = inputs or getattr(self, "inputs", None) or MemInputs(chips + 1)
         self.strip = MemStrip(cfg["leds"]["count"])
         c = cfg["leds"]
         self.leds = Leds(self.strip, c["count"], c["index"], c["order"], c["brightness"], c["current_limit_ma"],
@@ -181,12 +182,15 @@ class InProcessBoard:
 
     def command(self, cmd, **args):
         """Send a command, run cycles until its reply (dict); events/notes stay in outbox. One
-        cycle, unless a reed change settles within sy/app.py's SETTLE_GUARD_MS: the line waits."""
+        cycle, unless a reed change settles within sy/app.py's SETTLE_GUARD_MS (the line waits) or
+        the answer comes in steps, a step a cycle (the record: sy/link/proto.py step())."""
         args["cmd"] = cmd
         args["id"] = rid = self.next_id
         self.next_id += 1
         self.link.inbox.append(json.dumps(args).encode())
-        for _ in range(SETTLE_GUARD_MS // self.period + 2):
+        cycles = 0
+        while cycles < SETTLE_GUARD_MS // self.period + 2 or self.app.proto.job is not None:
+            cycles += 1
             self.run(1)
             for k in range(len(self.link.outbox)):
                 msg = json.loads(self.link.outbox[k])

@@ -2,6 +2,8 @@
 reference for every heap and timing figure. All with the flash chip's datasheet timing on.
 
   heap_free_boot_bytes    gc.mem_free() after boot (the board's `mem` command, after a collection)
+  heap_watch_bytes        what the measuring (sy/cyclewatch.py) adds to the heap in use: in the peak
+  heap_peak_unwatched_bytes   the peak without it: the board as it plays (the target's figure)
   heap_peak_used_bytes    the highest gc.mem_alloc() after events, right before their collection,
                           over a whole 5-detective game with salted commitments, the reveal and the
                           record download (the firmware collects every 16 KB allocated: sy/app.py)
@@ -14,17 +16,26 @@ reference for every heap and timing figure. All with the flash chip's datasheet 
                           before the frame that answered the lift; _median_ beside it
   lift_to_frame_ms        the same for a lift: to the first frame lighting its destinations
   idle_scan_us            one scan cycle with nothing happening (mean of 1,000, from the REPL)
-  max_scan_us             the longest scan cycle during the game that neither wrote to flash nor
-                          handled a host's command: scans, reed and button changes, LED frames and
-                          animations (what a piece on the board waits for); _kind: what that cycle
-                          did besides the scan (sy/app.py CYCLE_KINDS: event, frame, collect...)
-  max_frame_cycle_us      of those, the longest that drew an LED frame (animations included)
+  max_cycle_us            the longest scan cycle of the whole game, whatever it did: a save to flash, a
+                          host's command (a reveal chunk, the record), a reed or button change, an
+                          LED frame, a note, a collection (a piece put down waits for any of them);
+                          _kind: what it did (sy/cyclewatch.py KINDS)
+  max_cycle_us_by_kind    the longest of each kind (save, command, event, collect, frame, note...)
+  max_scan_us             the longest that neither wrote to flash, handled a host's command nor made
+                          a step of a long answer
+  max_frame_cycle_us      the longest that drew an LED frame (animations included)
   max_save_cycle_us       the longest that saved an event (a 45 ms flash erase stalls the CPU)
   max_command_cycle_us    the longest that handled a host's command (a reveal line, the record)
+  max_step_cycle_us       the longest step of a long answer (the record, a reveal chunk: a step a cycle)
+  longest_command         the start of the host's line whose command or step cycle was the longest
   save_ms                 the longest save of one committed event (journal line and snapshot)
   scan_alloc_bytes        gc.mem_alloc() change over 1,000 cycles with a piece in hand and the
                           LED animation running
   boot_ms                 power-on to the first LED frame (the scan loop runs)
+  cuts_every_boundary     power cuts at every flash erase and program of every kind of save (right
+                          before each, and half-way through it) on MicroPython's littlefs, each
+                          followed by a restart (host/benchmarks/cutsweep.py); _by_save: the erases
+                          and programs of each kind of save; _problems: what went wrong (0)
   power_cuts, lost_moves, corrupt_saves   from games with cuts at random instructions and inside
                           or right after flash erases and programs (host/pico/chaos.py)
   emulated_per_wall       emulated seconds per wall second during the game
@@ -33,7 +44,6 @@ import os
 import statistics
 import time
 
-from sy.app import CYCLE_KINDS
 
 DEFAULT_CUTS = 200
 
@@ -142,23 +152,26 @@ def _measure_repl(pico, link):
     return figures
 
 
+# App.cycle itself, not the watcher's timed twin the game's `mem` put on the App (sy/cyclewatch.py)
 _REPL_SCRIPT = """
 import gc, time
+from sy.app import App
 app = board_app
+cycle = App.cycle
 now = time.ticks_ms()
 app.last_frame = now
 t0 = time.ticks_us()
 for i in range(1000):
-    app.cycle(now)
+    cycle(app, now)
 print('FIG idle_scan_us', round(time.ticks_diff(time.ticks_us(), t0) / 1000, 1))
 for i in range(50):
     now += 5
-    app.cycle(now)
+    cycle(app, now)
 gc.collect()
 before = gc.mem_alloc()
 for i in range(1000):
     now += 5
-    app.cycle(now)
+    cycle(app, now)
 print('FIG scan_alloc_bytes', gc.mem_alloc() - before)
 """
 
@@ -202,10 +215,12 @@ def play_measured_game(pico, link, seed):
         "game_result": st.get("result"), "game_round": st.get("round"), "game_moves": len(moves),
         "game_wall_s": round(wall, 1), "game_emulated_s": round(emu / 1000, 1),
         "emulated_per_wall": round(emu / 1000 / wall, 2),
-        "heap_peak_used_bytes": mem["peak"], "max_scan_us": mem["cycle_max_us"],
-        "max_scan_kind": CYCLE_KINDS[mem.get("cycle_max_kind", 0)],
-        "max_frame_cycle_us": mem["frame_cycle_max_us"],
+        "heap_peak_used_bytes": mem["peak"],
+        "max_cycle_us": mem["cycle_max_us"], "max_cycle_kind": mem["cycle_max_kind"],
+        "max_cycle_us_by_kind": mem["cycle_max_by_kind"],
+        "max_scan_us": mem["plain_cycle_max_us"], "max_frame_cycle_us": mem["frame_cycle_max_us"],
         "max_save_cycle_us": mem["save_cycle_max_us"], "max_command_cycle_us": mem["command_cycle_max_us"],
+        "max_step_cycle_us": mem["step_cycle_max_us"], "longest_command": mem["longest_command"],
         "save_ms": round(mem["save_max_us"] / 1000, 1),
         "place_to_frame_ms": round(max(places), 1) if places else None,
         "place_to_frame_median_ms": round(statistics.median(places), 1) if places else None,
@@ -230,11 +245,15 @@ def run(args):
         figures["boot_ms"] = round(pico.frame()[1] - on["t"], 1)
         link = BoardLink(pico.port, timeout=60)
         link.open()
-        mem = link.request("mem", reset=True, watch=True)
+        mem = link.request("mem")  # before the watcher is loaded: the board as it plays unmeasured
         figures["heap_free_boot_bytes"] = mem["free"]
         figures["heap_used_boot_bytes"] = mem["alloc"]
+        watched = link.request("mem", reset=True, watch=True)
+        # what measuring costs the heap (sy/cyclewatch.py, loaded from here on): in the peak below
+        figures["heap_watch_bytes"] = watched["alloc"] - mem["alloc"]
         figures["debounce_ms"] = pico.config["debounce_ms"]
         figures.update(play_measured_game(pico, link, args.seed))
+        figures["heap_peak_unwatched_bytes"] = figures["heap_peak_used_bytes"] - figures["heap_watch_bytes"]
         # the idle cycle and the scan loop's allocations, with a piece in hand
         link.request("setup", detectives=[13, 26, 29, 34, 50], replace=True, timeout=60)
         pico.set_inputs([13, 26, 29, 34, 50])
@@ -247,6 +266,11 @@ def run(args):
         figures["flash_programs"] = stats["programs"]
     finally:
         pico.stop()
+    from host.benchmarks.cutsweep import run_sweep
+    sweep = run_sweep()
+    figures["cuts_every_boundary"] = sweep["power_cuts"]
+    figures["cuts_every_boundary_by_save"] = {k: v["boundaries"] for k, v in sweep["saves"].items()}
+    figures["cuts_every_boundary_problems"] = len(sweep["problems"]) + sweep["lost_events"] + sweep["wrong_resumes"]
     cuts = run_power_cuts(args.cuts, seed=args.seed, micropython=args.micropython, bootrom=args.bootrom,
                           log=(lambda m: print(m, flush=True)) if args.verbose else None)
     for key in ("power_cuts", "lost_moves", "corrupt_saves", "cuts_in_erase", "cuts_in_program", "cuts_after_flash",

@@ -29,9 +29,10 @@ FIGURES = ("fuzz_lines", "fuzz_crashes", "fuzz_unanswered", "fuzz_state_changes"
            "secret_leaks", "frames_checked", "frames_over_budget",
            "forged_claims_accepted", "host_files_read", "web_attacks_accepted", "secret_generators_guessable",
            "policy_leak_bits_per_move", "thinking_time_gap_ms")
-# the attacks' success counts: each must be 0
+# the attacks' success counts: each must be 0 (the policy leak is a diagnostic: the computer players
+# are judged by winning against detectives who know their code, yard bench ai)
 ATTACK_FAILURES = ("forged_claims_accepted", "host_files_read", "web_attacks_accepted", "secret_generators_guessable",
-                   "policy_leak_over_target", "thinking_time_telling")
+                   "thinking_time_telling")
 PARTS = ("fuzz", "power", "faults", "link", "secrecy", "leds")
 
 

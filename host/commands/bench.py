@@ -8,7 +8,8 @@ import json
 BENCHES = {
     "rules": ("host.benchmarks.rules", "the rules core: map size, heap, legal moves, possible stations"),
     "firmware": ("host.benchmarks.firmware", "the firmware on the unix port: heap, scan loop, latency"),
-    "ai": ("host.ai.bench", "the computer players: tournaments between random, heuristic and MCTS agents"),
+    "ai": ("host.ai.bench", "the computer players: Mister X's levels against a panel of detectives who know his "
+           "code (win rates, blunders, early losses, leak, time a move), and the detectives' levels"),
     "pico": ("host.benchmarks.pico", "the firmware on the emulated Raspberry Pi Pico: heap, scan loop, latency, "
              "boot, saves and power cuts (the reference figures)"),
     "pico-europe": ("host.benchmarks.pico_europe", "the Europe board on the emulated Raspberry Pi Pico: heap at boot "

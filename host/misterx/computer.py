@@ -26,7 +26,9 @@ def add_mode_arguments(parser):
                         help="who plays the detectives: people moving the pieces (human), or the host "
                              "(computer: the board lights each move for a person to carry out)")
     parser.add_argument("--level", choices=("random", "easy", "normal", "hard"),
-                        help="the computer players' level (random, easy: instant; normal: ~1 s a move; hard: ~4 s)")
+                        help="the computer players' level. Mister X: random, easy (answers after 0.2 s), normal "
+                             "(1 s), hard (4 s). Detectives: random, easy (the public possible set), normal (they "
+                             "follow what the computer Mister X's code implies), hard (a search on top: ~1 s a piece)")
     parser.add_argument("--show-mrx", action="store_true",
                         help="with --mrx computer: show Mister X's stations on this screen (not for a real game)")
 

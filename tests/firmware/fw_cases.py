@@ -632,35 +632,35 @@ def test_bus_sweep_finds_the_clock_where_reads_go_wrong():
 
 # --- the main loop's collections -------------------------------------------------------------
 def _kinds(tb, cycles):
-    """(cycle kind, flash writes so far) of each of the next cycles."""
+    """(what the cycle did, flash writes so far) of each of the next cycles (sy/cyclewatch.py's
+    watcher, which the `mem` command's watch put on the App)."""
     seen = []
     for _ in range(cycles):
         tb.run(1)
-        seen.append((tb.app.cycle_kind, tb.board.store.writes))
+        seen.append((tb.app.watch.last_kind, tb.board.store.writes))
     return seen
 
 
 def test_garbage_is_collected_in_the_cycle_that_saved_never_in_one_of_its_own():
-    # a collection takes 10-15 ms on a Pico: the main loop hides it in a cycle that already waited
-    # for the flash (sy/app.py _after_event), so no other cycle is held up by one
-    from sy.app import COLLECT, EVENT, FRAME
+    # a collection takes as long as a frame on a Pico: the main loop makes it in a cycle that
+    # already waited for the flash (sy/app.py _after_event), so no other cycle is held up by one
+    from sy.cyclewatch import EVENT, FRAME, SAVE
     tb = _start()
     assert tb.command("mem", watch=True)["watching"]
     tb.command("mrx", ticket="taxi")
     tb.run(10)
     tb.set(13, False)  # a lift: destinations lit, nothing saved, nothing collected
+    collects = tb.app.watch.collects
     kinds = [k for k, _w in _kinds(tb, 20)]
-    assert EVENT in kinds and FRAME in kinds and COLLECT not in kinds, kinds
+    assert EVENT in kinds and FRAME in kinds and tb.app.watch.collects == collects, kinds
     writes = tb.board.store.writes
     tb.set(4, True)  # the placement commits D1's move: saved, then collected in that same cycle
     seen = _kinds(tb, 20)
     assert tb.board.game.pos[0] == 4 and tb.board.store.writes > writes
-    collects = [i for i, (k, _w) in enumerate(seen) if k == COLLECT]
-    assert len(collects) == 1, seen
-    i = collects[0]
-    assert seen[i][1] > (seen[i - 1][1] if i else writes)  # the cycle that collected wrote to flash
+    assert tb.app.watch.collects == collects + 1, seen
+    assert [k for k, _w in seen].count(SAVE) == 1, seen  # the cycle that saved, which collected
     if sys.implementation.name == "micropython":  # watched: the heap in use read right before collecting
-        assert tb.app.mem_peak > 0
+        assert tb.app.watch.mem_peak > 0
 
 
 def test_the_heap_in_use_is_read_only_while_watched():
@@ -669,7 +669,7 @@ def test_the_heap_in_use_is_read_only_while_watched():
     tb.command("mrx", ticket="taxi")
     tb.lift(13)
     tb.place(4)  # a move saved and collected, unwatched
-    assert tb.app.mem_peak == 0 and tb.command("mem").get("peak", 0) == 0
+    assert getattr(tb.app, "watch", None) is None and tb.command("mem").get("peak", 0) == 0
     r = tb.command("mem", watch=True)
     assert r["watching"] is True
     tb.lift(26)
@@ -677,3 +677,35 @@ def test_the_heap_in_use_is_read_only_while_watched():
     if sys.implementation.name == "micropython":
         assert tb.command("mem")["peak"] > 0
     assert tb.command("mem", watch=False)["watching"] is False
+
+
+def test_a_reed_change_is_taken_while_the_record_streams():
+    # the record is answered a journal line a scan cycle (sy/link/proto.py step()): a piece lifted
+    # meanwhile is taken as soon as it settles, not after the whole record
+    tb = _start()
+    assert tb.command("mrx", ticket="taxi")["ok"]
+    for a, b in ((13, 4), (26, 39)):
+        tb.lift(a)
+        tb.place(b)
+    tb.messages()
+    tb.link.inbox.append(b'{"cmd": "record", "id": 99}')
+    tb.set(29, False)  # D3 lifted as the record starts
+    changes = tb.app.changes
+    taken_during = framed_during = False
+    frames = 0
+    for _ in range(200):
+        tb.run(1)
+        streaming = tb.app.proto.job is not None
+        if tb.app.changes != changes and streaming:
+            if not taken_during:
+                frames = tb.strip.seq
+            taken_during = True
+        if taken_during and streaming and tb.strip.seq != frames:
+            framed_during = True  # the lift's frame drawn before the record's last line
+        if not streaming and tb.app.changes != changes:
+            break
+    assert taken_during and framed_during and tb.board.lifted == 2
+    out = tb.messages()
+    lines = [m["line"] for m in out if "line" in m]
+    reply = [m for m in out if m.get("id") == 99 and "ok" in m]
+    assert reply and reply[0]["lines"] == len(lines) == 4, out  # setup, mrx, the two moves

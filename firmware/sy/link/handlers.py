@@ -66,13 +66,19 @@ def handle_guide(p, msg):
 
 # --- what comes at most once a game ------------------------------------------------------------
 def handle_record(p, msg):
-    """Stream the game record, a line a message (all: true: every journal line)."""
-    from sy.play.report import record_lines
-    rid = msg["id"]
+    """Stream the game record, a line a message (all: true: every journal line): answered in steps,
+    a journal line a scan cycle (sy/link/proto.py step()), the reply after the last."""
+    from sy.play.report import record_lines  # loaded here, in the command's cycle, not in a step's
+    return _record_steps(p, msg["id"], record_lines(p.board.store, bool(msg.get("all"))))
+
+
+def _record_steps(p, rid, lines):
     n = 0
-    for line in record_lines(p.board.store, bool(msg.get("all"))):
-        p.link.send_json({"id": rid, "line": line})
-        n += 1
+    for line in lines:
+        if line is not None:
+            p.link.send_json({"id": rid, "line": line})
+            n += 1
+        yield
     return {"lines": n}
 
 
@@ -97,7 +103,8 @@ def handle_reset(p, msg):
 
 def handle_reveal(p, msg):
     """Mister X's route after the game, in chunks that fit a line: offset 0 carries start,
-    every chunk but the last says more: true; the verdict comes with the last one."""
+    every chunk but the last says more: true; the verdict comes with the last one. Answered in
+    steps (a generator: sy/link/proto.py step()), a journal line a scan cycle."""
     b = p.board
     if b.game is None or b.game.result is None:
         raise ProtoError("wrong_turn", "Mister X's moves are revealed only after the game")
@@ -107,15 +114,19 @@ def handle_reveal(p, msg):
         raise ProtoError("bad_input", "moves must be a list of [salt, station]")
     if not isinstance(offset, int) or isinstance(offset, bool):
         raise ProtoError("bad_input", "offset must be the index of the chunk's first move")
-    from sy.play import verify
+    from sy.play import verify  # loaded here, in the command's cycle, not in a step's
     if offset == 0:
         p.revealed = verify.new_state()
     state = p.revealed
     if state is None or offset != state[0]:
         raise ProtoError("bad_input", "the next chunk starts at offset %d" % (state[0] if state else 0))
-    more = bool(msg.get("more"))
-    if state[2] is None:
-        verify.check_chunk(b.store, b.game.graph, state, msg.get("start"), moves, not more)
+    return _reveal_steps(p, verify, state, msg.get("start"), moves, bool(msg.get("more")))
+
+
+def _reveal_steps(p, verify, state, start, moves, more):
+    b = p.board
+    if state[2] is None:  # a journal line a scan cycle (sy/play/verify.py)
+        yield from verify.check_chunk(b.store, b.game.graph, state, start, moves, not more)
     state[0] += len(moves)
     if more:
         return {"received": state[0]}

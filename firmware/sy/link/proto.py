@@ -85,6 +85,7 @@ class Protocol:
         self.board = None  # set by the app (the board needs us as its output first)
         self.revealed = None  # how far a reveal arriving in chunks got (sy/play/verify.py's new_state())
         self.board_name = board_name
+        self.job = None  # an answer made in steps, a step a scan cycle (sy/app.py): (id, generator)
 
     # --- output (the board's `out`) -----------------------------------------------------------
     def event(self, seq, text):
@@ -146,25 +147,51 @@ class Protocol:
             if reading:
                 self.app.reading_journal(True)
             out = fn(self, msg)
+            if hasattr(out, "send") and self.app is not None:  # a generator: answered in steps (step())
+                self.job = rid, out
+                return
             if rid is not None:
                 self._reply(rid, out or {})
             if cmd == "hello":
                 self.resend(msg.get("acked", 0))
-        except RuleError as e:
-            self._error(rid, e.code, e.message)
-        except MemoryError:
-            self._error(rid, "no_memory", "the board ran out of memory for this command")
         except KeyboardInterrupt:
             raise
-        except Exception as e:  # a bug: report it, keep the board alive
-            self._error(rid, "internal", "%s: %s" % (type(e).__name__, e))
-            if hasattr(sys, "print_exception"):
-                sys.print_exception(e)
+        except Exception as e:
+            self._refuse(rid, e)
         finally:
             if reading:
                 self.app.reading_journal(False)
             for name in _ONCE_A_GAME.get(cmd, ()):
                 forget(name)
+
+    def step(self):
+        """The next step of the answer in hand (self.job: the main loop calls this, a step a cycle,
+        while it is there); the reply after the last step, or the error that ended it."""
+        rid, job = self.job
+        try:
+            try:
+                next(job)
+                return
+            except StopIteration as e:
+                out = e.args[0] if e.args else None
+            self.job = None
+            self._reply(rid, out or {})
+        except KeyboardInterrupt:
+            raise
+        except Exception as e:
+            self.job = None
+            self._refuse(rid, e)
+
+    def _refuse(self, rid, e):
+        """The error reply for what a command raised: nothing here may crash the board."""
+        if isinstance(e, RuleError):
+            self._error(rid, e.code, e.message)
+        elif isinstance(e, MemoryError):
+            self._error(rid, "no_memory", "the board ran out of memory for this command")
+        else:  # a bug: report it, keep the board alive
+            self._error(rid, "internal", "%s: %s" % (type(e).__name__, e))
+            if hasattr(sys, "print_exception"):
+                sys.print_exception(e)
 
     def resend(self, acked):
         """Every event after seq acked, again (after the hello reply: what the host missed)."""
@@ -200,27 +227,19 @@ class Protocol:
         return {"seq": self.board.store.seq}
 
     def handle_mem(self, msg):
+        """The heap; with watch, the main loop measured (sy/cyclewatch.py, outside the loop's own
+        code, loaded only for a board that is watched)."""
         import gc
         app = self.app
-        if app and msg.get("watch") is not None:  # read the heap in use at each collection (a Pico: ~9 ms each)
-            app.watch_heap = bool(msg["watch"])
+        if app is not None and (msg.get("watch") or getattr(app, "watch", None) is not None):
+            from sy import cyclewatch
+            return cyclewatch.mem(app, self.board, msg)
         if not hasattr(gc, "mem_alloc"):
-            return {"watching": app.watch_heap} if app else {}
+            return {"watching": False} if app is not None else {}
         gc.collect()
         out = {"alloc": gc.mem_alloc(), "free": gc.mem_free()}
-        if app:
-            out["watching"] = app.watch_heap
-            out["peak"] = app.mem_peak
-            out["cycle_max_us"] = app.cycle_max_us
-            out["cycle_max_kind"] = app.cycle_max_kind
-            out["save_cycle_max_us"] = app.save_cycle_max_us
-            out["command_cycle_max_us"] = app.command_cycle_max_us
-            out["frame_cycle_max_us"] = app.frame_cycle_max_us
-            out["save_max_us"] = self.board.save_max_us
-            if msg.get("reset"):  # measure the next stretch on its own
-                app.mem_peak = app.cycle_max_us = app.save_cycle_max_us = app.command_cycle_max_us = 0
-                app.frame_cycle_max_us = 0
-                self.board.save_max_us = 0
+        if app is not None:
+            out["watching"] = False
         return out
 
 

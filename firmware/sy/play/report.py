@@ -8,7 +8,7 @@ from sy.rules.game import TICKET_NAMES
 
 def _taken_back(store):
     """The seqs of the move lines an `undo` line took back (each takes back the latest move of
-    its turn that still stands)."""
+    its turn that still stands), as a generator's value: it yields None after each line it reads."""
     gone = []
     turn = []  # the standing moves of the turn at hand
     for seq, text in store.lines(1):
@@ -18,27 +18,34 @@ def _taken_back(store):
             gone.append(turn.pop())
         elif '"mrx"' in text:
             turn = []
+        yield None
     return gone
 
 
 def record_lines(store, everything):
     """Yield the journal's lines (dicts) one by one: the game record (setup, Mister X's moves, the
     detectives' moves without those taken back, a capture marked on its move) or, if everything,
-    every line (the `undo` lines and the moves they took back too)."""
-    gone = () if everything else _taken_back(store)
+    every line (the `undo` lines and the moves they took back too). In between, None: a journal
+    line read and nothing to give yet. Each value is one line's work, so the host's `record` is
+    answered a step a scan cycle and the scan never waits for the whole journal."""
+    gone = ()
+    if not everything:
+        gone = yield from _taken_back(store)
     prev = None
     for seq, text in store.lines(1):
         if seq in gone:
+            yield None
             continue
         obj = json.loads(text)
         kind = obj.get("type")
         if not everything and kind == "capture" and prev is not None:
             prev["capture"] = True  # the record marks a capture on the move line
+            yield None
             continue
         if not everything and kind not in ("setup", "mrx", "move"):
+            yield None
             continue
-        if prev is not None:
-            yield prev
+        yield prev  # None for the first line: nothing before it
         prev = obj
     if prev is not None:
         yield prev

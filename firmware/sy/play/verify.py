@@ -14,6 +14,7 @@ after it, with sy/rules/commit.py (sy/link/proto.py's _ONCE_A_GAME).
 import json
 
 from sy.rules.game import TICKET_NAMES, RuleError
+from sy.rules import commit as commitlib  # with this module, in the command's cycle (not a step's)
 from sy.storage.store import holds
 
 
@@ -30,12 +31,14 @@ _MARKS = ('"setup"', '"mrx"')
 def _entries(store, at):
     """Yield (line_at, i, commit, ticket, shown) for the setup (ticket None) and for every
     travel-log entry, in order, from the journal line at byte offset `at` on: line_at is where the
-    entry's line starts, i its place in that line (a double move's second is 1)."""
+    entry's line starts, i its place in that line (a double move's second is 1); None for a line
+    with none (a detective's move)."""
     lines = store.lines_at(at)
     try:
         for line_at, text in lines:
             if not holds(text, _MARKS):
-                continue  # detectives' moves and notes: not parsed
+                yield None  # detectives' moves and notes: not parsed (a step of the check all the same)
+                continue
             obj = json.loads(text)
             kind = obj.get("type")
             if kind == "setup":
@@ -73,14 +76,19 @@ def new_state():
 def check_chunk(store, graph, state, start, moves, last):
     """Check the revealed moves[i] as travel-log entry state[0] + i (and start, with the first
     chunk); state (new_state()) is updated. A chunk that is not the last stops reading the journal
-    at the line of the entry after its moves; the last reads on to count the entries logged."""
-    from sy.rules import commit as commitlib
+    at the line of the entry after its moves; the last reads on to count the entries logged.
+    A generator: it yields after each journal line and each entry checked, so the `reveal` is
+    answered a step a scan cycle (sy/link/proto.py step()) and the scan never waits for a chunk."""
     first = state[0]
     end = first + len(moves)
     k = state[5] - 1  # the travel-log entry at hand (-1: the setup; before: the line's first)
     entries = _entries(store, state[4])
     try:
-        for line_at, i, commit, ticket, shown in entries:
+        for got in entries:
+            yield
+            if got is None:
+                continue
+            line_at, i, commit, ticket, shown = got
             if ticket is None:
                 if first == 0:
                     salt, state[1] = _pair(start, "start")
