@@ -121,6 +121,7 @@ def test_a_bystander_reads_nothing_and_the_key_stays_out_of_every_address(lan_pa
         ctx.close()
         seen = capture.stop()
     assert capture.packets > 10 and len(seen) > 2000, (capture.packets, len(seen))
+    print("captured %d TCP segments, %d payload bytes" % (capture.packets, len(seen)))
     secret_words = [key, sg.setup["salt"], '"mrx"', '"start"', "taxi 46", '"station"', "GET /", "Mister X"]
     found = [w for w in secret_words if w.encode() in seen]
     assert not found, "readable on the network: %s" % found
