@@ -96,6 +96,10 @@ def update():
     """Rewrite the template from the sources and merge it into every language's .po (new
     messages come in untranslated, changed ones fuzzy: `check` then fails until they are done)."""
     template = extract()
+    if os.path.exists(template_path()):
+        old = read_template()
+        if {m.id for m in old} == {m.id for m in template}:
+            template.creation_date = old.creation_date  # nothing new: no churn in git
     write(template, template_path())
     for lang in TRANSLATED:
         path = po_path(lang)
