@@ -7,7 +7,7 @@ import pytest
 
 from host import ROOT
 from host.leds import colourvision as cv
-from sy.play.board import PATTERN_MS, piece_lit, transport_level
+from sy.play.rhythm import PATTERN_MS, piece_lit, transport_level
 
 # Sharma, Wu and Dalal (2005), "The CIEDE2000 color-difference formula: implementation notes",
 # table 1: pairs 1, 7, 17, 25 and 34

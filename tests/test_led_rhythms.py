@@ -11,7 +11,8 @@ from host import ROOT
 sys.path.insert(0, os.path.join(ROOT, "tests"))
 from testkit import TestBoard as Board, scratch  # noqa: E402
 from sy.hardware import boardconfig  # noqa: E402
-from sy.play.board import PATTERN_MS, PIECE_RGB, TRANSPORT_RGB  # noqa: E402
+from sy.play.board import PIECE_RGB, TRANSPORT_RGB  # noqa: E402
+from sy.play.rhythm import PATTERN_MS  # noqa: E402
 
 DARK = (0, 0, 0)
 TAXI, BUS, UG = (tuple(TRANSPORT_RGB[3 * t:3 * t + 3]) for t in range(3))

@@ -29,13 +29,9 @@ TRANSPORT_RGB = bytes((255, 255, 0,   0, 255, 255,   255, 0, 90))  # taxi yellow
 PIECE_RGB = bytes((0, 0, 255,   210, 255, 0,   0, 150, 255,   255, 150, 150,   255, 0, 0,  # D1..D5
                    150, 255, 255))  # every bobby (a game's pieces: its detectives, then its bobbies)
 BOBBY_RGB = const(15)  # the bobbies' offset in PIECE_RGB; detective i's is 3 * i
-# A second channel beside colour (board.json leds.patterns, the LEDs' `patterns`): a transport
-# has its own rhythm in each 1.2 s window, taxi steady, bus a slow pulse (one breath), underground
-# a double blink; a piece's empty station blinks the detective's number (D3: three flashes) in
-# the same 1.2 s, a Bobby's one long flash. Without it, a station a piece is missing from blinks
-# every 500 ms and a station reachable two ways alternates every 600 ms.
-PATTERN_MS = const(1200)
-_BLINK_MS = const(100)  # the underground's flashes, and a piece's, on and off
+# A second channel beside colour, board.json leds.patterns: sy/play/rhythm.py, loaded only then.
+# Without it, a station a piece is missing from blinks every 500 ms and a station reachable two
+# ways alternates every 600 ms.
 _ERROR = (255, 0, 0)
 _WAIT = const(0x9600C8)  # Mister X's possible stations while he moves
 _ASK_MS = const(100)  # a placement waiting for its ticket blinks: dark, a transport, dark, the other...
@@ -64,32 +60,16 @@ def ticket_mask_names(mask):
     return out
 
 
-
-def transport_level(t, now):
-    """The level (0..256, 256 the full colour) of transport t's rhythm at time now (ms)."""
-    k = now % PATTERN_MS
-    if t == 1:  # bus: full at the window's start, down to a sixth and up again, never dark
-        k = k if k < PATTERN_MS // 2 else PATTERN_MS - k
-        return 256 - k * 213 // (PATTERN_MS // 2)
-    if t == 2:  # underground: two short flashes, then dark
-        return 256 if k < 4 * _BLINK_MS and (k // _BLINK_MS) & 1 == 0 else 0
-    return 256  # taxi: steady
-
-
-def piece_lit(piece, n_detectives, now):
-    """Whether a piece's empty station is lit at time now: its number in flashes (a Bobby: one
-    long flash), then dark till the next 1.2 s (D5's last flash ends 300 ms before)."""
-    k = now % PATTERN_MS
-    if piece >= n_detectives:
-        return k < 6 * _BLINK_MS
-    return k < 2 * _BLINK_MS * (piece + 1) and (k // _BLINK_MS) & 1 == 0
-
-
 class Board:
     every_scan = False  # the main loop draws a frame only in a cycle without an event (sy/app.py)
 
+    rhythm = None  # sy/play/rhythm.py where board.json turns the LEDs' rhythms on (set per board then)
+
     def __init__(self, leds, store, out, graph=None):
         self.leds = leds
+        if getattr(leds, "patterns", False):  # board.json leds.patterns
+            from sy.play import rhythm
+            self.rhythm = rhythm
         self.store = store
         self.out = out  # .event(seq, text), .note(dict)
         self.graph = graph
@@ -481,14 +461,14 @@ class Board:
         pulse = (now >> 2) & 255
         pulse = 96 + ((pulse if pulse < 128 else 255 - pulse) * 159 >> 7)
         nd = g.n_detectives
-        rhythm = L.patterns
+        rhythm = self.rhythm
         for i in range(g.n_pieces):
             s = pos[i]
             c = 3 * i if i < nd else BOBBY_RGB
             if self.stage == SETUP or self.restoring:
-                lvl = 255 if occ[s] or (piece_lit(i, nd, now) if rhythm else slow) else 0
+                lvl = 255 if occ[s] or (rhythm.piece_lit(i, nd, now) if rhythm else slow) else 0
             elif not occ[s]:
-                lvl = 255 if i == self.lifted or (piece_lit(i, nd, now) if rhythm else slow) else 0
+                lvl = 255 if i == self.lifted or (rhythm.piece_lit(i, nd, now) if rhythm else slow) else 0
             elif self.tomove & (1 << i) and (self.gp < 0 or self.gp == i):
                 lvl = pulse
             else:
@@ -515,13 +495,13 @@ class Board:
             dest = self.dest
             masks = self.dest_mask
             only = 7 if self.pre_ticket < 0 else 1 << self.pre_ticket
-            step = now // (PATTERN_MS if rhythm else 600)  # with rhythms, each shown for a whole one
+            step = now // (rhythm.PATTERN_MS if rhythm else 600)  # with rhythms, each shown for a whole one
             for i in range(self.n_dest):
                 m = masks[i] & only
                 if not m:
                     continue
                 t = self._pick(m, step) if m & (m - 1) else m >> 1  # one transport (1, 2, 4): its own
-                lvl = transport_level(t, now) if rhythm else 256
+                lvl = rhythm.transport_level(t, now) if rhythm else 256
                 t *= 3
                 L.put(dest[i], (TRANSPORT_RGB[t] * lvl) >> 8, (TRANSPORT_RGB[t + 1] * lvl) >> 8,
                       (TRANSPORT_RGB[t + 2] * lvl) >> 8)
