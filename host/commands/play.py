@@ -25,31 +25,31 @@ def add_arguments(parser):
     add_port_argument(parser)
     add_game_arguments(parser)
     parser.add_argument("--resume", nargs="?", const="latest", metavar="SECRET_LOG",
-                        help="continue a saved game: the newest unfinished one, or the secret log given")
+                        help=_("continue a saved game: the newest unfinished one, or the secret log given"))
     parser.add_argument("--new", action="store_true",
-                        help="start a new game even if the board holds one in progress (abandons it)")
+                        help=_("start a new game even if the board holds one in progress (abandons it)"))
 
 
 def add_game_arguments(parser):
     parser.add_argument("--players", "-n", type=int, metavar="N",
-                        help="detective players, 1-5 (1 = the two-player game: 2 detectives, 2 bobbies)")
+                        help=_("detective players, 1-5 (1 = the two-player game: 2 detectives, 2 bobbies)"))
     add_mode_arguments(parser)
     parser.add_argument("--cards", choices=("random", "hand"),
-                        help="start cards drawn at random (default) or entered by hand")
+                        help=_("start cards drawn at random (default) or entered by hand"))
     parser.add_argument("--start", metavar="STATIONS",
-                        help="start stations by hand: detectives then bobbies, then X's, e.g. 13,26,29,34:45")
-    parser.add_argument("--dir", metavar="FOLDER", help="where secret logs are kept (default: $YARD_HOME or "
-                                                       "~/.local/share/yard)")
+                        help=_("start stations by hand: detectives then bobbies, then X's, e.g. 13,26,29,34:45"))
+    parser.add_argument("--dir", metavar="FOLDER", help=_("where secret logs are kept (default: $YARD_HOME or "
+                                                         "~/.local/share/yard)"))
     parser.add_argument("--secret-page", action="store_true",
-                        help="Mister X's screen in a browser too (his station, moves by click, the detectives): "
-                             "served on 127.0.0.1, its secret link printed; the console keeps working")
+                        help=_("Mister X's screen in a browser too (his station, moves by click, the detectives): "
+                               "served on 127.0.0.1, its secret link printed; the console keeps working"))
     parser.add_argument("--lan", nargs="?", const="auto", metavar="ADDRESS",
-                        help="with --secret-page: serve it on the local network, for a phone at the table, on "
-                             "ADDRESS (one of this computer's addresses; default: the one of the network it "
-                             "reaches the internet by), over TLS with a certificate made at start; the link carries "
-                             "a secret key: it is printed and shown as a QR code, with the certificate's fingerprint")
+                        help=_("with --secret-page: serve it on the local network, for a phone at the table, on "
+                               "ADDRESS (one of this computer's addresses; default: the one of the network it "
+                               "reaches the internet by), over TLS with a certificate made at start; the link carries "
+                               "a secret key: it is printed and shown as a QR code, with the certificate's fingerprint"))
     parser.add_argument("--secret-port", type=int, default=0, metavar="PORT",
-                        help="the secret page's port (default: any free one)")
+                        help=_("the secret page's port (default: any free one)"))
 
 
 def secret_page_options(args, mrx):
