@@ -27,6 +27,7 @@ def main():
     try:
         app.run()
     except KeyboardInterrupt:
+        app.proto.stopped()  # nothing at the REPL can tag a line for Mister X (docs/fairplay.md)
         print("\nboard stopped (Ctrl-C); REPL free. main() restarts the game")
 
 

@@ -148,10 +148,17 @@ def test_computer_detectives_guided_on_the_board(env):
                 host.expect([r"  %s (by %s )?to %d\n" % (piece, ticket, to)], timeout=15)
                 if not took_back and g.round == 2 and bin(g.to_move()).count("1") > 1:  # not the last of the turn
                     # the table takes the move back (the confirm button held): the piece goes back
-                    # where it was, and the computer guides the turn's move again
+                    # where it was, and the computer guides the turn's move again. A move onto a
+                    # station where he could be is final: Mister X is asked, and allows it
+                    # (docs/fairplay.md)
                     sim.press("confirm", hold=1.7)
-                    host.expect([r"%s's move to %d taken back: %s goes back to %d\n" % (piece, to, piece, here)],
-                                timeout=15)
+                    k, _m = host.expect([r"%s asks to take back its move to %d[^\n]*Allow it\? \[y/N\] " % (piece, to),
+                                         r"%s's move to %d taken back" % (piece, to)], timeout=15)
+                    assert k == int(not g.is_candidate(to)), (k, to, g.candidates())
+                    if k == 0:
+                        host.send("y")
+                    host.expect([r"%s's move to %d taken back: %s goes back to %d\n" % (piece, to, piece, here)]
+                                if k == 0 else [r": %s goes back to %d\n" % (piece, here)], timeout=15)
                     host.expect([r"put %s back on %d\n" % (piece, here)], timeout=15)
                     assert SecretGame.load(secret_log(env)).game.pos[index] == here
                     sim.lift(to)

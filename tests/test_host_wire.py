@@ -70,7 +70,7 @@ def test_no_hidden_station_on_the_wire(tmp_path, monkeypatch, seed, players):
             continue
         if kind in ("capture", "cornered"):
             # the proof that ends the game: the opening of his latest commitment, nothing else
-            assert set(cmd) <= {"cmd", "id", "piece", "reveal"}, cmd
+            assert set(cmd) <= {"cmd", "id", "piece", "reveal", "n", "mac"}, cmd  # (n, mac: his host's tag)
             assert cmd["reveal"] == sg.current_proof(), cmd
             revealed = True
             continue
@@ -83,7 +83,7 @@ def test_no_hidden_station_on_the_wire(tmp_path, monkeypatch, seed, players):
         elif kind == "mrx":
             n_mrx += 1
             for step in cmd.get("double", [cmd]):
-                assert set(step) <= {"ticket", "to", "commit", "cmd", "id"}
+                assert set(step) <= {"ticket", "to", "commit", "cmd", "id", "n", "mac"}
                 if "to" in step:
                     assert step["to"] in shown
         elif kind == "guide":
@@ -91,9 +91,9 @@ def test_no_hidden_station_on_the_wire(tmp_path, monkeypatch, seed, players):
             assert set(cmd) <= {"cmd", "id", "piece", "to", "ticket"}, cmd
             guides.append((cmd["piece"], cmd["to"]))
         else:
-            # acks, hellos, status: only sequence numbers and ids
-            assert set(cmd) <= {"cmd", "id", "seq", "acked", "proto", "piece", "all"}, cmd
-            assert not set(ints({k: v for k, v in cmd.items() if k not in ("id", "seq", "acked", "proto")})) & hidden
+            # acks, hellos, status: only sequence numbers and ids (and the game's key, his consent, the tag)
+            assert set(cmd) <= {"cmd", "id", "seq", "acked", "proto", "piece", "all", "key", "consent", "n", "mac"}, cmd
+            assert not set(ints({k: v for k, v in cmd.items() if k not in ("id", "seq", "acked", "proto", "n")})) & hidden
     assert revealed, "the salts were never revealed to the board"
     assert n_mrx == len(sg.mrx_lines())
     assert guides == [(x["piece"], x["to"]) for x in sg.lines if x.get("type") == "move"]

@@ -103,7 +103,7 @@ class InProcessBoard:
         self.strip = MemStrip(cfg["leds"]["count"])
         c = cfg["leds"]
         self.leds = Leds(self.strip, c["count"], c["index"], c["order"], c["brightness"], c["current_limit_ma"],
-                         c["ma_per_channel"], c["idle_ma_per_led"])
+                         c["ma_per_channel"], c["idle_ma_per_led"], c.get("patterns", False))
         self.link = QueueLink()
         self.store = Store(folder)
         from sy.hardware.backends import compact

@@ -10,7 +10,9 @@ MicroPython unix port (SimBoard) and the real host protocol client (BoardLink), 
   secrecy            host bytes, flash files and everything the REPL can read, over whole games;
                      and a cheat's attacks (host/reliability/attacks.py): forged captures,
                      the host's files from the board's REPL, the browser view from another site,
-                     guessable randomness, the computer Mister X's leak, his thinking time
+                     guessable randomness, the computer Mister X's leak, his thinking time;
+                     take-back probing against the computer Mister X (host/reliability/probing.py)
+                     and lines that speak for him without his host's key (docs/fairplay.md)
   LED power          every frame a whole game publishes, against the config's current limit
 
 Every failure count should be 0. tests/test_reliability.py runs the same code at the
@@ -28,11 +30,15 @@ FIGURES = ("fuzz_lines", "fuzz_crashes", "fuzz_unanswered", "fuzz_state_changes"
            "link_cuts", "lost_events", "duplicate_events",
            "secret_leaks", "frames_checked", "frames_over_budget",
            "forged_claims_accepted", "host_files_read", "web_attacks_accepted", "secret_generators_guessable",
-           "policy_leak_bits_per_move", "thinking_time_gap_ms")
+           "policy_leak_bits_per_move", "thinking_time_gap_ms",
+           "probing_probes_tried", "probing_probes_accepted", "probing_win_rate", "honest_win_rate",
+           "forged_lines_sent", "forged_lines_accepted", "second_opens_refused", "board_probes_accepted",
+           "host_loops", "lan_bytes_readable")
 # the attacks' success counts: each must be 0 (the policy leak is a diagnostic: the computer players
 # are judged by winning against detectives who know their code, yard bench ai)
 ATTACK_FAILURES = ("forged_claims_accepted", "host_files_read", "web_attacks_accepted", "secret_generators_guessable",
-                   "thinking_time_telling")
+                   "thinking_time_telling", "probing_probes_accepted", "forged_lines_accepted", "board_probes_accepted",
+                   "shared_ports_missed", "host_loops", "lan_bytes_readable")
 PARTS = ("fuzz", "power", "faults", "link", "secrecy", "leds")
 
 
@@ -45,6 +51,8 @@ def add_arguments(parser):
     parser.add_argument("--link-games", type=int, default=2, help="games the link cuts spread over (default 2)")
     parser.add_argument("--secrecy-games", type=int, default=1,
                         help="games with a REPL dump mid-game (default 1; the chaos games check wire and flash)")
+    parser.add_argument("--probing-games", type=int, default=200,
+                        help="games per mode of the take-back probing measure (default 200)")
     parser.add_argument("--seed", type=int, default=None, help="random seed (default: a fresh one, printed)")
     parser.add_argument("--heap", default="112k", help="the firmware's heap (default 112k)")
     parser.add_argument("--only", default=",".join(PARTS), help="parts to run, comma-separated: " + ",".join(PARTS))
@@ -61,12 +69,12 @@ def run(args):
     log = (lambda text: print(text, file=sys.stderr, flush=True)) if args.verbose else None
     return run_all(fuzz_lines=args.fuzz_lines, power_cuts=args.power_cuts, power_games=args.power_games,
                    link_cuts=args.link_cuts, link_games=args.link_games, secrecy_games=args.secrecy_games,
-                   seed=seed, heap=args.heap, only=[p.strip() for p in args.only.split(",") if p.strip()],
+                   probing_games=args.probing_games, seed=seed, heap=args.heap, only=[p.strip() for p in args.only.split(",") if p.strip()],
                    log=log, details=args.details, skip_trim_window=args.skip_trim_window)
 
 
 def run_all(fuzz_lines=10000, power_cuts=200, power_games=5, link_cuts=40, link_games=2, secrecy_games=1,
-            seed=1, heap="112k", only=PARTS, log=None, details=False, skip_trim_window=False):
+            probing_games=200, seed=1, heap="112k", only=PARTS, log=None, details=False, skip_trim_window=False):
     t0 = time.monotonic()
     out = {"seed": seed}
     problems = []
@@ -126,6 +134,13 @@ def run_all(fuzz_lines=10000, power_cuts=200, power_games=5, link_cuts=40, link_
         problems += ["attack: %s = %s" % (k, a[k]) for k in ATTACK_FAILURES if a.get(k)]
         if not a.get("forged_claims_game_verified"):
             problems.append("attack: the game with forged claims did not end verified")
+        from host.reliability import fairplay
+        f = fairplay.run(probing_games=probing_games, seed=seed, heap=heap, log=log)
+        out.update(f)
+        problems += ["fair play: %s = %s" % (k, f[k]) for k in ATTACK_FAILURES if f.get(k)]
+        if f.get("probing_within_honest_interval") is False:
+            problems.append("fair play: probing won %.3f, outside the honest interval %s" % (
+                f["probing_win_rate"], f["honest_win_interval"]))
     if "leds" in only:
         # the same game model at full brightness on a 1 A supply: the limiter has work to do
         r = chaos.run_games(1, None, seed=seed + 4, heap=heap, record_frames=True,

@@ -11,29 +11,40 @@ import sys
 import threading
 import time
 
+from host import i18n
 from host.errors import UserError, BoardError
+from host.i18n import N_, _
+from host.i18n.argparse_messages import install as translate_argparse
 
 # name: (module, one-line help)
 COMMANDS = {
-    "replay": ("host.commands.replay", "check a game record and print the verdict stream"),
-    "bench": ("host.commands.bench", "measure the rules core, the firmware, the AI or the board's reliability"),
-    "verify": ("host.commands.verify", "check Mister X's revealed log against its commitments and the rules"),
-    "flash": ("host.device.flash", "compile the firmware and copy what changed onto the board (mpremote)"),
-    "uf2": ("host.device.uf2", "write one UF2 for a Pico: MicroPython, the compiled firmware and board.json"),
-    "play": ("host.commands.play", "Mister X's console: play a game on the board (or --resume one)"),
-    "sim": ("host.commands.sim", "the firmware on a simulated board; --demo plays a whole game with computer players"),
-    "monitor": ("host.device.monitor", "show the board's raw events and notes (for makers)"),
-    "calibrate": ("host.device.calibrate", "assembly wizard: map each station's LED and switch, write board.json"),
-    "selftest": ("host.device.selftest", "check every switch and LED of the board and print a report to act on"),
-    "map-editor": ("host.europe.map_editor", "the digitizer: transcribe a board (Europe, or check London) from a photo"),
+    "replay": ("host.commands.replay", N_("check a game record and print the verdict stream")),
+    "bench": ("host.commands.bench", N_("measure the rules core, the firmware, the AI or the board's reliability")),
+    "verify": ("host.commands.verify", N_("check Mister X's revealed log against its commitments and the rules")),
+    "flash": ("host.device.flash", N_("compile the firmware and copy what changed onto the board (mpremote)")),
+    "uf2": ("host.device.uf2", N_("write one UF2 for a Pico: MicroPython, the compiled firmware and board.json")),
+    "play": ("host.commands.play", N_("Mister X's console: play a game on the board (or --resume one)")),
+    "sim": ("host.commands.sim",
+            N_("the firmware on a simulated board; --demo plays a whole game with computer players")),
+    "monitor": ("host.device.monitor", N_("show the board's raw events and notes (for makers)")),
+    "calibrate": ("host.device.calibrate",
+                  N_("assembly wizard: map each station's LED and switch, write board.json")),
+    "selftest": ("host.device.selftest", N_("check every switch and LED of the board and print a report to act on")),
+    "map-editor": ("host.europe.map_editor",
+                   N_("the digitizer: transcribe a board (Europe, or check London) from a photo")),
 }
+LANG_OPTION = "--lang"
 
 
 def build_parser():
-    parser = argparse.ArgumentParser(prog="yard", description="The augmented Scotland Yard board: host tool.")
-    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    parser = argparse.ArgumentParser(prog="yard", description=_("The augmented Scotland Yard board: host tool."))
+    parser.add_argument(LANG_OPTION, metavar="LANG", choices=i18n.LANGUAGES + (i18n.PSEUDO,),
+                        help=_("the language yard speaks: %s (default: from LANG, else English)")
+                        % ", ".join(i18n.LANGUAGES))
+    sub = parser.add_subparsers(dest="command", metavar=_("COMMAND"))
     sub.required = True
     for name, (module, text) in COMMANDS.items():
+        text = _(text)
         p = sub.add_parser(name, help=text, description=text)
         p.set_defaults(_module=module)
         importlib.import_module(module).add_arguments(p)
@@ -65,7 +76,7 @@ def _wake_main(wakeups):
         except OSError:
             return
         for signum in set(got) & set(_EXIT_SIGNALS):
-            for _ in range(100):  # 10 s; one resend is enough unless the main thread is busy
+            for _attempt in range(100):  # 10 s; one resend is enough unless the main thread is busy
                 time.sleep(0.1)
                 if _exiting:
                     break
@@ -85,16 +96,56 @@ def _exit_on_signals():
     threading.Thread(target=_wake_main, args=(wakeups,), name="signal-wake", daemon=True).start()
 
 
+def _take_lang(argv):
+    """`--lang X` or `--lang=X` anywhere on the line: the language must be known before the help
+    texts are made. Returns (the value or None, argv without it)."""
+    rest = []
+    value = None
+    args = iter(argv)
+    for a in args:
+        if a == LANG_OPTION:
+            value = next(args, "")
+        elif a.startswith(LANG_OPTION + "="):
+            value = a[len(LANG_OPTION) + 1:]
+        else:
+            rest.append(a)
+    return value, rest
+
+
+def choose_language(argv):
+    """Speak the language of --lang, else of the environment, else English; say which on stderr.
+    Returns argv without --lang."""
+    value, rest = _take_lang(argv)
+    try:
+        choice = i18n.choose(value)
+    except ValueError:
+        choice = i18n.choose()
+        i18n.use(choice.lang)
+        print(_("yard: unknown language %(lang)r (known: %(known)s)")
+              % {"lang": value, "known": ", ".join(i18n.LANGUAGES)}, file=sys.stderr)
+        raise SystemExit(2)
+    i18n.use(choice.lang)
+    if value:
+        # the processes yard starts (the browser view's server, a simulated board's tools) speak it too
+        os.environ["LANGUAGE"] = choice.lang
+    translate_argparse()
+    source = _("default") if choice.source == "default" else choice.source
+    print(_("yard: language %(name)s (%(lang)s, from %(source)s)")
+          % {"name": i18n.NAMES[choice.lang], "lang": choice.lang, "source": source}, file=sys.stderr)
+    return rest
+
+
 def main(argv=None):
+    argv = choose_language(sys.argv[1:] if argv is None else list(argv))
     args = build_parser().parse_args(argv)
     _exit_on_signals()
     try:
         return importlib.import_module(args._module).run(args) or 0
     except (UserError, BoardError) as e:
-        print("yard %s: %s" % (args.command, e), file=sys.stderr)
+        print(_("yard %(command)s: %(error)s") % {"command": args.command, "error": e}, file=sys.stderr)
         return e.exit_code
     except KeyboardInterrupt:
-        print("yard: interrupted", file=sys.stderr)
+        print(_("yard: interrupted"), file=sys.stderr)
         return 130
     except BrokenPipeError:
         return 1

@@ -12,6 +12,7 @@ move for a person to carry out (host/misterx/computer.py).
 import os
 import sys
 
+from host.i18n import _
 from host.misterx.boardside import BoardSide
 from host.misterx.computer import GuidedDetectives, add_mode_arguments, mrx_agent
 from host.misterx.console import Console
@@ -24,31 +25,31 @@ def add_arguments(parser):
     add_port_argument(parser)
     add_game_arguments(parser)
     parser.add_argument("--resume", nargs="?", const="latest", metavar="SECRET_LOG",
-                        help="continue a saved game: the newest unfinished one, or the secret log given")
+                        help=_("continue a saved game: the newest unfinished one, or the secret log given"))
     parser.add_argument("--new", action="store_true",
-                        help="start a new game even if the board holds one in progress (abandons it)")
+                        help=_("start a new game even if the board holds one in progress (abandons it)"))
 
 
 def add_game_arguments(parser):
     parser.add_argument("--players", "-n", type=int, metavar="N",
-                        help="detective players, 1-5 (1 = the two-player game: 2 detectives, 2 bobbies)")
+                        help=_("detective players, 1-5 (1 = the two-player game: 2 detectives, 2 bobbies)"))
     add_mode_arguments(parser)
     parser.add_argument("--cards", choices=("random", "hand"),
-                        help="start cards drawn at random (default) or entered by hand")
+                        help=_("start cards drawn at random (default) or entered by hand"))
     parser.add_argument("--start", metavar="STATIONS",
-                        help="start stations by hand: detectives then bobbies, then X's, e.g. 13,26,29,34:45")
-    parser.add_argument("--dir", metavar="FOLDER", help="where secret logs are kept (default: $YARD_HOME or "
-                                                       "~/.local/share/yard)")
+                        help=_("start stations by hand: detectives then bobbies, then X's, e.g. 13,26,29,34:45"))
+    parser.add_argument("--dir", metavar="FOLDER", help=_("where secret logs are kept (default: $YARD_HOME or "
+                                                         "~/.local/share/yard)"))
     parser.add_argument("--secret-page", action="store_true",
-                        help="Mister X's screen in a browser too (his station, moves by click, the detectives): "
-                             "served on 127.0.0.1, its secret link printed; the console keeps working")
+                        help=_("Mister X's screen in a browser too (his station, moves by click, the detectives): "
+                               "served on 127.0.0.1, its secret link printed; the console keeps working"))
     parser.add_argument("--lan", nargs="?", const="auto", metavar="ADDRESS",
-                        help="with --secret-page: serve it on the local network, for a phone at the table, on "
-                             "ADDRESS (one of this computer's addresses; default: the one of the network it "
-                             "reaches the internet by), over TLS with a certificate made at start; the link carries "
-                             "a secret key: it is printed and shown as a QR code, with the certificate's fingerprint")
+                        help=_("with --secret-page: serve it on the local network, for a phone at the table, on "
+                               "ADDRESS (one of this computer's addresses; default: the one of the network it "
+                               "reaches the internet by), over TLS with a certificate made at start; the link carries "
+                               "a secret key: it is printed and shown as a QR code, with the certificate's fingerprint"))
     parser.add_argument("--secret-port", type=int, default=0, metavar="PORT",
-                        help="the secret page's port (default: any free one)")
+                        help=_("the secret page's port (default: any free one)"))
 
 
 def secret_page_options(args, mrx):
@@ -186,31 +187,34 @@ def connect_and_play(port, sg, resume, inp=input, out=print, detectives=None, wi
 def _connect_and_play(port, sg, resume, inp, out, detectives, side, on_setup, quiet, boot_wait, replace, quit_hint,
                       mrx_agent, show_mrx, move_timeout, page):
     info = side.open(boot_wait)
-    out("Board: firmware %s, protocol %s, on %s" % (info.get("firmware"), info.get("proto"), port))
+    out(_("Board: firmware %(firmware)s, protocol %(proto)s, on %(port)s") % {
+        "firmware": info.get("firmware"), "proto": info.get("proto"), "port": port})
     try:
         if resume:
-            summary = side.resync(on_move=lambda line: out("  while you were away: %s to %d" % (line["piece"], line["to"])))
-            out("Resumed game %s: %d detective move(s) caught up, %d move(s) of yours resent." % (
-                sg.game_id, summary["applied"], summary["resent"]))
+            summary = side.resync(on_move=lambda line: out(_("  while you were away: %(piece)s to %(station)d") % {
+                "piece": line["piece"], "station": line["to"]}))
+            out(_("Resumed game %(game)s: %(caught_up)d detective move(s) caught up, %(resent)d move(s) of yours "
+                  "resent.") % {"game": sg.game_id, "caught_up": summary["applied"], "resent": summary["resent"]})
             if summary["applied"] and sg.game.result == "detectives" and sg.game.reason == "capture":
                 side.capture([line for line in sg.lines if line.get("type") == "move"][-1]["piece"])
         else:
             if not replace and info.get("stage") == "play":
-                raise UserError("the board holds a game in progress (round %s): continue it with yard play --resume, "
-                                "or abandon it with yard play --new" % info.get("round", "?"))
+                raise UserError(_("the board holds a game in progress (round %s): continue it with yard play --resume, "
+                                  "or abandon it with yard play --new") % info.get("round", "?"))
             side.start(wait_ready=False)
             if on_setup:
                 on_setup(sg)
             side.wait_ready()
             if mrx_agent is None or show_mrx:
-                out("New game %s. %s start%s on %d (keep it secret). Secret log: %s" % (
-                    sg.game_id, "You" if mrx_agent is None else "Mister X (computer)", "" if mrx_agent is None else "s",
-                    sg.setup["mrx"], sg.path))
+                out((_("New game %(game)s. You start on %(station)d (keep it secret). Secret log: %(path)s")
+                     if mrx_agent is None else
+                     _("New game %(game)s. Mister X (computer) starts on %(station)d (keep it secret). Secret log: "
+                       "%(path)s")) % {"game": sg.game_id, "station": sg.setup["mrx"], "path": sg.path})
             else:
                 # no path on the shared screen: the file holds his stations, and anyone at the table could
                 # open it (a file:// link in the browser that shows the public view)
-                out("New game %s. The computer plays Mister X; his stations stay hidden until the end, when "
-                    "his secret log is shown and checked." % sg.game_id)
+                out(_("New game %s. The computer plays Mister X; his stations stay hidden until the end, when "
+                      "his secret log is shown and checked.") % sg.game_id)
         if getattr(detectives, "needs_side", False):
             detectives = detectives(side)
         console = Console(sg, side, inp=inp, out=out, detectives=detectives, quiet=quiet, mrx_agent=mrx_agent,

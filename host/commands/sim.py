@@ -15,6 +15,8 @@ import os
 import sys
 import time
 
+from host.i18n import _, number
+from host.words import level_name
 from host.misterx.boardside import BoardSide
 from host.misterx.computer import GuidedDetectives, mrx_agent
 from host.misterx.console import SHORT
@@ -27,32 +29,32 @@ from host.misterx.randomness import SEED_WARNING, secret_rng
 def add_arguments(parser):
     add_game_arguments(parser)
     parser.add_argument("--demo", action="store_true",
-                        help="computer players on both sides: play a whole game and print the result")
+                        help=_("computer players on both sides: play a whole game and print the result"))
     parser.add_argument("--seed", type=int,
-                        help="repeat a game: seeds the start cards and computer players. For demos and tests, "
-                             "not for real games (default: the OS's secure randomness)")
+                        help=_("repeat a game: seeds the start cards and computer players. For demos and tests, "
+                               "not for real games (default: the OS's secure randomness)"))
     parser.add_argument("--debounce-ms", type=int, default=10,
-                        help="the simulated board's debounce time (default 10 ms; real boards use ~30)")
+                        help=_("the simulated board's debounce time (default 10 ms; real boards use ~30)"))
     parser.add_argument("--board", choices=("unix", "pico"), default="unix",
-                        help="unix (default, fast): the firmware on the MicroPython unix port; pico: MicroPython's "
-                             "real RPI_PICO firmware on an emulated Raspberry Pi Pico (rp2040js), booted from the "
-                             "maker's UF2, in real time")
+                        help=_("unix (default, fast): the firmware on the MicroPython unix port; pico: MicroPython's "
+                               "real RPI_PICO firmware on an emulated Raspberry Pi Pico (rp2040js), booted from the "
+                               "maker's UF2, in real time"))
     parser.add_argument("--micropython", metavar="RPI_PICO_UF2",
-                        help="--board pico: MicroPython's RPI_PICO firmware (default: in $YARD_PICO_DIR)")
-    parser.add_argument("--bootrom", metavar="ROM", help="--board pico: the RP2040 boot ROM (default: in $YARD_PICO_DIR)")
-    parser.add_argument("--heap", default="192k", help="the unix port's heap (default 192k, about a Pico's free RAM)")
-    parser.add_argument("--keep", metavar="FOLDER", help="keep the simulated board's files (flash, LEDs) here")
-    parser.add_argument("--verbose", "-v", action="store_true", help="demo: show Mister X's status every turn")
-    parser.add_argument("--no-web", action="store_true", help="do not serve the browser view of the simulated board")
-    parser.add_argument("--web", action="store_true", help="--demo: serve the browser view too (off by default)")
-    parser.add_argument("--web-port", type=int, default=0, help="the browser view's port on 127.0.0.1 (default: any free one)")
+                        help=_("--board pico: MicroPython's RPI_PICO firmware (default: in $YARD_PICO_DIR)"))
+    parser.add_argument("--bootrom", metavar="ROM", help=_("--board pico: the RP2040 boot ROM (default: in $YARD_PICO_DIR)"))
+    parser.add_argument("--heap", default="192k", help=_("the unix port's heap (default 192k, about a Pico's free RAM)"))
+    parser.add_argument("--keep", metavar="FOLDER", help=_("keep the simulated board's files (flash, LEDs) here"))
+    parser.add_argument("--verbose", "-v", action="store_true", help=_("demo: show Mister X's status every turn"))
+    parser.add_argument("--no-web", action="store_true", help=_("do not serve the browser view of the simulated board"))
+    parser.add_argument("--web", action="store_true", help=_("--demo: serve the browser view too (off by default)"))
+    parser.add_argument("--web-port", type=int, default=0, help=_("the browser view's port on 127.0.0.1 (default: any free one)"))
     parser.add_argument("--open", action="store_true",
-                        help="open the browser view in Chromium, in a profile of its own made for this run and "
-                             "deleted after it (the table's screen never holds Mister X's secret link)")
+                        help=_("open the browser view in Chromium, in a profile of its own made for this run and "
+                               "deleted after it (the table's screen never holds Mister X's secret link)"))
     parser.add_argument("--game", choices=("london", "europe"), default="london",
-                        help="europe: Mister X - Flight through Europe on the map given by --map (host/europe/sim.py)")
-    parser.add_argument("--map", metavar="FOLDER", help="--game europe: the map folder (docs/map-format.md)")
-    parser.add_argument("--rounds", type=int, default=40, help="--game europe: stop the demo after this many rounds")
+                        help=_("europe: Mister X - Flight through Europe on the map given by --map (host/europe/sim.py)"))
+    parser.add_argument("--map", metavar="FOLDER", help=_("--game europe: the map folder (docs/map-format.md)"))
+    parser.add_argument("--rounds", type=int, default=40, help=_("--game europe: stop the demo after this many rounds"))
 
 
 def sim_modes(args):
@@ -138,7 +140,7 @@ def run_sim(args, out=print, inp=input):
     seed = args.seed  # None: every secret choice from the OS (host/misterx/randomness.py)
     rng = secret_rng(seed)
     if seed is not None:
-        out(SEED_WARNING % seed)
+        out(_(SEED_WARNING) % seed)
     mrx, det = sim_modes(args)
     page = secret_page_options(args, mrx)
     level = args.level or "easy"
@@ -159,10 +161,10 @@ def run_sim(args, out=print, inp=input):
         from host.pico.board import PicoBoard
         sim = PicoBoard(folder=args.keep, debounce_ms=args.debounce_ms, micropython=args.micropython,
                         bootrom=args.bootrom, realtime=True)
-        where = "MicroPython's RPI_PICO firmware on an emulated Raspberry Pi Pico"
+        where = _("MicroPython's RPI_PICO firmware on an emulated Raspberry Pi Pico")
     else:
         sim = SimBoard(folder=args.keep, debounce_ms=args.debounce_ms, heapsize=args.heap)
-        where = "firmware under the MicroPython unix port"
+        where = _("firmware under the MicroPython unix port")
     stop_web = None
     view = None
     t0 = time.monotonic()
@@ -204,19 +206,20 @@ def run_sim(args, out=print, inp=input):
                 if args.verbose:
                     out(prompt + text)
                 return text
-            out("Demo game (%s): %d detective player(s), computer players at level %s, on the simulated "
-                "board (%s, port %s)." % (
-                    "seed %d" % seed if seed is not None else "secure randomness", args.players, level, where, sim.port))
+            out(_("Demo game (%(randomness)s): %(players)d detective player(s), computer players at level %(level)s, on "
+                  "the simulated board (%(where)s, port %(port)s).") % {
+                "randomness": _("seed %d") % seed if seed is not None else _("secure randomness"),
+                "players": args.players, "level": level_name(level), "where": where, "port": sim.port})
         elif mrx == "computer":
             agent = mrx_agent(level, _derived(seed, 1))
         code = connect_and_play(sim.port, sg, False, inp=typing, out=out, detectives=driver, side=side,
                                 on_setup=place_pieces, quiet=args.demo and not args.verbose, boot_wait=30,
-                                quit_hint="Game abandoned (the simulated board stops with yard sim). Secret log: " + sg.path,
+                                quit_hint=_("Game abandoned (the simulated board stops with yard sim). Secret log: %s") % sg.path,
                                 mrx_agent=agent, show_mrx=args.show_mrx, move_timeout=20.0 if driver else None,
                                 secret_page=page)
         if args.demo:
-            out("Demo: %d detective moves made through the simulated switches; %.1f s." % (
-                driver.moves, time.monotonic() - t0))
+            out(_("Demo: %(moves)d detective moves made through the simulated switches; %(seconds)s s.") % {
+                "moves": driver.moves, "seconds": number(round(time.monotonic() - t0, 1))})
         return code
     finally:
         if view:

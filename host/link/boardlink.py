@@ -25,6 +25,7 @@ import time
 import serial
 
 from host.errors import BoardError
+from host.link.auth import LinkKey, PortShared, claim_port
 from host.link.ports import explain_open_error
 from sy.link.fields import PROTO  # the board's own constant: both ends speak the same version
 
@@ -105,6 +106,7 @@ class BoardLink:
         self._sending = threading.Lock()  # one line on the wire at a time, built in the order sent
         self._reader = None
         self._stop_reading = None
+        self.key = LinkKey()  # the game's key: Mister X's lines tagged (host/link/auth.py, docs/fairplay.md)
 
     # --- connection ---------------------------------------------------------------------------
     def open(self):
@@ -115,6 +117,11 @@ class BoardLink:
             ser = serial.serial_for_url(self.port, baudrate=self.baudrate, timeout=READ_WAIT_S)
         except (serial.SerialException, OSError, ValueError) as e:
             raise LinkClosed("closed", explain_open_error(self.port, e))
+        try:
+            claim_port(ser, self.port)  # no other program may read the key or write for him
+        except PortShared:
+            ser.close()
+            raise
         with self._filed:
             self.ser = ser
             self._failure = None
@@ -154,7 +161,7 @@ class BoardLink:
         raise last
 
     def hello(self):
-        reply = self.request("hello", proto=PROTO, acked=self.applied)
+        reply = self.request("hello", proto=PROTO, acked=self.applied, **self.key.hello_args())
         self.info = reply
         return reply
 
@@ -169,8 +176,9 @@ class BoardLink:
     # --- the way out --------------------------------------------------------------------------
     def command_line(self, msg):
         """The bytes of one command (a dict with `cmd`) on the wire: every line to the board is
-        made here, in the order it is sent."""
-        return json.dumps(msg, separators=(",", ":")).encode() + b"\n"
+        made here, in the order it is sent. A line that speaks for Mister X carries his host's
+        tag (host/link/auth.py)."""
+        return (self.key.line(msg) or json.dumps(msg, separators=(",", ":")).encode()) + b"\n"
 
     def send(self, msg):
         """Write one command without waiting for anything (acks; request() waits for a reply)."""
@@ -189,7 +197,14 @@ class BoardLink:
 
     # --- commands -----------------------------------------------------------------------------
     def request(self, cmd, timeout=None, **args):
-        """Send a command and wait for its reply. Returns the reply (dict) or raises."""
+        """Send a command and wait for its reply. Returns the reply (dict) or raises. If the board
+        lost the game's key (it restarted), hello gives it again and the line goes once more."""
+        try:
+            return self._exchange(cmd, args, timeout)
+        except BoardCommandError as e:
+            if cmd == "hello" or not self.key.lost(e.code):
+                raise
+        self.hello()
         return self._exchange(cmd, args, timeout)
 
     def _exchange(self, cmd, args, timeout, stream=None):
@@ -216,6 +231,7 @@ class BoardLink:
             with self._filed:
                 self._replies.pop(rid, None)
                 self._streams.pop(rid, None)
+        self.key.took(cmd, args, reply)
         if not reply.get("ok"):
             code = reply.get("error", "unknown")
             msg = reply.get("message", "the board refused %s" % cmd)

@@ -3,6 +3,7 @@ import errno
 import os
 
 from host.errors import BoardError
+from host.i18n import _
 
 # (vid, pid or None, what): boards that run MicroPython, best guess first
 KNOWN_USB = (
@@ -18,8 +19,8 @@ KNOWN_USB = (
 
 def add_port_argument(parser):
     parser.add_argument("--port", "-p", metavar="PORT",
-                        help="serial port (/dev/ttyACM0, COM3) or pyserial URL (socket://host:port, "
-                             "rfc2217://host:port); default: $YARD_PORT or the first board found by USB id")
+                        help=_("serial port (/dev/ttyACM0, COM3) or pyserial URL (socket://host:port, "
+                               "rfc2217://host:port); default: $YARD_PORT or the first board found by USB id"))
 
 
 def is_url(port):

@@ -16,8 +16,12 @@ with a sentence that says so.
 """
 import time
 
+from host.link.auth import LinkKey
 from host.link.boardlink import BoardLink, BoardCommandError, LinkError, LinkClosed, BoardTimeout, reveal_requests
 from host.errors import BoardError
+from host import refusals
+from host.i18n import _
+from host.words import ticket_name
 from host.misterx.secretgame import board_pairs, public_line
 from host.link.ports import open_serial
 
@@ -58,6 +62,8 @@ class BoardSide:
         self.sg = sg
         self.out = out
         self.link = link or BoardLink(port, applied=sg.setup.get("board_seq", 0), timeout=5.0)
+        if sg.setup.get("board_seq") and sg.setup.get("link_key"):
+            self.link.key = LinkKey(sg.link_key)  # a game the board has: the key goes with every hello
         self.synced = 0  # events up to this seq are already in the secret log
         self.setup_sent = False
         self.retry_seconds = retry_seconds
@@ -99,8 +105,8 @@ class BoardSide:
                 if refused is not None:
                     raise BoardError("the board refused %s: %s" % (cmd, refused.get("message")))
                 if time.monotonic() > deadline:
-                    raise BoardError("the board is gone (%s); your game is saved: yard play --resume" % e.message)
-                self.out("(the board does not answer: %s; reconnecting...)" % e.message)
+                    raise BoardError(_("the board is gone (%s); your game is saved: yard play --resume") % refusals.shown(e))
+                self.out(_("(the board does not answer: %s; reconnecting...)") % refusals.shown(e))
                 self._reconnect(deadline)
                 if cmd == "mrx":
                     return None  # resync resent it if the board had not got it
@@ -120,7 +126,7 @@ class BoardSide:
                 return
             except LinkError:
                 if time.monotonic() > deadline:
-                    raise BoardError("the board did not come back; your game is saved: yard play --resume")
+                    raise BoardError(_("the board did not come back; your game is saved: yard play --resume"))
                 time.sleep(0.5)
 
     # --- starting -----------------------------------------------------------------------------
@@ -129,6 +135,7 @@ class BoardSide:
         setup = self.sg.setup
         args = {k: setup[k] for k in _PUBLIC_SETUP_KEYS if k in setup}
         args["mrx"] = None
+        args["key"] = self.sg.link_key.hex()  # only this host speaks for him (docs/fairplay.md)
         reply = self._call("setup", replace=True, **args)
         self.setup_sent = True
         self._remember_seq(reply.get("seq", 0))
@@ -137,15 +144,16 @@ class BoardSide:
 
     def wait_ready(self, timeout=None):
         g = self.sg.game
-        where = ", ".join("%s on %d" % (g.piece_name(i), g.pos[i]) for i in range(g.n_pieces))
-        self.out("Put the pieces on their start stations: %s (the board blinks them)." % where)
+        where = ", ".join(_("%(piece)s on %(station)d") % {"piece": g.piece_name(i), "station": g.pos[i]}
+                          for i in range(g.n_pieces))
+        self.out(_("Put the pieces on their start stations: %s (the board blinks them).") % where)
         end = None if timeout is None else time.monotonic() + timeout
         while True:
             st = self.link.request("status")
             if st.get("stage") != "setup":
                 return
             if end is not None and time.monotonic() > end:
-                raise BoardError("the pieces were not placed on their start stations in time")
+                raise BoardError(_("the pieces were not placed on their start stations in time"))
             self.link.poll(0.2)
 
     def _remember_seq(self, seq):
@@ -172,13 +180,13 @@ class BoardSide:
                 st = self.link.request("status")
                 if e.code == "wrong_turn" and st.get("phase") == "detectives" and st.get("stage") == "play":
                     self.sg.withdraw_mrx()
-                    self.follow_board("the board refused Mister X's move (%s)" % e.message)
-                    raise MoveTakenBack("the board refused Mister X's move: %s" % e.message)
+                    self.follow_board(_("the board refused Mister X's move (%s)") % refusals.shown(e))
+                    raise MoveTakenBack(_("the board refused Mister X's move: %s") % refusals.shown(e))
                 if e.code != "wrong_turn" or not (st.get("restoring") or st.get("stage") == "setup"):
-                    raise BoardError("the board refused Mister X's move: %s (the move is saved; yard play "
-                                     "--resume sends it again)" % e.message)
+                    raise BoardError(_("the board refused Mister X's move: %s (the move is saved; yard play "
+                                       "--resume sends it again)") % refusals.shown(e))
                 if not warned:
-                    self.out("(the board is not ready: %s; waiting, your move is saved)" % e.message)
+                    self.out(_("(the board is not ready: %s; waiting, your move is saved)") % refusals.shown(e))
                     warned = True
                 self.link.poll(0.5)
         if reply:
@@ -198,16 +206,18 @@ class BoardSide:
             self._call("guide", **self.guided)
         except BoardCommandError as e:
             self.guided = None
-            raise BoardError("the board refused the computer's move %s to %d: %s" % (piece, to, e.message))
+            raise BoardError(_("the board refused the computer's move %s to %d: %s") % (piece, to, refusals.shown(e)))
 
     def undo(self, piece=None):
         """Take back the last detective's or bobby's move of this turn on the board (its undo event
-        then comes like any other). BoardError with the board's sentence if it refuses."""
-        args = {"piece": piece} if piece else {}
+        then comes like any other), with Mister X's consent: he asked for it, or allowed it (a move
+        the game has answered needs it: docs/fairplay.md). BoardError with the board's sentence if
+        it refuses."""
+        args = {"piece": piece, "consent": True} if piece else {"consent": True}
         try:
             return self._call("undo", **args)
         except BoardCommandError as e:
-            raise BoardError("the board refused the take-back: %s" % e.message)
+            raise BoardError(_("the board refused the take-back: %s") % refusals.shown(e))
 
     def reed(self, station, out=True):
         """Take station's reed out of service (out=True) or put it back; the board remembers it in its
@@ -215,7 +225,7 @@ class BoardSide:
         try:
             return self._call("reed", station=station, out=out).get("dead", [])
         except BoardCommandError as e:
-            raise BoardError("the board refused: %s" % e.message)
+            raise BoardError(_("the board refused: %s") % refusals.shown(e))
 
     def place(self, piece, station, ticket=None):
         """Put the piece in hand on station, whose reed is out of service (the board's `where` note
@@ -227,13 +237,13 @@ class BoardSide:
         try:
             return self._call("place", **args)
         except BoardCommandError as e:
-            raise BoardError("the board refused: %s" % e.message)
+            raise BoardError(_("the board refused: %s") % refusals.shown(e))
 
     def choose(self, ticket):
         try:
             return self._call("choose", ticket=ticket)
         except BoardCommandError as e:
-            raise BoardError("the board refused: %s" % e.message)
+            raise BoardError(_("the board refused: %s") % refusals.shown(e))
 
     def notes(self):
         """The board's notes since the last call (lifted, where, illegal...): the players are told."""
@@ -245,14 +255,14 @@ class BoardSide:
             self._remember_seq(self._call("capture", piece=piece, reveal=self.sg.current_proof()).get("seq", 0))
         except BoardCommandError as e:
             if e.code != "game_over":
-                raise BoardError("the board refused the capture: %s" % e.message)
+                raise BoardError(_("the board refused the capture: %s") % refusals.shown(e))
 
     def cornered(self):
         try:
             self._remember_seq(self._call("cornered", reveal=self.sg.current_proof()).get("seq", 0))
         except BoardCommandError as e:
             if e.code != "game_over":
-                raise BoardError("the board refused to end the game: %s" % e.message)
+                raise BoardError(_("the board refused to end the game: %s") % refusals.shown(e))
 
     def reveal(self, rev):
         """Hand the salts to the board, a few moves per line; (verified, the board's sentence).
@@ -273,7 +283,7 @@ class BoardSide:
         try:
             got = self.link.poll(timeout)
         except LinkError as e:
-            self.out("(lost the board: %s; reconnecting...)" % e.message)
+            self.out(_("(lost the board: %s; reconnecting...)") % refusals.shown(e))
             self._reconnect(time.monotonic() + self.retry_seconds)
             return []
         out = []
@@ -299,22 +309,25 @@ class BoardSide:
     def follow_board(self, reason):
         """Something happened on the board that this host did not see or did not cause: say so, and
         bring the secret log to the board's journal (resync). BoardError if the game cannot go on."""
-        self.out("(%s: following the board's journal)" % reason)
+        self.out(_("(%s: following the board's journal)") % reason)
         return self.resync(
-            on_move=lambda line: self.out("  %s %s %d (from the board's journal)" % (
-                line["piece"], ("by " + line["ticket"] + " to") if line.get("ticket") else "to", line["to"])),
-            on_take_back=lambda line: self.out("  %s's move to %d taken back: %s goes back to %d (from the board's "
-                                               "journal)" % (line["piece"], line["to"], line["piece"],
-                                                             self.sg.game.pos[self.sg.game.piece_index(line["piece"])])))
+            on_move=lambda line: self.out(
+                (_("  %(piece)s by %(ticket)s to %(station)d (from the board's journal)") if line.get("ticket") else
+                 _("  %(piece)s to %(station)d (from the board's journal)")) % {
+                    "piece": line["piece"], "ticket": ticket_name(line.get("ticket")), "station": line["to"]}),
+            on_take_back=lambda line: self.out(
+                _("  %(piece)s's move to %(station)d taken back: %(piece)s goes back to %(back)d (from the board's "
+                  "journal)") % {"piece": line["piece"], "station": line["to"],
+                                 "back": self.sg.game.pos[self.sg.game.piece_index(line["piece"])]}))
 
     def resync(self, on_move=None, on_take_back=None):
         """Bring board and secret log into agreement (see the module doc). Returns a summary."""
         sg = self.sg
         journal = self.link.record(everything=True, timeout=15)
         if not journal or journal[0].get("type") != "setup":
-            raise BoardError("the board holds no game (it was reset or is another board); start a new game")
+            raise BoardError(_("the board holds no game (it was reset or is another board); start a new game"))
         if journal[0].get("commit") != sg.setup.get("commit"):
-            raise BoardError("the board holds another game than this secret log")
+            raise BoardError(_("the board holds another game than this secret log"))
         board = standing(journal)
         mine = [line for line in sg.lines[1:] if line.get("type") in ("mrx", "move")]
         summary = {"applied": 0, "resent": 0, "taken_back": 0}
@@ -324,8 +337,8 @@ class BoardSide:
             same += 1
         if any(line["type"] == "move" for line in mine[same:]):
             if any(line["type"] != "move" for line in mine[same:]):
-                raise BoardError("the board took back detective moves that Mister X's later move followed")
-            for _ in mine[same:]:
+                raise BoardError(_("the board took back detective moves that Mister X's later move followed"))
+            for _undone in mine[same:]:
                 line = sg.take_back()
                 summary["taken_back"] += 1
                 if on_take_back:
@@ -347,7 +360,7 @@ class BoardSide:
         extra = mine[len(board):]
         for line in extra:
             if line["type"] != "mrx":
-                raise BoardError("the secret log has detective moves the board never made: another board?")
+                raise BoardError(_("the secret log has detective moves the board never made: another board?"))
             pub = public_line(line)
             if "double" in pub:
                 self.link.request("mrx", double=[self._step_args(s) for s in pub["double"]])
@@ -378,4 +391,4 @@ class BoardSide:
             return
         a, b = _steps(mine), _steps(theirs)
         if len(a) != len(b) or any(x.get("commit") != y.get("commit") for x, y in zip(a, b)):
-            raise BoardError("the board holds other commitments for Mister X's move than the secret log")
+            raise BoardError(_("the board holds other commitments for Mister X's move than the secret log"))

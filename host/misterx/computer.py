@@ -15,22 +15,23 @@ import time
 from host.errors import BoardError
 from host.ai import make_detective_agent, make_mrx_agent, public_view
 from sy.rules.game import TICKET_NAMES
+from host.i18n import _
 
 MODES = ("human", "computer")
 
 
 def add_mode_arguments(parser):
     parser.add_argument("--mrx", choices=MODES,
-                        help="who plays Mister X: a person at the console (human) or the host (computer)")
+                        help=_("who plays Mister X: a person at the console (human) or the host (computer)"))
     parser.add_argument("--detectives", choices=MODES,
-                        help="who plays the detectives: people moving the pieces (human), or the host "
-                             "(computer: the board lights each move for a person to carry out)")
+                        help=_("who plays the detectives: people moving the pieces (human), or the host "
+                               "(computer: the board lights each move for a person to carry out)"))
     parser.add_argument("--level", choices=("random", "easy", "normal", "hard"),
-                        help="the computer players' level. Mister X: random, easy (answers after 0.2 s), normal "
-                             "(1 s), hard (4 s). Detectives: random, easy (the public possible set), normal (they "
-                             "follow what the computer Mister X's code implies), hard (a search on top: ~1 s a piece)")
+                        help=_("the computer players' level. Mister X: random, easy (answers after 0.2 s), normal "
+                               "(1 s), hard (4 s). Detectives: random, easy (the public possible set), normal (they "
+                               "follow what the computer Mister X's code implies), hard (a search on top: ~1 s a piece)"))
     parser.add_argument("--show-mrx", action="store_true",
-                        help="with --mrx computer: show Mister X's stations on this screen (not for a real game)")
+                        help=_("with --mrx computer: show Mister X's stations on this screen (not for a real game)"))
 
 
 def mrx_agent(level, seed=None):

@@ -4,23 +4,16 @@ The console works on a SecretGame (the full rules and the secret log) and a boar
 (host/misterx/boardside.py, or a fake in tests) that is told only public facts. Input and output are
 injected, so tests type into it and read what it prints.
 
-Move syntax (case-insensitive, ticket names may be abbreviated):
-    bus 58        58 bus       b 58        58          (a station alone: when one ticket fits)
-    black 115     x 115        bl 115
-    double taxi 14 bus 58      2 t 14 b 58
-    legal [double]   status   log   help   quit (the game is saved; `yard play --resume`)
-    undo [D1]     take back the detectives' last move of this turn (a piece put on the wrong
-                  station), until Mister X moves; the board blinks the piece's station until it is back
-    reed out 45   take station 45's switch out of service (stuck closed or never closing: `yard
-                  selftest` finds them); the board remembers it and works around the station: a
-                  piece put there is confirmed with the confirm button. reed in 45 puts it back
-    place D1 45 [bus]  put the piece in hand on 45 (out of service) when the board asks where
+The move syntax is HELP below (what `help` shows).
 """
 import copy
 import time
 
+from host import refusals
+from host.i18n import N_, _, ngettext, number
 from host.misterx.boardside import MoveTakenBack
 from host.errors import BoardError
+from host.words import ticket_name
 from sy.rules.game import RuleError, TICKET_NAMES, BLACK, PHASE_MRX, PHASE_DETECTIVES
 
 TICKET_ALIASES = {
@@ -42,13 +35,13 @@ class ParseError(Exception):
 def parse_ticket(word):
     t = TICKET_ALIASES.get(word.lower())
     if t is None:
-        raise ParseError("%r is not a ticket: taxi, bus, underground (ug) or black (x)" % word)
+        raise ParseError(_("%r is not a ticket: taxi, bus, underground (ug) or black (x)") % word)
     return t
 
 
 def _station(word):
     if not word.isdigit():
-        raise ParseError("%r is not a station number" % word)
+        raise ParseError(_("%r is not a station number") % word)
     return int(word)
 
 
@@ -71,7 +64,7 @@ def parse_steps(words):
         else:
             t = parse_ticket(w)
             if i + 1 >= len(words):
-                raise ParseError("%s to which station?" % TICKET_NAMES[t])
+                raise ParseError(_("%s to which station?") % ticket_name(TICKET_NAMES[t]))
             steps.append((t, _station(words[i + 1])))
             i += 2
     return steps
@@ -87,22 +80,22 @@ def parse_command(text):
     if head in ("undo", "takeback", "take-back"):
         if len(words) > 2 or len(words) == 2 and not (len(words[1]) == 2 and words[1][0].upper() in "DB"
                                                      and words[1][1] in "1234567"):
-            raise ParseError("undo takes back the last move of this turn: undo, or undo D2 to name the piece")
+            raise ParseError(_("undo takes back the last move of this turn: undo, or undo D2 to name the piece"))
         return "undo", words[1].upper() if len(words) == 2 else None
     if head == "reed":
         if len(words) != 3 or words[1].lower() not in ("out", "in") or not words[2].isdigit() \
                 or not 1 <= int(words[2]) <= 199:
-            raise ParseError("reed out 45 takes station 45's switch out of service; reed in 45 puts it back")
+            raise ParseError(_("reed out 45 takes station 45's switch out of service; reed in 45 puts it back"))
         return "reed", (int(words[2]), words[1].lower() == "out")
     if head == "place":
         if len(words) not in (3, 4) or not (len(words[1]) == 2 and words[1][0].upper() in "DB"
                                             and words[1][1] in "1234567") or not words[2].isdigit():
-            raise ParseError("place D1 45 [ticket] puts D1 on 45, whose switch is out of service")
+            raise ParseError(_("place D1 45 [ticket] puts D1 on 45, whose switch is out of service"))
         ticket = None
         if len(words) == 4:
             ticket = parse_ticket(words[3])
             if ticket == BLACK:
-                raise ParseError("detectives travel by taxi, bus or underground")
+                raise ParseError(_("detectives travel by taxi, bus or underground"))
             ticket = TICKET_NAMES[ticket]
         return "place", (words[1].upper(), int(words[2]), ticket)
     for name in ("status", "log", "help", "quit", "exit", "legal", "?", "candidates"):
@@ -118,14 +111,28 @@ def parse_command(text):
     if head in DOUBLE_WORDS:
         steps = parse_steps(words[1:])
         if len(steps) != 2:
-            raise ParseError("a double move is two moves: double taxi 14 bus 58")
+            raise ParseError(_("a double move is two moves: double taxi 14 bus 58"))
         return "double", steps
     steps = parse_steps(words)
     if len(steps) == 2:
         return "double", steps  # "taxi 14 bus 58" is clearly a double move
     if len(steps) != 1:
-        raise ParseError("one move at a time: a ticket and a station, e.g. bus 58")
+        raise ParseError(_("one move at a time: a ticket and a station, e.g. bus 58"))
     return "move", steps
+
+
+# what `help` shows
+HELP = N_("""Move syntax (case-insensitive, ticket names may be abbreviated):
+    bus 58        58 bus       b 58        58          (a station alone: when one ticket fits)
+    black 115     x 115        bl 115
+    double taxi 14 bus 58      2 t 14 b 58
+    legal [double]   status   log   help   quit (the game is saved; `yard play --resume`)
+    undo [D1]     take back the detectives' last move of this turn (a piece put on the wrong
+                  station), until Mister X moves; the board blinks the piece's station until it is back
+    reed out 45   take station 45's switch out of service (stuck closed or never closing: `yard
+                  selftest` finds them); the board remembers it and works around the station: a
+                  piece put there is confirmed with the confirm button. reed in 45 puts it back
+    place D1 45 [bus]  put the piece in hand on 45 (out of service) when the board asks where""")
 
 
 class Console:
@@ -141,7 +148,7 @@ class Console:
         self.wait = wait
         self.clock = clock
         self.started = clock()
-        self.quit_hint = "Saved. Continue later with: yard play --resume"
+        self.quit_hint = _("Saved. Continue later with: yard play --resume")
         self.quiet = quiet  # the demo: no status block before every move
         self.move_timeout = move_timeout  # None: wait as long as the people at the table take
         self.mrx_agent = mrx_agent  # --mrx computer: host.ai picks his moves, the screen stays public
@@ -161,57 +168,70 @@ class Console:
         lines = []
         nxt = g.next_reveal()
         if nxt:
-            until = "surfaces after move %d (%d more move%s)" % (nxt, nxt - g.moves, "" if nxt - g.moves == 1 else "s")
+            until = ngettext("surfaces after move %(move)d (%(left)d more move)",
+                             "surfaces after move %(move)d (%(left)d more moves)", nxt - g.moves) % {
+                "move": nxt, "left": nxt - g.moves}
         else:
-            until = "no more surfacing"
+            until = _("no more surfacing")
         rnd = g.round + (1 if g.phase == PHASE_MRX else 0)
-        lines.append("Round %d/%d   Mister X on %d   moves made %d, %s" % (min(rnd, g.rounds), g.rounds, g.mrx, g.moves, until))
-        lines.append("Your tickets: black %d, double %d   General supply: taxi %d, bus %d, underground %d" % (
-            g.black, g.double, g.supply[0], g.supply[1], g.supply[2]))
+        lines.append(_("Round %(round)d/%(rounds)d   Mister X on %(station)d   moves made %(moves)d, %(until)s") % {
+            "round": min(rnd, g.rounds), "rounds": g.rounds, "station": g.mrx, "moves": g.moves, "until": until})
+        lines.append(_("Your tickets: black %(black)d, double %(double)d   General supply: taxi %(taxi)d, bus %(bus)d, "
+                       "underground %(underground)d") % {"black": g.black, "double": g.double, "taxi": g.supply[0],
+                                                         "bus": g.supply[1], "underground": g.supply[2]})
         det = []
         for i in range(g.n_pieces):
             name = g.piece_name(i)
             if g.is_bobby(i):
                 det.append("%s %d" % (name, g.pos[i]))
             elif g.two_player and i == 1:
-                det.append("%s %d (shares D1's tickets)" % (name, g.pos[i]))
+                det.append(_("%(piece)s %(station)d (shares D1's tickets)") % {"piece": name, "station": g.pos[i]})
             else:
-                t = g.tickets[i]
-                det.append("%s %d (taxi %d, bus %d, ug %d)" % (name, g.pos[i], t[0], t[1], t[2]))
-        lines.append("Detectives: " + "   ".join(det))
-        lines.append("Travel log: " + self.log_text())
-        lines.append("The detectives think you may be on %d station%s." % (
-            g.candidates_count(), "" if g.candidates_count() == 1 else "s"))
+                det.append(self.detective_text(name, g.pos[i], g.tickets[i]))
+        lines.append(_("Detectives: %s") % "   ".join(det))
+        lines.append(_("Travel log: %s") % self.log_text())
+        n = g.candidates_count()
+        lines.append(ngettext("The detectives think you may be on %d station.",
+                              "The detectives think you may be on %d stations.", n) % n)
         return lines
+
+    @staticmethod
+    def detective_text(name, station, t):
+        return _("%(piece)s %(station)d (taxi %(taxi)d, bus %(bus)d, ug %(underground)d)") % {
+            "piece": name, "station": station, "taxi": t[0], "bus": t[1], "underground": t[2]}
 
     def public_lines(self):
         """What the detectives at the table may know (--mrx computer)."""
         g = self.sg.game
         nxt = g.next_reveal()
         rnd = g.round + (1 if g.phase == PHASE_MRX else 0)
-        lines = ["Round %d/%d   Mister X has made %d move%s, %s" % (
-            min(rnd, g.rounds), g.rounds, g.moves, "" if g.moves == 1 else "s",
-            "surfaces after move %d" % nxt if nxt else "no more surfacing"),
-            "Mister X's tickets: black %d, double %d" % (g.black, g.double)]
+        lines = [ngettext("Round %(round)d/%(rounds)d   Mister X has made %(moves)d move, %(until)s",
+                          "Round %(round)d/%(rounds)d   Mister X has made %(moves)d moves, %(until)s", g.moves) % {
+            "round": min(rnd, g.rounds), "rounds": g.rounds, "moves": g.moves,
+            "until": _("surfaces after move %d") % nxt if nxt else _("no more surfacing")},
+            _("Mister X's tickets: black %(black)d, double %(double)d") % {"black": g.black, "double": g.double}]
         det = []
         for i in range(g.n_pieces):
             if g.is_bobby(i) or g.two_player and i == 1:
                 det.append("%s %d" % (g.piece_name(i), g.pos[i]))
             else:
-                t = g.tickets[i]
-                det.append("%s %d (taxi %d, bus %d, ug %d)" % (g.piece_name(i), g.pos[i], t[0], t[1], t[2]))
-        lines.append("Detectives: " + "   ".join(det))
-        parts = ["%d %s%s" % (k, t, " %d" % to if shown else "") for k, (t, to, shown, _c, _s) in
+                det.append(self.detective_text(g.piece_name(i), g.pos[i], g.tickets[i]))
+        lines.append(_("Detectives: %s") % "   ".join(det))
+        parts = ["%d %s%s" % (k, ticket_name(t), " %d" % to if shown else "") for k, (t, to, shown, _c, _s) in
                  enumerate(self.sg.entries(), 1)]
-        lines.append("Travel log: " + (" | ".join(parts) or "(empty)"))
+        lines.append(_("Travel log: %s") % (" | ".join(parts) or _("(empty)")))
         n = g.candidates_count()
-        lines.append("Mister X may be on %d station%s." % (n, "" if n == 1 else "s"))
+        lines.append(ngettext("Mister X may be on %d station.", "Mister X may be on %d stations.", n) % n)
         return lines
 
     def public_describe(self, line):
         steps = line["double"] if "double" in line else [line]
-        parts = ["%s%s" % (st["ticket"], " and surfaces on %d" % st["to"] if st.get("shown") else "") for st in steps]
-        return "Mister X has moved: " + ("double move, " if len(steps) == 2 else "") + ", then ".join(parts)
+        parts = [_("%(ticket)s and surfaces on %(station)d") % {"ticket": ticket_name(st["ticket"]), "station": st["to"]}
+                 if st.get("shown") else ticket_name(st["ticket"]) for st in steps]
+        if len(steps) == 2:
+            return _("Mister X has moved: double move, %(first)s, then %(second)s") % {
+                "first": parts[0], "second": parts[1]}
+        return _("Mister X has moved: %s") % parts[0]
 
     def computer_move(self):
         """--mrx computer: the agent's move, told to the board like a typed one; the screen shows only
@@ -225,7 +245,7 @@ class Console:
             else:
                 line = self.try_move("move", [(choice[1], choice[2])])
         except MoveTakenBack as e:
-            self.out("(%s; Mister X's move is withdrawn: he moves again after the detectives)" % e)
+            self.out(_("(%s; Mister X's move is withdrawn: he moves again after the detectives)") % e)
             return True
         self.out(self.public_describe(line))
         if self.show_mrx:
@@ -235,11 +255,11 @@ class Console:
     def log_text(self, full=False):
         entries = self.sg.entries()
         if not entries:
-            return "(empty; start on %d)" % self.sg.setup["mrx"]
+            return _("(empty; start on %d)") % self.sg.setup["mrx"]
         parts = []
         for k, (ticket, to, shown, _c, _s) in enumerate(entries, 1):
-            parts.append("%d %s %d%s" % (k, ticket, to, "*" if shown else ""))
-        return " | ".join(parts) + ("   (* = surfaced)" if not full else "")
+            parts.append("%d %s %d%s" % (k, ticket_name(ticket), to, "*" if shown else ""))
+        return " | ".join(parts) + (_("   (* = surfaced)") if not full else "")
 
     def show_status(self):
         for line in self.status_lines():
@@ -250,15 +270,16 @@ class Console:
         if double:
             opts = self.sg.double_options()
             if not opts:
-                return "no double move possible" + ("" if g.double else ": no double-move ticket left")
-            return "%d double moves, e.g. " % len(opts) + ", ".join(
-                "double %s %d %s %d" % (SHORT[a[0]], a[1], SHORT[b[0]], b[1]) for a, b in opts[:12])
+                return _("no double move possible") if g.double else _("no double move possible: no double-move ticket left")
+            return ngettext("%(count)d double move, e.g. %(examples)s", "%(count)d double moves, e.g. %(examples)s",
+                            len(opts)) % {"count": len(opts), "examples": ", ".join(
+                                "double %s %d %s %d" % (SHORT[a[0]], a[1], SHORT[b[0]], b[1]) for a, b in opts[:12])}
         by_station = {}
         for s, t in g.legal_mrx():
-            by_station.setdefault(s, []).append(TICKET_NAMES[t])
+            by_station.setdefault(s, []).append(ticket_name(TICKET_NAMES[t]))
         if not by_station:
-            return "no legal move"
-        return "legal: " + ", ".join("%d (%s)" % (s, "/".join(ts)) for s, ts in sorted(by_station.items()))
+            return _("no legal move")
+        return _("legal: %s") % ", ".join("%d (%s)" % (s, "/".join(ts)) for s, ts in sorted(by_station.items()))
 
     def completions(self, text, line):
         """Words that complete `text` given the whole line so far (for readline)."""
@@ -280,13 +301,15 @@ class Console:
         g = self.sg.game
         fits = [tt for ss, tt in g.legal_mrx() if ss == s]
         if not fits:
-            raise ParseError("you cannot move to %d now (type legal)" % s)
+            raise ParseError(_("you cannot move to %d now (type legal)") % s)
         plain = [tt for tt in fits if tt != BLACK]
         if len(plain) == 1:
             return plain[0]
         if not plain:
-            raise ParseError("only a black ticket takes you to %d: type black %d" % (s, s))
-        raise ParseError("%d: by %s? type e.g. %s %d" % (s, " or ".join(TICKET_NAMES[x] for x in fits), TICKET_NAMES[plain[0]], s))
+            raise ParseError(_("only a black ticket takes you to %(station)d: type black %(station)d") % {"station": s})
+        raise ParseError(_("%(station)d: by %(tickets)s? type e.g. %(ticket)s %(station)d") % {
+            "station": s, "tickets": _(" or ").join(ticket_name(TICKET_NAMES[x]) for x in fits),
+            "ticket": TICKET_NAMES[plain[0]]})
 
     def _resolve_second(self, first, t2, s2):
         if t2 is not None:
@@ -300,7 +323,7 @@ class Console:
                 fits.append(tt)
         if len(fits) == 1:
             return fits[0]
-        raise ParseError("say which ticket for the second move to %d" % s2)
+        raise ParseError(_("say which ticket for the second move to %d") % s2)
 
     def try_move(self, kind, steps):
         """Validate, log and tell the board. Returns the log line, or raises ParseError/RuleError."""
@@ -321,8 +344,12 @@ class Console:
         steps = line["double"] if "double" in line else [line]
         parts = []
         for st in steps:
-            parts.append("%s to %d%s" % (st["ticket"], st["to"], " (you surface: the board shows %d)" % st["to"] if st.get("shown") else ""))
-        return ("double move: " if len(steps) == 2 else "") + ", then ".join(parts)
+            values = {"ticket": ticket_name(st["ticket"]), "station": st["to"]}
+            parts.append((_("%(ticket)s to %(station)d (you surface: the board shows %(station)d)") if st.get("shown")
+                          else _("%(ticket)s to %(station)d")) % values)
+        if len(steps) == 2:
+            return _("double move: %(first)s, then %(second)s") % {"first": parts[0], "second": parts[1]}
+        return parts[0]
 
     def catch_up(self):
         """Apply the board's events that came while Mister X was thinking (a take-back reopens the
@@ -336,7 +363,7 @@ class Console:
         """The console's `undo`: the board takes back the move, then its event updates the game."""
         g = self.sg.game
         if not g.n_turn:
-            raise ParseError("no move of this turn is left to take back (Mister X has moved since)")
+            raise ParseError(_("no move of this turn is left to take back (Mister X has moved since)"))
         before = g.n_turn
         self.board.undo(piece)
         end = self.clock() + 5
@@ -344,21 +371,23 @@ class Console:
             for ev in self.board.events(self.wait or 0.01):
                 self.on_event(ev)
         if self.sg.game.n_turn >= before:  # the board took it back (it said so) but its event never came
-            self.follow_board("the board's event for the take-back did not come")
+            self.follow_board(_("the board's event for the take-back did not come"))
 
     def reed(self, station, out):
         """The console's `reed out|in N`: the board takes the switch out of service (or back)."""
         dead = self.board.reed(station, out)
-        self.out("Switch of station %d %s. Out of service now: %s" % (
-            station, "out of service: a piece put there is confirmed with the confirm button" if out
-            else "back in service", ", ".join(map(str, dead)) or "none"))
+        self.out((_("Switch of station %(station)d out of service: a piece put there is confirmed with the confirm "
+                    "button. Out of service now: %(dead)s") if out else
+                  _("Switch of station %(station)d back in service. Out of service now: %(dead)s")) % {
+            "station": station, "dead": ", ".join(map(str, dead)) or _("none")})
 
     def place(self, piece, station, ticket):
         """The console's `place`: the piece in hand put on a station out of service."""
         r = self.board.place(piece, station, ticket)
         if r and r.get("pending"):
-            self.out("%s on %d: which ticket? press %s on the board (or place %s %d %s)" % (
-                piece, station, " or ".join(r["pending"]), piece, station, r["pending"][0]))
+            self.out(_("%(piece)s on %(station)d: which ticket? press %(buttons)s on the board (or place %(piece)s "
+                       "%(station)d %(ticket)s)") % {"piece": piece, "station": station, "ticket": r["pending"][0],
+                                                    "buttons": _(" or ").join(map(ticket_name, r["pending"]))})
 
     def board_notes(self):
         """Tell the players what the board cannot see: a destination out of service (put the piece
@@ -369,16 +398,38 @@ class Console:
         for n in notes():
             kind = n.get("note")
             if kind == "lifted" and n.get("confirm"):
-                self.out("  %s in hand: the switch of %s is out of service: put it there, then press confirm" % (
-                    n.get("piece"), " / ".join(map(str, n["confirm"]))))
+                self.out(_("  %(piece)s in hand: the switch of %(stations)s is out of service: put it there, then "
+                           "press confirm") % {"piece": n.get("piece"), "stations": " / ".join(map(str, n["confirm"]))})
             elif kind == "where":
                 self.ask_where(n.get("piece"), n.get("stations") or [])
+            elif kind == "refused" and n.get("error") == "needs_consent":
+                self.ask_consent(n.get("piece"), n.get("from"), n.get("to"))
+
+    def ask_consent(self, piece, at, home):
+        """The detectives held confirm on a move the game has answered (docs/fairplay.md): only
+        Mister X may allow taking it back. A person is asked; the computer never allows it."""
+        if self.mrx_agent is not None:
+            self.out("  %s's move to %s stands: Mister X does not allow taking it back" % (piece, at))
+            return
+        try:
+            text = self.inp("%s asks to take back its move to %s (the board has answered it: they know you are "
+                            "not there). Allow it? [y/N] " % (piece, at)).strip().lower()
+        except EOFError:
+            return
+        if text not in ("y", "yes"):
+            self.out("  %s's move to %s stands" % (piece, at))
+            return
+        try:
+            self.take_back(piece)
+        except (BoardError, ParseError) as e:
+            self.out("refused: %s" % e)
 
     def ask_where(self, piece, stations):
-        names = " or ".join(map(str, stations))
+        names = _(" or ").join(map(str, stations))
         while True:
             try:
-                text = self.inp("%s went to %s (switches out of service): which? " % (piece, names)).strip()
+                text = self.inp(_("%(piece)s went to %(stations)s (switches out of service): which? ") % {
+                    "piece": piece, "stations": names}).strip()
             except EOFError:
                 return
             if not text:
@@ -386,19 +437,19 @@ class Console:
             try:
                 words = text.split()
                 if not words[0].isdigit() or int(words[0]) not in stations or len(words) > 2:
-                    raise ParseError("one of %s, and a ticket if asked" % names)
+                    raise ParseError(_("one of %s, and a ticket if asked") % names)
                 ticket = TICKET_NAMES[parse_ticket(words[1])] if len(words) == 2 else None
                 self.place(piece, int(words[0]), ticket)
                 return
             except ParseError as e:
                 self.out("? " + str(e))
             except BoardError as e:
-                self.out("refused: %s" % e)
+                self.out(_("refused: %s") % refusals.shown(e))
 
     # --- the loop -----------------------------------------------------------------------------
     def say_cornered(self):
-        self.out("You cannot move: every station you could reach is blocked. The detectives win." if self.secret_screen
-                 else "Mister X cannot move: every station he could reach is blocked. The detectives win.")
+        self.out(_("You cannot move: every station you could reach is blocked. The detectives win.") if self.secret_screen
+                 else _("Mister X cannot move: every station he could reach is blocked. The detectives win."))
 
     def mrx_turn(self):
         """Ask for moves until one is accepted. Returns False if Mister X quits."""
@@ -427,16 +478,16 @@ class Console:
                     self.out(self.quit_hint)
                     return False
                 if kind == "help":
-                    self.out(__doc__.split("\n\n", 2)[2].rstrip())
+                    self.out(_(HELP))
                     continue
                 if kind == "status":
                     self.show_status()
                     continue
                 if kind == "log":
-                    self.out("Travel log: " + self.log_text())
+                    self.out(_("Travel log: %s") % self.log_text())
                     continue
                 if kind == "candidates":
-                    self.out("The detectives may think you are on: %s" % " ".join(map(str, g.candidates())))
+                    self.out(_("The detectives may think you are on: %s") % " ".join(map(str, g.candidates())))
                     continue
                 if kind == "legal":
                     self.out(self.legal_text(payload))
@@ -445,13 +496,13 @@ class Console:
                     try:
                         getattr(self, kind)(*payload)
                     except BoardError as e:
-                        self.out("refused: %s" % e)
+                        self.out(_("refused: %s") % refusals.shown(e))
                     continue
                 if kind == "undo":
                     try:
                         self.take_back(payload)
                     except BoardError as e:
-                        self.out("refused: %s" % e)
+                        self.out(_("refused: %s") % refusals.shown(e))
                         continue
                     if g.phase != PHASE_MRX:
                         return True
@@ -459,14 +510,14 @@ class Console:
                 if self.catch_up():
                     return True
                 line = self.try_move(kind, payload)
-                self.out("OK: " + self.describe(line))
+                self.out(_("OK: %s") % self.describe(line))
                 return True
             except ParseError as e:
                 self.out("? " + str(e))
             except RuleError as e:
-                self.out("refused: " + e.message)
+                self.out(_("refused: %s") % refusals.shown(e))
             except MoveTakenBack as e:
-                self.out("(%s; your move is withdrawn: you move again after the detectives)" % e)
+                self.out(_("(%s; your move is withdrawn: you move again after the detectives)") % e)
                 return True
 
     def detectives_turn(self):
@@ -476,7 +527,7 @@ class Console:
         g = sg.game
         if not self.quiet and self.announced != (g.round, g.moves):
             self.announced = (g.round, g.moves)  # announced once, not again after a take-back
-            self.out("Detectives' turn (round %d): waiting for the board..." % g.round)
+            self.out(_("Detectives' turn (round %d): waiting for the board...") % g.round)
         while g.phase == PHASE_DETECTIVES and g.result is None:
             if self.detectives is None:
                 for ev in self.board.events(self.wait):
@@ -489,8 +540,9 @@ class Console:
             while (g.round, g.moved, g.phase) == mark and g.result is None:
                 for ev in self.board.events(self.wait or 0.01):
                     self.on_event(ev)
+                self.board_notes()  # (the table may ask to take a move back meanwhile)
                 if self.move_timeout is not None and self.clock() > end:
-                    raise BoardError("the board did not take the detectives' move within %.0f s" % self.move_timeout)
+                    raise BoardError(_("the board did not take the detectives' move within %.0f s") % self.move_timeout)
 
     def follow_board(self, reason):
         """The board said something the game cannot apply: it is the referee, its journal is followed
@@ -508,10 +560,11 @@ class Console:
             try:
                 line = sg.take_back(ev.get("piece"))
             except RuleError as e:
-                self.follow_board("the board took back a move the game cannot (%s): %s" % (ev.get("piece"), e.message))
+                self.follow_board(_("the board took back a move the game cannot (%(piece)s): %(why)s") % {
+                    "piece": ev.get("piece"), "why": refusals.shown(e)})
                 return
-            self.out("  %s's move to %d taken back: %s goes back to %d" % (
-                line["piece"], line["to"], line["piece"], ev.get("to")))
+            self.out(_("  %(piece)s's move to %(station)d taken back: %(piece)s goes back to %(back)d") % {
+                "piece": line["piece"], "station": line["to"], "back": ev.get("to")})
             put_back = getattr(self.detectives, "put_back", None)  # computer detectives: the piece goes back
             if put_back is not None:
                 put_back(line["piece"], ev.get("from"), ev.get("to"))
@@ -522,12 +575,14 @@ class Console:
         try:
             sg.detective_move(piece, ticket, to)
         except RuleError as e:
-            self.follow_board("the board reported a move the rules refuse (%s %s %s): %s" % (piece, ticket, to, e.message))
+            self.follow_board(_("the board reported a move the rules refuse (%(piece)s %(ticket)s %(station)s): %(why)s") % {
+                "piece": piece, "ticket": ticket, "station": to, "why": refusals.shown(e, piece=piece, ticket=ticket, to=to)})
             return
-        self.out("  %s %s %d" % (piece, ("by " + ticket + " to") if ticket else "to", to))
+        self.out((_("  %(piece)s by %(ticket)s to %(station)d") if ticket else _("  %(piece)s to %(station)d")) % {
+            "piece": piece, "ticket": ticket_name(ticket), "station": to})
         if g.result == "detectives" and g.reason == "capture":
-            self.out(("%s lands on your station %d: you are caught!" if self.secret_screen else
-                      "%s lands on Mister X's station %d: caught!") % (piece, to))
+            self.out((_("%(piece)s lands on your station %(station)d: you are caught!") if self.secret_screen else
+                      _("%(piece)s lands on Mister X's station %(station)d: caught!")) % {"piece": piece, "station": to})
             if not ev.get("capture"):
                 self.board.capture(piece)
         elif g.result == "detectives" and g.reason == "mrx_stuck":
@@ -550,13 +605,14 @@ class Console:
     def finish(self):
         sg = self.sg
         g = sg.game
-        winner = "Mister X wins" if g.result == "mrx" else "The detectives win"
-        why = {"capture": "a detective caught Mister X", "mrx_stuck": "Mister X could not move",
-               "rounds_done": "Mister X stayed hidden for all %d rounds" % g.rounds,
-               "detectives_stuck": "no detective could move"}.get(g.reason, g.reason)
+        winner = _("Mister X wins") if g.result == "mrx" else _("The detectives win")
+        why = {"capture": _("a detective caught Mister X"), "mrx_stuck": _("Mister X could not move"),
+               "rounds_done": _("Mister X stayed hidden for all %d rounds") % g.rounds,
+               "detectives_stuck": _("no detective could move")}.get(g.reason, g.reason)
         self.out("")
-        self.out("GAME OVER: %s (%s), round %d." % (winner, why, g.round))
-        self.out("Full travel log: start %d | %s" % (sg.setup["mrx"], self.log_text(full=True)))
+        self.out(_("GAME OVER: %(winner)s (%(why)s), round %(round)d.") % {"winner": winner, "why": why, "round": g.round})
+        self.out(_("Full travel log: start %(station)d | %(log)s") % {"station": sg.setup["mrx"],
+                                                                        "log": self.log_text(full=True)})
         for line in self.stats_lines():
             self.out(line)
         ok, message = self.board.reveal(sg.reveal())
@@ -564,12 +620,12 @@ class Console:
             sg.setup["revealed"] = True
             sg.save()
         if ok is None:
-            self.out("Commitments: revealed to the host log only (%s)." % message)
+            self.out(_("Commitments: revealed to the host log only (%s).") % message)
         elif ok:
-            self.out("The board checked every commitment against the revealed log: fair play verified.")
+            self.out(_("The board checked every commitment against the revealed log: fair play verified."))
         else:
-            self.out("The board did NOT verify the log: %s" % message)
-        self.out("Secret log: %s   (check it with: yard verify %s)" % (sg.path, sg.path))  # the game is over
+            self.out(_("The board did NOT verify the log: %s") % message)
+        self.out(_("Secret log: %(path)s   (check it with: yard verify %(path)s)") % {"path": sg.path})  # the game is over
 
     def stats_lines(self):
         g = self.sg.game
@@ -579,9 +635,14 @@ class Console:
             used[t] = used.get(t, 0) + 1
         doubles = sum(1 for line in self.sg.mrx_lines() if "double" in line)
         det = sum(1 for line in self.sg.lines if line.get("type") == "move")
-        return ["Statistics: %d rounds, Mister X made %d moves (%s), %d double move%s; detectives and bobbies "
-                "made %d moves; %s still possible for him at the end; %.0f s." % (
-                    g.round, len(entries), ", ".join("%s %d" % (k, used[k]) for k in TICKET_NAMES if k in used) or "none",
-                    doubles, "" if doubles == 1 else "s", det,
-                    "1 station was" if g.candidates_count() == 1 else "%d stations were" % g.candidates_count(),
-                    self.clock() - self.started)]
+        n = g.candidates_count()
+        return [_("Statistics: %(rounds)d rounds, Mister X made %(moves)d moves (%(tickets)s), %(doubles)s; detectives "
+                  "and bobbies made %(detective_moves)d moves; %(possible)s still possible for him at the end; "
+                  "%(seconds)s s.") % {
+                    "rounds": g.round, "moves": len(entries),
+                    "tickets": ", ".join("%s %d" % (ticket_name(k), used[k]) for k in TICKET_NAMES if k in used)
+                    or _("none"),
+                    "doubles": ngettext("%d double move", "%d double moves", doubles) % doubles,
+                    "detective_moves": det,
+                    "possible": ngettext("%d station was", "%d stations were", n) % n,
+                    "seconds": number(round(self.clock() - self.started))}]

@@ -9,7 +9,9 @@ exhaustively in two minutes, and `--seed` is visible in the process list.
 import random
 import secrets
 
-SEED_WARNING = "seed %d: for demos and tests, not for real games (whoever knows the seed replays every secret choice)"
+from host.i18n import N_
+
+SEED_WARNING = N_("seed %d: for demos and tests, not for real games (whoever knows the seed replays every secret choice)")
 
 
 def secret_rng(seed=None):

@@ -14,6 +14,7 @@ import secrets
 import time
 
 from host.errors import UserError
+from host.link.auth import new_key
 from sy.rules import commit as commitlib
 from sy.rules import mapgraph, mrxmoves
 from host.misterx.record import setup_game
@@ -147,6 +148,16 @@ class SecretGame:
     @property
     def setup(self):
         return self.lines[0]
+
+    @property
+    def link_key(self):
+        """The game's key for the lines that speak for Mister X on a board (host/link/auth.py,
+        docs/fairplay.md), drawn when a board first needs it and kept in this log (its owner's
+        only, as the salts)."""
+        if not self.setup.get("link_key"):
+            self.setup["link_key"] = new_key().hex()
+            self.save()
+        return bytes.fromhex(self.setup["link_key"])
 
     @property
     def game_id(self):

@@ -274,7 +274,7 @@ def wire_leaks(sent, truth, salts):
                 out.append("wire: the setup names Mister X's start")
             latest = by_commit.get(cmd.get("commit"), latest)
             if set(cmd) - {"cmd", "id", "detectives", "bobbies", "replace", "commit", "two_player", "tickets",
-                           "mrx_tickets", "rounds", "reveals", "map", "mrx"}:
+                           "mrx_tickets", "rounds", "reveals", "map", "mrx", "key", "n", "mac"}:
                 out.append("wire: unknown setup keys %s" % cmd)
         elif kind == "mrx":
             for st in cmd.get("double", [cmd]):
@@ -285,10 +285,11 @@ def wire_leaks(sent, truth, salts):
                 latest = k
                 if "to" in st and (k not in truth.reveals or st["to"] != salts[k][1]):
                     out.append("wire: move %d names station %s but does not surface" % (k, st["to"]))
-                if set(st) - {"cmd", "id", "ticket", "to", "commit", "double"}:
+                if set(st) - {"cmd", "id", "ticket", "to", "commit", "double", "n", "mac"}:  # (n, mac: his host's tag)
                     out.append("wire: extra keys in a Mister X move: %s" % raw[:120])
         else:
-            if set(cmd) - {"cmd", "id", "seq", "acked", "proto", "piece", "all", "ticket", "confirm"}:
+            if set(cmd) - {"cmd", "id", "seq", "acked", "proto", "piece", "all", "ticket", "confirm", "key", "consent",
+                           "n", "mac"}:
                 out.append("wire: a %s command carries %s" % (kind, sorted(set(cmd))))
     return out
 

@@ -41,7 +41,7 @@ def detective_move(truth, rng, capture_round=0):
 
 
 def play_game(sim, link, detectives=(13, 26, 29, 34, 50), bobbies=(), mrx=45, seed=7, capture_round=0,
-              on_step=None, timeout=5.0, commit=False, dead=()):
+              on_step=None, timeout=5.0, commit=False, dead=(), key=None):
     """Play a whole game on a SimBoard through a BoardLink, as Mister X's host and the players'
     hands would: Mister X's truth is a full-knowledge Game here (the board never sees it). Uses a
     black ticket in round 2, double moves in rounds 5 and 12, the ticket buttons (and the host's
@@ -49,7 +49,8 @@ def play_game(sim, link, detectives=(13, 26, 29, 34, 50), bobbies=(), mrx=45, se
     moments (tests check LED frames there). commit=True sends salted commitments with setup and
     every move and reveals them after the game (the status then has `verified`, and `salts`).
     dead: the stations whose reed is out of service: a piece put there is confirmed by the confirm
-    button, as the players are told. Returns the board's final status."""
+    button, as the players are told. key: the game's key (bytes): the link then tags Mister X's
+    lines (docs/fairplay.md). Returns the board's final status."""
     import random
     from sy.rules import commit as commitlib
     from sy.rules.game import Game
@@ -63,6 +64,8 @@ def play_game(sim, link, detectives=(13, 26, 29, 34, 50), bobbies=(), mrx=45, se
         return commitlib.commitment(station, salt)
 
     extra = {"commit": sealed(mrx)} if commit else {}
+    if key is not None:
+        extra["key"] = key.hex()
     link.request("setup", detectives=list(detectives), bobbies=list(bobbies), replace=True, **extra)
     for s in list(detectives) + list(bobbies):
         sim.place(s, settle=False)

@@ -27,6 +27,7 @@ import socket
 
 from aiohttp import WSMsgType, web
 
+from host.i18n import web as i18n_web
 from host.misterx.randomness import token as new_token
 from host.web.mrxinput import PageBusy
 from host.web.mrxstate import SecretLogWatch
@@ -136,7 +137,7 @@ async def _index(request):
 
 async def _static(request):
     name = request.match_info["name"]
-    if name not in ("map.js", "mrx.js", "mrx.css", "style.css"):
+    if name not in ("map.js", "mrx.js", "mrx.css", "style.css", "i18n.js"):
         raise web.HTTPNotFound()
     return web.FileResponse(os.path.join(STATIC, name))
 
@@ -186,6 +187,7 @@ def make_app(page):
     app.router.add_get("/", _index)
     app.router.add_get("/ws", _ws)
     app.router.add_get("/static/{name}", _static)
+    i18n_web.add_route(app)
 
     async def _start(app):
         app[LOOPS] = [asyncio.ensure_future(page.state_loop())]

@@ -23,6 +23,7 @@ from urllib.parse import urlsplit
 from aiohttp import web, WSMsgType
 
 from host import ROOT
+from host.i18n import web as i18n_web
 from host.misterx.randomness import token as new_token
 from host.web.board import PhysicalBoard, ActionError
 from host.web.public import JournalWatch
@@ -314,6 +315,7 @@ def make_app(webboard):
     app.router.add_get("/", _index)
     app.router.add_get("/ws", _ws)
     app.router.add_static("/static/", STATIC)
+    i18n_web.add_route(app)
 
     async def _start_loops(app):
         app[LOOPS] = [asyncio.ensure_future(webboard.frame_loop()),

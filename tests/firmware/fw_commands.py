@@ -503,7 +503,7 @@ def test_undo_by_the_host_names_the_piece_or_takes_the_last():
     assert tb.command("mrx", ticket="taxi")["ok"]
     _refused(tb.command("undo"), "wrong_turn")  # nothing yet
     _move(tb, 13, 4)
-    _move(tb, 26, 39)
+    _move(tb, 26, 27)  # (he cannot be on 27: a move that told nothing)
     tb.messages()
     assert _refused(tb.command("undo", piece="D1"), "wrong_turn") == \
         "D1's move is not the last of this turn: take back the later ones first"
@@ -511,13 +511,13 @@ def test_undo_by_the_host_names_the_piece_or_takes_the_last():
     _refused(tb.command("undo", piece="D8"), "bad_input")
     r = tb.command("undo", piece="D2")
     assert r["ok"] and r["seq"] == 6, r
-    assert _events(tb) == [{"type": "undo", "piece": "D2", "from": 39, "to": 26}]
+    assert _events(tb) == [{"type": "undo", "piece": "D2", "from": 27, "to": 26}]
     b = tb.board
     assert (b.hand, b.piece) == (HAND_TAKEN_BACK, 1) and b.game.pos[1] == 26
     st = tb.command("status")
-    assert st["extra"] == [39] and st["missing"] == ["D2"]
+    assert st["extra"] == [27] and st["missing"] == ["D2"]
     _refused(tb.command("mrx", ticket="taxi"), "wrong_turn")  # D2 must go back first
-    tb.lift(39)
+    tb.lift(27)
     assert (b.hand, b.piece) == (HAND_TAKEN_BACK, 1)
     tb.place(26)
     assert b.hand != HAND_TAKEN_BACK
@@ -632,9 +632,9 @@ def test_the_record_leaves_out_what_was_taken_back_and_folds_the_capture_in():
     tb = _start(detectives=[13, 26], bobbies=[29, 34])
     assert tb.command("mrx", ticket="taxi")["ok"]
     _move(tb, 13, 4)
-    _move(tb, 26, 39)
+    _move(tb, 26, 27)
     assert tb.command("undo")["ok"]  # D2's move
-    tb.lift(39)
+    tb.lift(27)
     tb.place(26)
     assert tb.command("undo")["ok"]  # and D1's
     tb.lift(4)
@@ -760,9 +760,11 @@ def test_the_reveal_in_chunks_is_checked_and_journaled():
     assert r["message"] == "Mister X's 3 moves match the commitments and the map", r
     assert json.loads([text for _seq, text in tb.store.lines(seq + 1)][-1]) == \
         {"type": "verified", "ok": True, "message": r["message"]}
-    # the reveal is over: the next one starts at offset 0 again
+    # the reveal is over: the next one starts at offset 0 again, and the game stays verified
     assert _refused(tb.command("reveal", offset=3, moves=[]), "bad_input") == "the next chunk starts at offset 0"
+    assert _refused(tb.command("reveal", start=[SALT, 45], moves=[[SALT, 46]], more=True), "already_verified")
     # a chunk after the first is checked from where the one before it left off
+    tb, x, y = _committed_game()
     assert tb.command("reveal", start=[SALT, 45], moves=[[SALT, 46]], more=True)["received"] == 1
     r = tb.command("reveal", offset=1, moves=[[SALT, x], ["cd" * 16, y]])
     assert (r["verified"], r["message"]) == (False, "move 3 does not match its commitment"), r
@@ -771,7 +773,6 @@ def test_the_reveal_in_chunks_is_checked_and_journaled():
 def test_a_reveal_that_breaks_a_commitment_or_the_log_is_not_verified():
     tb, x, y = _committed_game()
     good = [[SALT, 46], [SALT, x], [SALT, y]]
-    assert _verdict(tb, [SALT, 45], good) == (True, "Mister X's 3 moves match the commitments and the map")
     assert _verdict(tb, [SALT, 46], good) == (False, "the start station does not match its commitment")
     assert _verdict(tb, [SALT, 45], good[:2] + [["cd" * 16, y]]) == (False, "move 3 does not match its commitment")
     assert _verdict(tb, [SALT, 45], [[SALT, 45]] + good[1:]) == (False, "move 1 does not match its commitment")
@@ -798,6 +799,9 @@ def test_a_reveal_that_breaks_a_commitment_or_the_log_is_not_verified():
     assert r["received"] == 1, r
     r = tb.command("reveal", offset=1, moves=good[1:])
     assert (r["verified"], r["message"], r["received"]) == (False, "move 1 does not match its commitment", 3), r
+    # a route that did not match may be revealed again; the true one is the last word
+    assert _verdict(tb, [SALT, 45], good) == (True, "Mister X's 3 moves match the commitments and the map")
+    assert _refused(tb.command("reveal", start=[SALT, 45], moves=good), "already_verified")
 
 
 def test_a_reveal_without_commitments_is_checked_against_the_map_and_the_surfacings():
@@ -826,9 +830,9 @@ def test_a_reveal_without_commitments_is_checked_against_the_map_and_the_surfaci
     assert tb.command("mrx", ticket="taxi", to=x)["ok"]
     tb.detectives_round()
     assert tb.board.stage == 3
-    assert _verdict(tb, [SALT, 45], [[SALT, 46], [SALT, x]]) == (True, "Mister X's 2 moves match the commitments and the map")
     assert _verdict(tb, [SALT, 45], [[SALT, 46], [SALT, 1]]) == \
         (False, "move 2: station 1 cannot be reached from 46 with that ticket")
+    assert _verdict(tb, [SALT, 45], [[SALT, 46], [SALT, x]]) == (True, "Mister X's 2 moves match the commitments and the map")
     # four moves, every one surfacing, revealed in chunks of 1 and 3: each checked as its own
     tb = _start(reveals=[1, 2, 3, 4], rounds=4)
     g = tb.board.game
@@ -849,14 +853,13 @@ def test_a_reveal_without_commitments_is_checked_against_the_map_and_the_surfaci
     assert tb.command("mrx", ticket="taxi", to=46)["ok"]
     tb.detectives_round()
     assert tb.board.stage == 3
-    # no commitment at setup: any start from which the route goes
-    assert _verdict(tb, [SALT, 45], [[SALT, 46]]) == (True, "Mister X's 1 moves match the commitments and the map")
-    assert _verdict(tb, ["x", 47], [["y", 46]]) == (True, "Mister X's 1 moves match the commitments and the map")
     assert _verdict(tb, [SALT, 45], [[SALT, x]]) == (False, "move 1: he surfaced on 46 but reveals %d" % x)
     assert _verdict(tb, [SALT, 1], [[SALT, 46]]) == (False, "move 1: station 46 cannot be reached from 1 with that ticket")
     assert _verdict(tb, [SALT, 45], [[SALT, 400]]) == (False, "move 1: 400 is not a station")
     for bad in (0, -1, 200, 1000, 2 ** 40):  # a verdict, not an internal error (the map has no lines from there)
         assert _verdict(tb, [SALT, bad], [[SALT, 46]]) == (False, "the start: %d is not a station" % bad)
+    # no commitment at setup: any start from which the route goes
+    assert _verdict(tb, ["x", 47], [["y", 46]]) == (True, "Mister X's 1 moves match the commitments and the map")
 
 
 def test_a_chunk_reads_the_journal_from_the_line_of_its_first_move():

@@ -30,7 +30,7 @@ def _scaled(rgb, lvl):
 
 
 # the firmware's colours, full scale (docs/protocol.md names them: taxi yellow, bus turquoise,
-# underground red; D1 blue, D2 green, D3 purple; bobbies lavender)
+# underground red; D1 blue, D2 lime, D3 sky blue; bobbies pale cyan)
 RED = _rgb(_ERROR, 0)
 TAXI, BUS, UG = _rgb(TRANSPORT_RGB, 0), _rgb(TRANSPORT_RGB, 3), _rgb(TRANSPORT_RGB, 6)
 D1, D2, D3 = _rgb(PIECE_RGB, 0), _rgb(PIECE_RGB, 3), _rgb(PIECE_RGB, 6)
@@ -144,9 +144,9 @@ def test_a_lifted_piece_shows_its_destinations_in_the_transports_colours():
     assert _frame(tb, 0, (4, 14, 46)) == [TAXI, BUS, UG]
 
 
-def test_bobbies_are_lavender_whatever_their_index():
+def test_bobbies_share_one_colour_whatever_their_index():
     # a game's pieces are its detectives, then its bobbies: with two detectives the bobbies are
-    # pieces 2 and 3, and still lavender (not D3's purple and D4's pink)
+    # pieces 2 and 3, and still in the Bobbies' colour (not D3's and D4's)
     tb = _ready(detectives=(13, 26), bobbies=(29, 34))
     lit = _scaled(LAVENDER, 255)
     assert _frame(tb, 500, (13, 26, 29, 34)) == [LIT_D1, LIT_D2, lit, lit]
@@ -155,7 +155,7 @@ def test_bobbies_are_lavender_whatever_their_index():
     assert tb.board.stage == PLAY
     assert tb.command("mrx", ticket="taxi")["ok"]
     got = _frame(tb, 500, (29, 34))
-    assert got[0] == got[1] and got[0][0] == got[0][1] < got[0][2], got  # both lavender, at the same level
+    assert got[0] == got[1] and got[0][0] < got[0][1] == got[0][2], got  # both the Bobbies' cyan, at the same level
 
 
 def test_two_pieces_in_hand_blink_and_light_no_destination():
@@ -300,7 +300,7 @@ def test_a_capture_strobes_the_pieces_and_flashes_mister_x_red_and_white():
     assert tb.command("capture", piece="D1")["ok"]
     assert tb.board.stage == OVER
     assert _frame(tb, 0, (46, 26, 29)) == [RED, DARK, DARK]
-    assert _frame(tb, 100, (46, 26, 29, 34, 50)) == [WHITE, D2, D3, (255, 60, 150), (255, 90, 0)]
+    assert _frame(tb, 100, (46, 26, 29, 34, 50)) == [WHITE, D2, D3, _rgb(PIECE_RGB, 9), _rgb(PIECE_RGB, 12)]
     assert _frame(tb, 200, (46,)) == [RED]
     # 100 ms each way, to the millisecond
     assert [_frame(tb, t, (46, 26)) for t in (99, 199, 299)] == [[RED, DARK], [WHITE, D2], [RED, DARK]]
@@ -335,8 +335,8 @@ def test_an_escape_runs_a_white_wave_over_the_board():
     assert tb.colour(199) == (27, 27, 27) and tb.colour(198) == DARK
     tb.board.render(15 * 219)  # the wave has left the board: the detectives glow dim
     assert tb.colour(199) == DARK
-    assert tb.colour(pos[0]) == (0, 60 >> 3, 255 >> 3) and tb.colour(pos[1]) == (0, 255 >> 3, 40 >> 3)
-    assert tb.colour(pos[2]) == (170 >> 3, 0, 255 >> 3)
+    dim = [tuple(c >> 3 for c in rgb) for rgb in (D1, D2, D3)]
+    assert [tb.colour(pos[k]) for k in range(3)] == dim
     tb.board.render(15 * 239)  # and it starts again
     assert tb.colour(1) == DARK
     tb.board.render(15 * 240)
@@ -620,9 +620,9 @@ def test_a_release_without_its_press_takes_nothing_back():
 def test_a_station_closed_while_a_piece_taken_back_is_in_hand_is_a_stray():
     tb = _detectives_turn()
     tb.lift(26)
-    tb.place(39)
+    tb.place(27)
     assert tb.command("undo")["ok"]  # D2 must go back to 26: nothing may move meanwhile
-    tb.lift(39)
+    tb.lift(27)
     tb.place(4)  # a magnet on a destination of D1, put down while D2 is in hand
     tb.place(26)
     assert tb.board.hand != HAND_TAKEN_BACK

@@ -10,6 +10,7 @@ if sys.implementation.name != "micropython":
         if p not in sys.path:
             sys.path.insert(0, p)
 
+from sy.play.board import PIECE_RGB
 from testkit import TestBoard, scratch
 from sy.play.board import HAND_TAKEN_BACK
 
@@ -63,7 +64,8 @@ def test_take_back_by_the_confirm_button_held():
     for _ in range(120):
         tb.run(1)
         blink.add(tb.colour(13))
-    assert (0, 0, 0) in blink and (0, 59, 254) in blink, blink  # D1's station blinks in its colour
+    lit = tuple((c * 255) >> 8 for c in PIECE_RGB[0:3])
+    assert (0, 0, 0) in blink and lit in blink, blink  # D1's station blinks in its colour
     # nothing commits until D1 stands on 13 again: not the piece lifted and put down elsewhere,
     # not another piece, not the host's commands
     tb.lift(23)
@@ -101,7 +103,9 @@ def test_take_back_by_the_host_and_its_refusals():
     r = tb.command("undo", piece="D2")
     assert r["error"] == "wrong_turn" and "later ones first" in r["message"]
     assert tb.command("undo", piece="D9")["error"] == "bad_input"
-    assert tb.command("undo", piece="D5")["ok"]
+    r = tb.command("undo", piece="D5")  # the move that handed him the turn is final (docs/fairplay.md)
+    assert r["error"] == "needs_consent", r
+    assert tb.command("undo", piece="D5", consent=True)["ok"]
     assert g.phase == 1 and g.to_move() == 1 << 4 and g.pos[4] == 50
     tb.lift(finish[4][1])
     tb.place(50)

@@ -6,7 +6,7 @@ from sy.hardware.leds import Leds
 def _leds(cfg, strip):
     c = cfg["leds"]
     return Leds(strip, c["count"], c["index"], c["order"], c["brightness"], c["current_limit_ma"],
-                c["ma_per_channel"], c["idle_ma_per_led"])
+                c["ma_per_channel"], c["idle_ma_per_led"], c.get("patterns", False))
 
 
 def compact(cfg):

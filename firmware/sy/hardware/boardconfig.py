@@ -73,6 +73,7 @@ def default(board="pico"):
     d["reeds"]["bits"] = list(range(STATIONS))
     d["leds"]["index"] = list(range(STATIONS))
     del d["reeds"]["dead"]  # written only when a reed is out of service
+    del d["leds"]["patterns"]  # written only when turned on
     return d
 
 
@@ -92,7 +93,7 @@ def _skeleton(board):
                   "bits": None, "dead": []},
         "leds": {"pin": p["leds"], "count": STATIONS, "index": None, "order": "GRB",
                  "brightness": 0.25, "supply_ma": 4000, "current_limit_ma": 2000, "ma_per_channel": 20.0,
-                 "idle_ma_per_led": 1.0},
+                 "idle_ma_per_led": 1.0, "patterns": False},
         "buttons": {"taxi": b[0], "bus": b[1], "underground": b[2], "confirm": b[3], "active_low": True},
         "safe_mode_pin": p["safe"],
         "debounce_ms": 30,
@@ -256,6 +257,8 @@ def validate(cfg):
                           % (led["current_limit_ma"], led["supply_ma"], CONTROLLER_MA, most))
     _num(led["ma_per_channel"], "leds.ma_per_channel", 0, 100, True)
     _num(led["idle_ma_per_led"], "leds.idle_ma_per_led", 0, 10)
+    if not _bool(led["patterns"], "leds.patterns"):
+        del led["patterns"]  # off: the key stays out of the file, as reeds.dead does
     out["leds"] = led
 
     pins = {}  # pin -> key, to refuse one pin used twice

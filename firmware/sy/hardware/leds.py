@@ -14,12 +14,16 @@ WIRE_ORDER = {"RGB": (0, 1, 2), "RBG": (0, 2, 1), "GRB": (1, 0, 2), "GBR": (2, 0
 
 
 class Leds:
+    patterns = False  # a class attribute: a board without rhythms keeps its instance dict as it was
+
     def __init__(self, strip, count, index, order="GRB", brightness=0.25, current_limit_ma=2000,
-                 ma_per_channel=20.0, idle_ma_per_led=1.0):
+                 ma_per_channel=20.0, idle_ma_per_led=1.0, patterns=False):
         self.strip = strip  # anything with .buf (bytearray, 3 per LED, wire order) and .write()
         # and, if it sends .buf in the background (sy/hardware/ledspio.py), .wait() for it to finish
         self._wait = getattr(strip, "wait", None)
         self.count = count
+        if patterns:
+            self.patterns = True  # rhythms beside colour (sy/play/rhythm.py); the class says False
         self.frame = bytearray(3 * count)
         self._dark = bytes(3 * count)
         self.station_led = bytearray(2 * (len(index) + 1))  # station s -> LED, little-endian u16

@@ -43,8 +43,13 @@ def handle_choose(p, msg):
 
 
 def handle_undo(p, msg):
+    """{piece?, consent?}: take back the turn's last move; `consent: true` (Mister X's, a tagged
+    line: sy/link/auth.py) for a final move."""
+    consent = msg.get("consent", False)
+    if consent is not True and consent is not False:
+        raise ProtoError("bad_input", "consent must be true or false")
     from sy.play import undo
-    return {"seq": undo.take_back(p.board, msg.get("piece"))}
+    return {"seq": undo.take_back(p.board, msg.get("piece"), consent)}
 
 
 def handle_capture(p, msg):
@@ -88,9 +93,26 @@ def handle_setup(p, msg):
     if b.stage in (SETUP, PLAY) and not msg.get("replace"):
         raise ProtoError("wrong_turn", "a game is in progress; send replace: true to abandon it")
     commit_arg(msg.get("commit"))
+    key = None
+    if msg.get("key") is not None:  # never journalled: only its hash is kept (sy/link/auth.py)
+        from sy.link.auth import key_arg
+        try:
+            key = key_arg(msg.get("key"))
+        except ValueError:
+            raise ProtoError("bad_input", "key must be 64 hex digits 0-9, a-f")
     from sy.play import newgame
     p.revealed = None  # a reveal under way read the old game's journal: its offsets mean nothing now
-    return {"seq": newgame.new_game(b, msg)}  # reads only the setup's own keys
+    seq = newgame.new_game(b, msg)  # reads only the setup's own keys
+    out = {"seq": seq}
+    if key is not None:
+        p.auth.begin(key)
+        out["session"] = p.auth.session.decode()  # the host tags its lines for this game from here
+        out["auth_n"] = 0
+    else:
+        auth = p.keyed_auth()
+        if auth is not None:
+            auth.forget_game()  # the old game's key goes with it
+    return out
 
 
 def handle_reset(p, msg):
@@ -98,8 +120,28 @@ def handle_reset(p, msg):
         raise ProtoError("bad_input", "reset abandons the game: send confirm: true")
     from sy.play import newgame
     newgame.reset(p.board)
+    auth = p.keyed_auth()
+    if auth is not None:
+        auth.forget_game()
     p.revealed = None
     return {"seq": 0}
+
+
+def _verified(store):
+    """The journal ends with a verdict that verified the game. Nothing is journalled after it (the
+    game is over), so its last line tells: read from the journal's last bytes only."""
+    if not store.seq:
+        return False
+    f = open(store.journal, "rb")
+    try:
+        start = max(0, store.jlen - 320)  # a verdict line is shorter: its message is one of verify.py's
+        f.seek(start)
+        tail = f.read(store.jlen - start)
+    finally:
+        f.close()
+    tail = tail[:len(tail) - 1] if tail.endswith(b"\n") else tail
+    last = tail[tail.rfind(b"\n") + 1:]
+    return b'"verified"' in last and (b'"ok": true' in last or b'"ok":true' in last)
 
 
 def handle_reveal(p, msg):
@@ -117,6 +159,8 @@ def handle_reveal(p, msg):
         raise ProtoError("bad_input", "offset must be the index of the chunk's first move")
     from sy.play import verify  # loaded here, in the command's cycle, not in a step's
     if offset == 0:
+        if _verified(b.store):  # a route that did not match may be sent again; one that did is the last word
+            raise ProtoError("already_verified", "the game is verified already: a verified game stays verified")
         p.revealed = verify.new_state()
     state = p.revealed
     if state is None or offset != state[0]:

@@ -9,6 +9,7 @@ import sys
 from sy import forget
 from sy.rules.base import RuleError
 from sy.link.fields import ProtoError, PROTO, FIRMWARE
+from sy.storage.stages import SETUP, PLAY
 
 try:
     from micropython import const
@@ -95,6 +96,35 @@ class Protocol:
         self.revealed = None  # how far a reveal arriving in chunks got (sy/play/verify.py's new_state())
         self.board_name = board_name
         self.job = None  # an answer made in steps, a step a scan cycle (sy/app.py): (id, generator)
+        # the game's key and the session (sy/link/auth.py): loaded once a game has a key (its hash
+        # on flash, or a setup or hello with one); a board whose games have none never carries it
+        self._auth = None
+        self._keyless = False  # known: no key on this board (until a setup brings one)
+
+    @property
+    def auth(self):
+        if self._auth is None:
+            from sy.link.auth import LinkAuth
+            self._auth = LinkAuth(_folder(self.board.store.journal))
+        return self._auth
+
+    def stopped(self):
+        """The game loop stopped for the REPL (Ctrl-C): the game's key leaves RAM; the host gives it
+        again (hello with key) when the game runs again."""
+        if self._auth is not None:
+            self._auth.wipe()
+
+    def keyed_auth(self):
+        """The link's authentication if this board's game has a key; else None, without loading it."""
+        if self._auth is None:
+            if self._keyless:
+                return None
+            from sy.storage.store import exists
+            if not exists(_folder(self.board.store.journal, KEY_FILE)):
+                self._keyless = True
+                return None
+        self._keyless = False
+        return self.auth
 
     # --- output (the board's `out`) -----------------------------------------------------------
     def event(self, seq, text):
@@ -153,6 +183,11 @@ class Protocol:
                 raise ProtoError("bad_input", "every command but ack needs an integer id")
             if stage == _IN_PLAY:
                 self.board.require_play()
+            # a line that speaks for Mister X: his host's tag, or refused here, before anything changes
+            if cmd in _MAY_SPEAK_FOR_MRX:
+                auth = self.keyed_auth()
+                if auth is not None:
+                    auth.check(cmd, msg, raw, self.board.stage in _GAME_ON)
             reading = reads_journal and self.app is not None
             if reading:
                 self.app.reading_journal(True)
@@ -224,6 +259,9 @@ class Protocol:
         st["firmware"] = FIRMWARE
         st["board"] = self.board_name
         st["map"] = b.game.graph.name if b.game else "london"
+        auth = self.auth if msg.get("key") is not None else self.keyed_auth()
+        if auth is not None:
+            auth.hello_fields(msg, st)  # a key given is taken only if it is the game's
         return st
 
     def handle_ack(self, msg):
@@ -257,6 +295,20 @@ def _service(proto, msg):
     from sy.link import service  # yard calibrate / selftest: loaded only for these, dropped at svc_end
     return service.handle(proto, msg)
 
+
+# a game being set up or played: a setup that replaces it, or a reset, speaks for Mister X too
+_GAME_ON = (SETUP, PLAY)
+# the commands that may speak for Mister X (sy/link/auth.py's speaks_for_mrx decides), and the file
+# beside the journal that holds the hash of a game's key (sy/link/auth.py's KEY_FILE)
+_MAY_SPEAK_FOR_MRX = ("mrx", "capture", "cornered", "reveal", "undo", "setup", "reset")
+KEY_FILE = "link.key"
+
+
+def _folder(journal, name=""):
+    """The folder of the journal's path, or a file `name` in it."""
+    i = journal.rfind("/")
+    folder = journal[:i] if i > 0 else ""
+    return (folder + "/" + name if folder else name) if name else folder
 
 # What comes at most once a game (the setup, the fair-play check, the record, reeds out of service):
 # the game flow's module and the rules' module its command brought are dropped after it, not

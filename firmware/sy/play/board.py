@@ -56,11 +56,15 @@ _OPEN = b"\x00"
 _CLOSED = b"\x01"
 _STRAY = b"\x03"
 
-# colours (r, g, b)
-TRANSPORT_RGB = bytes((255, 170, 0,   0, 210, 170,   255, 0, 0))  # taxi yellow, bus turquoise, underground red
-PIECE_RGB = bytes((0, 60, 255,   0, 255, 40,   170, 0, 255,   255, 60, 150,   255, 90, 0,  # D1..D5
-                   110, 110, 190))  # every bobby (a game's pieces: its detectives, then its bobbies)
+# colours (r, g, b), chosen so that each pair players must tell apart stays apart under simulated
+# protanopia, deuteranopia and tritanopia (host/leds/colourvision.py, docs/colour-vision.md)
+TRANSPORT_RGB = bytes((255, 255, 0,   0, 255, 255,   255, 0, 90))  # taxi yellow, bus turquoise, underground red
+PIECE_RGB = bytes((0, 0, 255,   210, 255, 0,   0, 150, 255,   255, 150, 150,   255, 0, 0,  # D1..D5
+                   150, 255, 255))  # every bobby (a game's pieces: its detectives, then its bobbies)
 BOBBY_RGB = const(15)  # the bobbies' offset in PIECE_RGB; detective i's is 3 * i
+# A second channel beside colour, board.json leds.patterns: sy/play/rhythm.py, loaded only then.
+# Without it, a station a piece is missing from blinks every 500 ms and a station reachable two
+# ways alternates every 600 ms.
 _ERROR = (255, 0, 0)
 _WAIT = const(0x9600C8)  # Mister X's possible stations while he moves
 _ASK_MS = const(100)  # a placement waiting for its ticket blinks: dark, a transport, dark, the other...
@@ -92,9 +96,14 @@ def ticket_mask_names(mask):
 class Board:
     every_scan = False  # the main loop draws a frame only in a cycle without an event (sy/app.py)
 
+    rhythm = None  # sy/play/rhythm.py where board.json turns the LEDs' rhythms on (set per board then)
+
     def __init__(self, leds, store, out, graph=None):
         # collaborators
         self.leds = leds
+        if getattr(leds, "patterns", False):  # board.json leds.patterns
+            from sy.play import rhythm
+            self.rhythm = rhythm
         self.store = store
         self.out = out  # .event(seq, text), .note(dict)
         self.graph = graph
@@ -285,9 +294,10 @@ class Board:
         self._guide = (piece, to, ticket)
         self.dirty = True
 
-    def take_back(self, piece, home, left):
-        """The rules took back piece's move from station `left` to `home`: journalled; until the
-        piece stands on its station again its station blinks and nothing commits."""
+    def take_back(self, piece, home, left, consented=False):
+        """The rules took back piece's move from station `left` to `home` (consented: a final move,
+        with Mister X's consent): journalled; until the piece stands on its station again its
+        station blinks and nothing commits."""
         self._empty_hand()
         self.hand = HAND_TAKEN_BACK
         self.piece = piece
@@ -296,7 +306,10 @@ class Board:
         self._guide = None  # a guided move is guided again by the host
         self.compare_and_commit(quiet=True)
         self.render(self.now)  # the players see it first, as after a move (_commit_move)
-        seq = self.commit_line({"type": "undo", "piece": self.game.piece_name(piece), "from": left, "to": home})
+        line = {"type": "undo", "piece": self.game.piece_name(piece), "from": left, "to": home}
+        if consented:
+            line["consent"] = True
+        seq = self.commit_line(line)
         self.compare_and_commit(quiet=True)
         return seq
 
@@ -409,8 +422,8 @@ class Board:
         try:
             self.require_play()
             undo.take_back(self, None)
-        except RuleError as e:  # nothing to take back: the players are told on the host
-            self.out.note({"note": "refused", "error": e.code, "message": e.message})
+        except RuleError as e:  # nothing to take back, or a final move: the players are told on the host
+            self.out.note(undo.refusal(self, e))
 
     # --- the comparison -------------------------------------------------------------------
     def compare(self, game_changed=True):
@@ -655,13 +668,14 @@ class Board:
         lifted = self.piece_in_hand()
         guide = self._guide
         guided = guide[0] if guide is not None else -1
+        rhythm = self.rhythm
         for i in range(g.n_pieces):
             s = pos[i]
             c = 3 * i if i < nd else BOBBY_RGB
             if self.stage == SETUP or self.restoring:
-                lvl = 255 if reeds[s] or slow else 0
+                lvl = 255 if reeds[s] or (rhythm.piece_lit(i, nd, now) if rhythm else slow) else 0
             elif not reeds[s]:
-                lvl = 255 if i == lifted or slow else 0
+                lvl = 255 if i == lifted or (rhythm.piece_lit(i, nd, now) if rhythm else slow) else 0
             elif self.to_move & (1 << i) and (guided < 0 or guided == i):
                 lvl = pulse
             else:
@@ -688,7 +702,7 @@ class Board:
             dest = self._dest
             masks = self._dest_tickets
             only = _ALL_TICKETS if self._chosen_ticket < 0 else 1 << self._chosen_ticket
-            step = now // 600
+            step = now // (rhythm.PATTERN_MS if rhythm else 600)  # with rhythms, each shown for a whole one
             dead = self.blind.dead if self.blind is not None and slow else None
             for i in range(self._n_dest):
                 m = masks[i] & only
@@ -699,8 +713,10 @@ class Board:
                     L.put(s, 255, 255, 255)  # out of service: put it there, then press confirm
                     continue
                 t = self._pick(m, step) if m & (m - 1) else m >> 1  # one transport (1, 2, 4): its own
+                lvl = rhythm.transport_level(t, now) if rhythm else 256
                 t *= 3
-                L.put(s, TRANSPORT_RGB[t], TRANSPORT_RGB[t + 1], TRANSPORT_RGB[t + 2])
+                L.put(s, (TRANSPORT_RGB[t] * lvl) >> 8, (TRANSPORT_RGB[t + 1] * lvl) >> 8,
+                      (TRANSPORT_RGB[t + 2] * lvl) >> 8)
         ask_at = self.asking_at()
         for i in range(self.n_extra):
             if self.extra[i] != ask_at:  # a placement waiting for its ticket is no error

@@ -265,6 +265,14 @@ class Game:
         from sy.rules import takeback
         return takeback.undo(self)
 
+    def check_take_back(self, consent=False):
+        """Refuse (RuleError) taking back the last move of this turn now: none to take back, the
+        game over, or a final move (one the game answered: it landed where Mister X could have
+        been, or handed him the turn) without his consent (code needs_consent). Returns why it
+        needed his consent (sy/rules/takeback.py: FREE, LANDED_WHERE_HE_MAY_BE, HANDED_HIM_THE_TURN)."""
+        from sy.rules import takeback
+        return takeback.check(self, consent)
+
     def _refuse_link(self, here, to, ticket):
         if self.graph.connected(here, to, mapgraph.FERRY):
             raise RuleError("ferry", "only Mister X may take the ferry, with a black ticket")

@@ -2,15 +2,59 @@
 was before it (the piece's station and ticket, the general supply, where Mister X may be, who
 still has to move, the turn). Allowed for the moves of the detectives' turn until Mister X moves
 again (his move clears Game.turn); never for the move that ended the game. Moves are taken back
-last first. Game.take_back calls this; kept apart because the board needs it seldom: it loads the
-module at the first take-back.
+last first. Game.take_back and Game.check_take_back call this; kept apart because the board needs
+it seldom: it loads the module at the first take-back.
+
+A take-back never buys information (docs/fairplay.md). A move is answered at once when it lands
+on a station where Mister X could have been (a capture is declared the moment a piece lands on
+him, as the rulebook says, so no capture means "not here"), and when it hands him the turn (he is
+declared cornered at once, or not). Such a move is final: taking it back needs Mister X's consent
+(his host's authenticated `undo`; a computer Mister X never gives it). Any other move was
+answered by nothing the detectives did not know, and may be taken back freely.
 """
-from sy.rules.base import PHASE_DETECTIVES, PHASE_OVER, RuleError
+from sy.rules.base import PHASE_DETECTIVES, PHASE_MRX, PHASE_OVER, RuleError
+
+# why the turn's last move needs Mister X's consent to be taken back (check_take_back's answer)
+FREE = 0                 # nothing was answered after it: taken back by anyone
+LANDED_WHERE_HE_MAY_BE = 1  # it landed on a station he could have been on: "no capture" told them
+HANDED_HIM_THE_TURN = 2  # it ended the detectives' turn: "not cornered" (or his move) told them
+
+
+def consent_needed(g):
+    """Why taking back the turn's last move needs Mister X's consent (FREE: it needs none).
+    Assumes there is such a move (n_turn > 0)."""
+    k = 3 * (g.n_turn - 1)
+    if g.turn[k] & 0x80:  # its station was one of his possible ones before it
+        return LANDED_WHERE_HE_MAY_BE
+    if g.phase == PHASE_MRX:  # the turn's last move closed the round
+        return HANDED_HIM_THE_TURN
+    return FREE
+
+
+def check(g, consent):
+    """Refuse (RuleError, changing nothing) taking back the turn's last move now: none to take
+    back, the game over, or a final move without Mister X's consent. Returns consent_needed."""
+    if g.phase == PHASE_OVER:
+        raise RuleError("game_over", "the game is over")
+    if not g.n_turn:
+        raise RuleError("wrong_turn", "no move of this turn is left to take back")
+    why = consent_needed(g)
+    if why != FREE and not consent:
+        k = 3 * (g.n_turn - 1)
+        piece = g.turn[k] & 0x7F
+        if why == LANDED_WHERE_HE_MAY_BE:
+            raise RuleError("needs_consent", "%s's move to %d landed where Mister X could have been: only he "
+                            "can allow taking it back", g.piece_name(piece), g.pos[piece])
+        raise RuleError("needs_consent", "%s's move ended the detectives' turn: only Mister X can allow taking "
+                        "it back", g.piece_name(piece))
+    return why
 
 
 def undo(g):
     """Undo the last move of this turn. Returns (piece, ticket or None, station it is back on,
-    station it had moved to); RuleError (changing nothing) when there is none to take back."""
+    station it had moved to); RuleError (changing nothing) when there is none to take back.
+    Whether the players may (check) is the board's question: a host mirroring the board's game
+    takes back what the board took back."""
     if g.phase == PHASE_OVER:
         raise RuleError("game_over", "the game is over")
     n = g.n_turn

@@ -28,7 +28,7 @@
     ws = new WebSocket((location.protocol === "https:" ? "wss://" : "ws://") + location.host + "/ws?token="
                        + encodeURIComponent(token));
     ws.onmessage = (e) => handle(JSON.parse(e.data));
-    ws.onclose = () => { $("status").textContent = "connection lost, retrying…"; setTimeout(connect, 800); };
+    ws.onclose = () => { $("status").textContent = t("connection lost, retrying…"); setTimeout(connect, 800); };
   }
   function send(msg) {
     msg.id = nextId++;
@@ -86,7 +86,7 @@
     yard.state = m;
     const g = m.game || {};
     $("power").className = m.power ? "on" : "off";
-    $("power").textContent = m.power ? "board on" : "board OFF";
+    $("power").textContent = m.power ? t("board on") : t("board OFF");
     statusLine(g, m);
     gameInfo(g);
     travelLog(g);
@@ -97,47 +97,52 @@
     for (const s in stationEls) stationEls[s].g.classList.toggle("stuck", (m.stuck || {})[s] !== undefined);
     for (const s in stationEls) stationEls[s].g.classList.toggle("dead", (m.dead || []).includes(+s));
   }
-  const PHASE = { mrx: "Mister X's turn", detectives: "detectives' turn", over: "game over" };
+  const PHASE = { mrx: t("Mister X's turn"), detectives: t("detectives' turn"), over: t("game over") };
   function statusLine(g, m) {
-    let t;
-    if (!m.power) t = "Power cut: the board is off. Pieces moved now are checked when it restarts.";
-    else if (g.stage === "idle" || !g.stage) t = "No game on the board yet (Mister X's console sets one up).";
-    else if (g.stage === "setup") t = "Setup: put every piece on its start station.";
-    else if (g.stage === "over") t = resultText(g);
+    let text;
+    if (!m.power) text = t("Power cut: the board is off. Pieces moved now are checked when it restarts.");
+    else if (g.stage === "idle" || !g.stage) text = t("No game on the board yet (Mister X's console sets one up).");
+    else if (g.stage === "setup") text = t("Setup: put every piece on its start station.");
+    else if (g.stage === "over") text = resultText(g);
     else {
-      t = `Round ${Math.max(g.round, 1)} of ${g.rounds} · ${PHASE[g.phase]}`;
-      if (g.phase === "detectives") t += ": " + g.pieces.filter((p) => p.to_move).map((p) => p.name).join(", ");
-      if (g.next_reveal) t += ` · Mister X surfaces after move ${g.next_reveal}`;
+      text = t("Round %(round)s of %(rounds)s · %(phase)s", { round: Math.max(g.round, 1), rounds: g.rounds, phase: PHASE[g.phase] });
+      if (g.phase === "detectives") text += ": " + g.pieces.filter((p) => p.to_move).map((p) => p.name).join(", ");
+      if (g.next_reveal) text += " · " + t("Mister X surfaces after move %(move)s", { move: g.next_reveal });
     }
-    $("status").textContent = t;
+    $("status").textContent = text;
     const b = $("banner");
     b.hidden = g.stage !== "over";
     if (g.stage === "over") b.textContent = resultText(g);
   }
   function resultText(g) {
-    const why = { capture: "Mister X caught", mrx_stuck: "Mister X cannot move", rounds_done: `all ${g.rounds} rounds played`,
-                  detectives_stuck: "no detective can move" }[g.reason] || g.reason;
-    let t = (g.result === "detectives" ? "Detectives win: " : "Mister X wins: ") + why;
-    if (g.caught_at) t += ` on station ${g.caught_at}`;
-    return t;
+    const why = { capture: t("Mister X caught"), mrx_stuck: t("Mister X cannot move"),
+                  rounds_done: t("all %(rounds)s rounds played", { rounds: g.rounds }),
+                  detectives_stuck: t("no detective can move") }[g.reason] || g.reason;
+    let text = (g.result === "detectives" ? t("Detectives win: %s", [why]) : t("Mister X wins: %s", [why]));
+    if (g.caught_at) text += " " + t("on station %s", [g.caught_at]);
+    return text;
   }
   function gameInfo(g) {
     const box = $("gameinfo");
-    if (!g.stage || g.stage === "idle") { box.innerHTML = "<div>no game</div>"; return; }
-    const rows = [["Round", `${g.round} / ${g.rounds}`], ["Turn", PHASE[g.phase] || g.phase],
-      ["Mister X's moves", g.moves], ["Next surfacing", g.next_reveal ? `after move ${g.next_reveal}` : "none left"],
-      ["Last seen", lastSeen(g)], ["Where he may be", g.candidates ? `${g.candidates.length} stations` : "—"]];
+    if (!g.stage || g.stage === "idle") { box.innerHTML = "<div>" + t("no game") + "</div>"; return; }
+    const rows = [[t("Round"), `${g.round} / ${g.rounds}`], [t("Turn"), PHASE[g.phase] || g.phase],
+      [t("Mister X's moves"), g.moves],
+      [t("Next surfacing"), g.next_reveal ? t("after move %s", [g.next_reveal]) : t("none left")],
+      [t("Last seen"), lastSeen(g)],
+      [t("Where he may be"), g.candidates ? tn("%s station", "%s stations", g.candidates.length) : "—"]];
     box.innerHTML = rows.map(([k, v]) => `<div><span>${k}</span><b>${v}</b></div>`).join("");
     if (g.stage === "over") {
       let r = resultText(g);
-      if (g.verified) r += g.verified.ok ? " · Mister X's log verified ✔" : " · log check FAILED: " + g.verified.message;
+      if (g.verified) r += " · " + (g.verified.ok ? t("Mister X's log verified ✔") : t("log check FAILED: %s", [g.verified.message]));
       box.insertAdjacentHTML("beforeend", `<span class="res" id="result">${r}</span>`);
     }
     if (g.problem) box.insertAdjacentHTML("beforeend", `<span class="res">${g.problem}</span>`);
   }
   function lastSeen(g) {
-    for (let i = (g.log || []).length - 1; i >= 0; i--) if (g.log[i].station) return `station ${g.log[i].station} (move ${i + 1})`;
-    return "not yet";
+    for (let i = (g.log || []).length - 1; i >= 0; i--) {
+      if (g.log[i].station) return t("station %(station)s (move %(move)s)", { station: g.log[i].station, move: i + 1 });
+    }
+    return t("not yet");
   }
   function travelLog(g) {
     const strip = $("logstrip"), log = g.log || [], reveals = g.reveals || [3, 8, 13, 18, 24];
@@ -155,18 +160,20 @@
     strip.innerHTML = html;
   }
   function tickets(g) {
-    const t = $("tickets");
-    if (!g.tickets) { t.innerHTML = ""; return; }
+    const table = $("tickets");
+    if (!g.tickets) { table.innerHTML = ""; return; }
     const col = {}; for (const p of (yard.state.pieces || [])) col[p.name] = p.colour;
     let rows = g.tickets;
-    if (g.shared_tickets) rows = [Object.assign({}, rows[0], { name: rows.map((r) => r.name).join("+") + " (shared)" })];
-    let h = "<tr><th>detective</th><th>taxi</th><th>bus</th><th>ug</th></tr>";
+    if (g.shared_tickets) rows = [Object.assign({}, rows[0], { name: rows.map((r) => r.name).join("+") + " " + t("(shared)") })];
+    const head = [t("detective"), t("taxi"), t("bus"), t("ug")];
+    let h = "<tr>" + head.map((k) => "<th>" + k + "</th>").join("") + "</tr>";
     for (const r of rows) {
       const dot = col[r.name] ? `<i class="dot" style="background:${col[r.name]}"></i>` : "";
       h += `<tr><td>${dot}${r.name}</td><td>${r.taxi}</td><td>${r.bus}</td><td>${r.underground}</td></tr>`;
     }
-    h += `<tr><td>Mister X</td><td colspan="3">black ${g.mrx_tickets.black} · double ${g.mrx_tickets.double}</td></tr>`;
-    t.innerHTML = h;
+    const mrx = [t("Mister X"), t("black"), t("double")];
+    h += `<tr><td>${mrx[0]}</td><td colspan="3">${mrx[1]} ${g.mrx_tickets.black} · ${mrx[2]} ${g.mrx_tickets.double}</td></tr>`;
+    table.innerHTML = h;
   }
   function helpLayer(g) {
     const layer = $("help"); layer.textContent = "";
@@ -194,12 +201,12 @@
         const t = document.createElement("div");
         t.className = "token" + (selected === p.name ? " sel" : "");
         t.style.background = p.colour; t.textContent = p.name; t.dataset.piece = p.name;
-        t.title = p.name === "X" ? "Mister X's piece: put it on his surfacing station" : "click, then click a station (or drag)";
+        t.title = p.name === "X" ? window.t("Mister X's piece: put it on his surfacing station") : window.t("click, then click a station (or drag)");
         t.addEventListener("pointerdown", (ev) => tokenDown(ev, p.name));
         hand.appendChild(t);
       }
     }
-    if (!inHand) hand.innerHTML = '<span class="empty">every piece is on the board</span>';
+    if (!inHand) hand.innerHTML = '<span class="empty">' + t("every piece is on the board") + '</span>';
     $("setup-btn").hidden = !(game.stage === "setup" && inHand);
   }
   function notes(list) {
@@ -218,19 +225,27 @@
   }
   let pageNotes = [];
   function note(n, mine) { n.at = Date.now() / 1000; pageNotes.push(n); pageNotes = pageNotes.slice(-4); if (yard.state) notes(yard.state.notes || []); }
+  function refusal(code, message) {
+    const msgid = (window.I18N_REFUSALS || {})[code];
+    return msgid ? t(msgid) : (message || code);
+  }
   function noteText(n) {
     switch (n.note) {
-      case "lifted": return `${n.piece} lifted from ${n.station}: ${n.legal.length} legal destinations lit` +
-        (n.confirm ? `; ${n.confirm.join(", ")} out of service: put it there, then press confirm` : "");
-      case "where": return `${n.piece} went to ${n.stations.join(" or ")} (out of service)? Mister X's console asks`;
-      case "illegal": return `${n.piece} on ${n.station}: ${n.message}`;
-      case "choose": return `${n.piece} on ${n.station}: which ticket? press ${n.tickets.join(" or ")}`;
-      case "mrx_turn": return `Mister X's turn (round ${n.round})`;
-      case "game_over": return `game over: ${n.result} (${n.reason})`;
-      case "restored": return "pieces agree with the saved game again";
-      case "back": return `${n.piece} is back on ${n.station}: its move is taken back`;
-      case "refused": return `refused: ${n.message}`;
-      case "mrx_piece": return `Mister X's piece on ${n.station}`;
+      case "lifted": return tn("%(piece)s lifted from %(station)s: %(count)s legal destination lit",
+                               "%(piece)s lifted from %(station)s: %(count)s legal destinations lit", n.legal.length,
+                               { piece: n.piece, station: n.station, count: n.legal.length }) +
+        (n.confirm ? "; " + t("%(stations)s out of service: put it there, then press confirm", { stations: n.confirm.join(", ") }) : "");
+      case "where": return t("%(piece)s went to %(stations)s (out of service)? Mister X's console asks",
+                             { piece: n.piece, stations: n.stations.join(t(" or ")) });
+      case "illegal": return t("%(piece)s on %(station)s: %(why)s", { piece: n.piece, station: n.station, why: refusal(n.error, n.message) });
+      case "choose": return t("%(piece)s on %(station)s: which ticket? press %(buttons)s",
+                              { piece: n.piece, station: n.station, buttons: n.tickets.map((k) => t(k)).join(t(" or ")) });
+      case "mrx_turn": return t("Mister X's turn (round %s)", [n.round]);
+      case "game_over": return t("game over: %(result)s (%(reason)s)", { result: n.result, reason: n.reason });
+      case "restored": return t("pieces agree with the saved game again");
+      case "back": return t("%(piece)s is back on %(station)s: its move is taken back", { piece: n.piece, station: n.station });
+      case "refused": return t("refused: %s", [refusal(n.error, n.message)]);
+      case "mrx_piece": return t("Mister X's piece on %s", [n.station]);
       case "page": return n.message;
       default: return JSON.stringify(n);
     }
@@ -285,17 +300,17 @@
 
   // --- faults ---------------------------------------------------------------------------------
   const FAULT_HINT = {
-    chatter: "Click a station: its reed chatters (bounces faster than the debounce time).",
-    knock: "Click a piece on the map: it falls off the board.",
-    two: "Click two pieces: both leave the board in the same instant.",
-    stuck: "Click a station: its reed sticks closed (click a stuck one to free it).",
-    reed: "Click a station: its reed goes out of service, the board works around it (click again: back in service).",
+    chatter: t("Click a station: its reed chatters (bounces faster than the debounce time)."),
+    knock: t("Click a piece on the map: it falls off the board."),
+    two: t("Click two pieces: both leave the board in the same instant."),
+    stuck: t("Click a station: its reed sticks closed (click a stuck one to free it)."),
+    reed: t("Click a station: its reed goes out of service, the board works around it (click again: back in service)."),
   };
   function arm(m) {
     mode = mode === m ? null : m; modeFirst = null;
     document.querySelectorAll("[data-fault]").forEach((b) => b.classList.toggle("armed", b.dataset.fault === mode));
     document.body.classList.toggle("mode", !!mode);
-    $("faulthint").textContent = mode ? FAULT_HINT[mode] + " (Esc cancels)" : "";
+    $("faulthint").textContent = mode ? FAULT_HINT[mode] + " " + t("(Esc cancels)") : "";
   }
   document.querySelectorAll("[data-fault]").forEach((b) => b.addEventListener("click", () => {
     const f = b.dataset.fault;
@@ -307,7 +322,7 @@
   function faultOnPiece(name) {
     if (mode === "knock") { send({ do: "knock", piece: name }); arm(mode); }
     else if (mode === "two") {
-      if (!modeFirst) { modeFirst = name; $("faulthint").textContent = `${name} chosen; click a second piece.`; }
+      if (!modeFirst) { modeFirst = name; $("faulthint").textContent = t("%s chosen; click a second piece.", [name]); }
       else { send({ do: "lift_two", a: modeFirst, b: name }); arm(mode); }
     } else { const p = yard.state.pieces.find((q) => q.name === name); if (p) faultOnStation(p.station); }
   }

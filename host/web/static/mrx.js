@@ -7,7 +7,9 @@
   const $ = (id) => document.getElementById(id);
   const el = YardMap.el;
   const TICKET_COLOUR = { taxi: "#f2b705", bus: "#14a88f", underground: "#d62828", black: "#111" };
-  const TICKET_LABEL = { taxi: "taxi", bus: "bus", underground: "underground", black: "black ticket" };
+  // the catalog's words (static/i18n.js): `t` names a ticket in this file
+  const tr = window.t, trn = window.tn;
+  const TICKET_LABEL = { taxi: tr("taxi"), bus: tr("bus"), underground: tr("underground"), black: tr("black") };
   const FULL = [-12, -12, 1663, 1252];
   const yard = window.yard = { state: null, map: null, sent: 0, replies: [] };
   let ws = null, nextId = 1, pending = {}, stationEls = {};
@@ -108,17 +110,25 @@
     if (!$("maybebox").checked) return;
     for (const s of g.candidates || []) { const e = stationEls[s]; if (e) el("circle", { cx: e.x, cy: e.y, r: 23 }, layer); }
   }
-  const WHY = { capture: "a detective caught you", mrx_stuck: "you could not move", detectives_stuck: "no detective could move" };
+  const WHY = { capture: tr("a detective caught you"), mrx_stuck: tr("you could not move"),
+                detectives_stuck: tr("no detective could move") };
   function resultText(g) {
-    if (g.result === "mrx") return g.reason === "rounds_done" ? `You win: hidden for all ${g.rounds} rounds` : `You win: ${WHY[g.reason] || g.reason}`;
-    return `The detectives win: ${WHY[g.reason] || g.reason}`;
+    if (g.result === "mrx") {
+      return g.reason === "rounds_done" ? tr("You win: hidden for all %s rounds", [g.rounds]) : tr("You win: %s", [WHY[g.reason] || g.reason]);
+    }
+    return tr("The detectives win: %s", [WHY[g.reason] || g.reason]);
   }
   function status(g, m) {
     let t;
     if (g.phase === "over") t = resultText(g);
-    else if (g.phase === "mrx") t = (m.asking !== null ? "Your move" : "Your turn (the console is busy…)") + ` · round ${g.round + 1} of ${g.rounds}`;
-    else t = `Detectives' turn (round ${g.round}): ` + g.pieces.filter((p) => p.to_move).map((p) => p.name).join(", ") + " to move";
-    if (g.phase !== "over") t += g.next_reveal ? ` · you surface after move ${g.next_reveal}` : " · no more surfacing";
+    else if (g.phase === "mrx") {
+      t = (m.asking !== null ? tr("Your move") : tr("Your turn (the console is busy…)")) + " · " +
+        tr("round %(round)s of %(rounds)s", { round: g.round + 1, rounds: g.rounds });
+    } else {
+      t = tr("Detectives' turn (round %(round)s): %(pieces)s to move",
+             { round: g.round, pieces: g.pieces.filter((p) => p.to_move).map((p) => p.name).join(", ") });
+    }
+    if (g.phase !== "over") t += " · " + (g.next_reveal ? tr("you surface after move %s", [g.next_reveal]) : tr("no more surfacing"));
     $("status").textContent = t;
     $("banner").hidden = g.phase !== "over";
     if (g.phase === "over") $("banner").textContent = resultText(g);
@@ -126,15 +136,20 @@
   function moveBox(g, m, tg) {
     const n = Object.keys(tg).length;
     let h;
-    if (g.phase === "over") h = "The game is over.";
-    else if (!myTurn()) h = "Wait for the detectives.";
-    else if (doubleMode && !first) h = `Double move: tap your first station (${n} lit).`;
-    else if (doubleMode) h = `Double move: ${first[0]} to ${first[1]}, now tap your second station (${n} lit).`;
-    else h = `You are on <b>${g.mrx}</b>. Tap a lit station to move (${n} lit; the ring's colour is the ticket).`;
+    if (g.phase === "over") h = tr("The game is over.");
+    else if (!myTurn()) h = tr("Wait for the detectives.");
+    else if (doubleMode && !first) h = tr("Double move: tap your first station (%s lit).", [n]);
+    else if (doubleMode) {
+      h = tr("Double move: %(ticket)s to %(station)s, now tap your second station (%(lit)s lit).",
+             { ticket: TICKET_LABEL[first[0]] || first[0], station: first[1], lit: n });
+    } else {
+      h = tr("You are on %(station)s. Tap a lit station to move (%(lit)s lit; the ring's colour and its dots name the ticket).",
+             { station: "<b>" + g.mrx + "</b>", lit: n });
+    }
     $("movehint").innerHTML = h;
     const dbl = $("double");
     dbl.hidden = !myTurn() || !g.doubles.length;
-    dbl.textContent = `double move (${g.tickets.double} left)`;
+    dbl.textContent = tr("double move (%s left)", [g.tickets.double]);
     dbl.setAttribute("aria-pressed", doubleMode ? "true" : "false");
     $("cancel").hidden = !(first || asked);
     $("takeback").hidden = !(myTurn() && g.can_take_back);
@@ -146,7 +161,7 @@
     const box = $("choose");
     box.hidden = !asked; box.textContent = "";
     if (!asked) return;
-    const p = document.createElement("p"); p.textContent = `To ${asked} by which ticket?`; box.appendChild(p);
+    const p = document.createElement("p"); p.textContent = tr("To %s by which ticket?", [asked]); box.appendChild(p);
     for (const t of tg[asked]) {
       const b = document.createElement("button");
       b.className = "tk " + t; b.dataset.ticket = t; b.textContent = TICKET_LABEL[t];
@@ -163,7 +178,8 @@
       if (e) cls.push(e.ticket, e.shown ? "shown" : "hidden");
       else if (i === log.length && g.phase !== "over") cls.push("next");
       const inner = e ? `<b>${e.station}</b>` + (e.double ? "·2×" : "") : "";
-      const title = `move ${i + 1}` + (e ? `: ${e.ticket} to ${e.station}` + (e.shown ? " (you surfaced)" : "") : (g.reveals.includes(i + 1) ? " (you surface)" : ""));
+      const title = tr("move %s", [i + 1]) + (e ? ": " + tr("%(ticket)s to %(station)s", { ticket: TICKET_LABEL[e.ticket] || e.ticket, station: e.station }) +
+        (e.shown ? " " + tr("(you surfaced)") : "") : (g.reveals.includes(i + 1) ? " " + tr("(you surface)") : ""));
       html += `<div class="${cls.join(" ")}" title="${title}"><span class="n">${i + 1}</span>${inner}</div>`;
     }
     strip.style.gridTemplateColumns = `repeat(${n}, 1fr)`;
@@ -171,21 +187,24 @@
   }
   function gameInfo(g) {
     const lastShown = [...g.log].reverse().find((e) => e.shown);
-    const nxt = g.next_reveal ? `after move ${g.next_reveal} (in ${g.next_reveal - g.moves})` : "none left";
+    const nxt = g.next_reveal ? tr("after move %(move)s (in %(left)s)", { move: g.next_reveal, left: g.next_reveal - g.moves }) : tr("none left");
     const over = g.phase === "over";
-    const rows = [["Your station", g.mrx], ["Started on", g.start], ["Moves made", `${g.moves} of ${g.rounds}`],
-      ["Next surfacing", over ? "—" : nxt], ["Last seen by them", lastShown ? lastShown.station : "never"],
-      ["They think you may be on", over ? "—" : `${g.candidates.length} station${g.candidates.length === 1 ? "" : "s"}`]];
+    const rows = [[tr("Your station"), g.mrx], [tr("Started on"), g.start],
+      [tr("Moves made"), tr("%(moves)s of %(rounds)s", { moves: g.moves, rounds: g.rounds })],
+      [tr("Next surfacing"), over ? "—" : nxt], [tr("Last seen by them"), lastShown ? lastShown.station : tr("never")],
+      [tr("They think you may be on"), over ? "—" : trn("%s station", "%s stations", g.candidates.length)]];
     $("gameinfo").innerHTML = rows.map(([k, v]) => `<div><span>${k}</span><b>${v}</b></div>`).join("")
       + (g.candidates.length && g.candidates.length <= 30 ? `<div class="hint" id="maybelist">${g.candidates.join(" ")}</div>` : "");
   }
   function tickets(g) {
-    let h = `<tr><th></th><th>taxi</th><th>bus</th><th>ug</th><th>at</th></tr>`;
-    h += `<tr class="you"><td>You</td><td colspan="3">black ${g.tickets.black} · double ${g.tickets.double}</td><td>${g.mrx}</td></tr>`;
+    const head = ["", tr("taxi"), tr("bus"), tr("ug"), tr("at")];
+    let h = "<tr>" + head.map((k) => "<th>" + k + "</th>").join("") + "</tr>";
+    const you = [tr("You"), tr("black"), tr("double")];
+    h += `<tr class="you"><td>${you[0]}</td><td colspan="3">${you[1]} ${g.tickets.black} · ${you[2]} ${g.tickets.double}</td><td>${g.mrx}</td></tr>`;
     g.pieces.forEach((p, i) => {
       const dot = `<i class="dot" style="background:${(yard.colours || {})[p.name] || "#557"}"></i>`;
       const t = p.tickets ? `<td>${p.tickets.taxi}</td><td>${p.tickets.bus}</td><td>${p.tickets.underground}</td>`
-                          : `<td colspan="3">${p.bobby ? "bobby" : "shares " + p.shares + "'s"}</td>`;
+                          : "<td colspan=\"3\">" + (p.bobby ? tr("Bobby") : tr("shares %s's tickets", [p.shares])) + "</td>";
       h += `<tr data-piece="${p.name}"><td>${dot}${p.name}</td>${t}<td>${p.station}</td></tr>`;
     });
     h += `<tr><td>supply</td><td>${g.supply.taxi}</td><td>${g.supply.bus}</td><td>${g.supply.underground}</td><td></td></tr>`;
@@ -202,7 +221,7 @@
     }
     ul.scrollTop = ul.scrollHeight;
     const back = [...lines].reverse().find((l) => /taken back|withdrawn/.test(l.text));
-    if (back && back.n > noticeShown) { noticeShown = back.n; showNotice("Take-back: " + back.text.trim()); }
+    if (back && back.n > noticeShown) { noticeShown = back.n; showNotice(tr("Take-back: %s", [back.text.trim()])); }
   }
   function showNotice(text, bad) {
     const n = $("notice"); n.hidden = false; n.textContent = text; n.className = bad ? "bad" : "";

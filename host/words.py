@@ -1,0 +1,62 @@
+"""The game's own words in the player's language: tickets, transports, pieces, results.
+
+The board and the records name them with small fixed words (`taxi`, `black`, `D2`, `capture`);
+the host shows them with the rulebook's words for the language (docs/glossary.md)."""
+from host.i18n import N_, _
+
+TICKETS = {
+    "taxi": N_("taxi"),
+    "bus": N_("bus"),
+    "underground": N_("underground"),
+    # i18n: the black ticket, in the travel log beside taxi, bus, underground
+    "black": N_("black"),
+    "double": N_("double move"),
+}
+
+REASONS = {
+    "capture": N_("Mister X was caught"),
+    "mrx_stuck": N_("Mister X cannot move"),
+    "rounds_done": N_("Mister X escaped: the last round is over"),
+    "detectives_stuck": N_("the detectives cannot move"),
+}
+
+LEVELS = {
+    "random": N_("random"),
+    "easy": N_("easy"),
+    "normal": N_("normal"),
+    "hard": N_("hard"),
+}
+
+WINNERS = {
+    "detectives": N_("the detectives win"),
+    "mrx": N_("Mister X wins"),
+}
+
+
+def ticket_name(ticket):
+    return _(TICKETS[ticket]) if ticket in TICKETS else ticket
+
+
+def piece_name(piece):
+    """'X' is Mister X, 'D1'... detectives, 'B1'... Bobbies (the board's names)."""
+    if piece in ("X", "mrx"):
+        return _("Mister X")
+    if isinstance(piece, str) and len(piece) > 1 and piece[1:].isdigit():
+        if piece[0] == "D":
+            return _("detective %s") % piece[1:]
+        if piece[0] == "B":
+            return _("Bobby %s") % piece[1:]
+    return str(piece)
+
+
+def level_name(level):
+    """A computer players' level (`--level`) as the player reads it."""
+    return _(LEVELS[level]) if level in LEVELS else level
+
+
+def reason(code):
+    return _(REASONS[code]) if code in REASONS else code
+
+
+def winner(side):
+    return _(WINNERS[side]) if side in WINNERS else side
