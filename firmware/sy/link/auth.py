@@ -33,46 +33,58 @@ KEY_BYTES = 32
 KEY_FILE = "link.key"  # (sy/link/proto.py's KEY_FILE: it looks for it without loading this module)
 
 
-def hmac_sha256(key, msg):
-    """HMAC-SHA256 of msg (bytes) with key (bytes): 32 bytes."""
+def pads(key, out=None):
+    """HMAC's inner and outer pads of key (bytes): a bytearray of two blocks, made once per key, so
+    that a line's tag allocates nothing but the two sha256 objects."""
     if len(key) > _BLOCK:
         key = hashlib.sha256(key).digest()
-    pad = bytearray(_BLOCK)
-    pad[:len(key)] = key
+    if out is None:
+        out = bytearray(2 * _BLOCK)
     for i in range(_BLOCK):
-        pad[i] ^= 0x36
-    inner = hashlib.sha256(pad)
-    inner.update(msg)
-    digest = inner.digest()
-    for i in range(_BLOCK):
-        pad[i] ^= 0x36 ^ 0x5C
-    outer = hashlib.sha256(pad)
-    outer.update(digest)
+        b = key[i] if i < len(key) else 0
+        out[i] = b ^ 0x36
+        out[_BLOCK + i] = b ^ 0x5C
+    return out
+
+
+def _mac(kp, a, b=b"", c=b"", d=b"", e=b""):
+    """HMAC-SHA256 with the pads kp of the message a + b + c + d + e (buffers, not joined): 32 bytes."""
+    m = memoryview(kp)
+    h = hashlib.sha256(m[:_BLOCK])
+    for part in (a, b, c, d, e):
+        h.update(part)
+    outer = hashlib.sha256(m[_BLOCK:])
+    outer.update(h.digest())
     return outer.digest()
+
+
+def hmac_sha256(key, msg):
+    """HMAC-SHA256 of msg (bytes) with key (bytes): 32 bytes."""
+    return _mac(pads(key), msg)
 
 
 def tag_hex(key, session, payload):
     """The hex tag of a line's payload (its bytes without the tag) in this session."""
-    h = hmac_sha256(key, DOMAIN + session + b"\n" + payload)
-    return "".join("%02x" % b for b in h).encode()
+    return "".join("%02x" % b for b in _mac(pads(key), DOMAIN, session, b"\n", payload)).encode()
 
 
-def split(raw):
-    """(payload, tag) of a line ending in a tag, payload being the line as it was before the tag
-    was added; None if the line has no tag where one belongs (its last field)."""
+def tagged(raw):
+    """The length of a line's payload before its tag (the line as it was before the tag was added,
+    less its closing brace), or -1 if the line has no tag where one belongs (its last field)."""
     n = len(raw)
     if n < TAIL + 2 or raw[n - 2:] != b'"}' or raw[n - TAIL:n - TAIL + len(MAC_FIELD)] != MAC_FIELD:
-        return None
-    return raw[:n - TAIL] + b"}", raw[n - 2 - TAG_HEX:n - 2]
+        return -1
+    return n - TAIL
 
 
-def same(a, b):
-    """a == b for two byte strings, in a time that does not tell where they first differ."""
-    if len(a) != len(b):
-        return False
+def same_hex(mac, raw, at):
+    """mac (32 bytes) == the 64 lowercase hex digits of raw from at, in a time that does not tell
+    where they first differ; nothing allocated."""
     d = 0
-    for i in range(len(a)):
-        d |= a[i] ^ b[i]
+    for i in range(len(mac)):
+        hi = _nibble(raw[at + 2 * i])
+        lo = _nibble(raw[at + 2 * i + 1])
+        d |= ((hi << 4 | lo) ^ mac[i]) | ((hi | lo) & 0x100)  # -1 (not a digit) sets bit 8
     return d == 0
 
 
@@ -145,6 +157,7 @@ class LinkAuth:
     def __init__(self, folder):
         self.path = ((folder + "/") if folder else "") + KEY_FILE
         self.key = None       # bytearray, once the host gave it in this boot
+        self.pads = None      # HMAC's pads of it (pads()), made once for every line's tag
         self.keyhash = None   # hex str: the game is keyed
         self.session = _fresh_session()
         self.last_n = 0
@@ -175,7 +188,7 @@ class LinkAuth:
             f.close()
         os.rename(tmp, self.path)
         self.keyhash = h
-        self.key = bytearray(key)
+        self._keep(key)
         self.last_n = 0
 
     def forget_game(self):
@@ -187,19 +200,25 @@ class LinkAuth:
         self.keyhash = None
         self.wipe()
 
+    def _keep(self, key):
+        self.wipe()
+        self.key = bytearray(key)
+        self.pads = pads(key)
+
     def wipe(self):
         """Forget the key in RAM (the game loop stopping for the REPL): the host presents it again."""
-        if self.key is not None:
-            for i in range(len(self.key)):
-                self.key[i] = 0
-        self.key = None
+        for held in (self.key, self.pads):
+            if held is not None:
+                for i in range(len(held)):
+                    held[i] = 0
+        self.key = self.pads = None
 
     def present(self, key):
         """The host's `hello` with the game's key: taken only if its hash is the game's.
         Returns True if taken; False for a key that is not this game's."""
         if self.keyhash is None or _hash_hex(key) != self.keyhash:
             return False
-        self.key = bytearray(key)
+        self._keep(key)
         return True
 
     # --- the link's use of it (sy/link/proto.py) ---------------------------------------------
@@ -245,12 +264,13 @@ class LinkAuth:
             return None  # a game without a key: nothing to check against
         if self.key is None:
             return "no_key"
-        parts = split(raw)
-        if parts is None:
+        end = tagged(raw)
+        if end < 0:
             return "unauthenticated"
         if not isinstance(n, int) or isinstance(n, bool) or n <= self.last_n:
             return "replayed"
-        if not same(tag_hex(self.key, self.session, parts[0]), parts[1]):
+        mac = _mac(self.pads, DOMAIN, self.session, b"\n", memoryview(raw)[:end], b"}")
+        if not same_hex(mac, raw, end + len(MAC_FIELD)):
             return "unauthenticated"
         self.last_n = n
         return None
