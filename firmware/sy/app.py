@@ -52,9 +52,10 @@ GC_EVERY = 12 * 1024  # bytes allocated between automatic collections: a long co
 # a command's peak stays close to the live heap; the cycles that answer the players keep GC_EVERY
 # (docs/pico.md, "The heap paid back")
 GC_EVERY_READING = 4 * 1024
-# a long answer made in steps (the record, a reveal) is collected after this many: a few KB of
-# garbage, below GC_EVERY, so the collector's own threshold never lands inside a step
-STEPS_PER_COLLECT = 8
+# a long answer made in steps (the record, a reveal) is collected after this many: each step reads
+# a journal line, so about GC_EVERY_READING of garbage or less, and the collector's own threshold
+# never lands inside a step (the game's peak is the reveal's last chunk between two of these)
+STEPS_PER_COLLECT = 2
 _MEM = hasattr(gc, "mem_alloc")  # MicroPython (CPython's gc cannot say)
 
 
@@ -143,11 +144,12 @@ class App:
                 self._collect()
                 return
             board.now = now  # 5. a step of a long answer (the host's next line waits)
-            self.proto.step()
+            asked = self.proto.step()
             self.steps += 1
             # collected in a cycle of its own, before the collector's own threshold would make
-            # one inside a step
-            self.collect_owed = self.proto.job is None or self.steps % STEPS_PER_COLLECT == 0
+            # one inside a step, or before a step that asked for it (its own garbage then lands
+            # on a heap without the earlier steps')
+            self.collect_owed = asked is not None or self.proto.job is None or self.steps % STEPS_PER_COLLECT == 0
             return
         r = self.link.poll()  # 6. the host's line
         if r:

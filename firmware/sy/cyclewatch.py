@@ -106,7 +106,7 @@ class CycleWatch:
         if took > self.max_us[kind]:
             self.max_us[kind] = took
             if kind == COMMAND or kind == STEP:
-                self.longest_command = self.line[:40]
+                self.longest_command = self.line
             if took >= max(self.max_us):
                 self.cycle_max_kind = kind
 
@@ -124,7 +124,7 @@ class CycleWatch:
 
     def handle(self, raw):
         self.commands += 1
-        self.line = raw
+        self.line = raw[:40]  # not the line: the board drops it after its command, the watcher too
         self._handle(raw)
 
     def too_long(self):
@@ -133,7 +133,7 @@ class CycleWatch:
 
     def step(self):
         self.steps += 1
-        self._step()
+        return self._step()
 
     def send_notes(self):
         sent = self._send_notes()

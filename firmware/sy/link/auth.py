@@ -116,12 +116,6 @@ def key_arg(v):
     return out
 
 
-def folder_of(path):
-    """The folder of a file's path ("" for the current one): where the key's hash is kept."""
-    i = path.rfind("/")
-    return path[:i] if i > 0 else ""
-
-
 def _hash_hex(key):
     return "".join("%02x" % b for b in hashlib.sha256(key).digest())
 

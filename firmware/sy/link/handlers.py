@@ -9,6 +9,7 @@ the record, reeds out of service). Why, measured: docs/memory.md."""
 from sy.rules.base import TICKET_NAMES
 from sy.storage.stages import SETUP, PLAY
 from sy.link.fields import ProtoError, commit_arg, station_arg, ticket_arg
+from sy.link.proto import COLLECT_FIRST
 from sy.play.board import ticket_mask_names
 
 
@@ -176,8 +177,13 @@ def _reveal_steps(p, verify, state, start, moves, more):
     if more:
         return {"received": state[0]}
     p.revealed = None
-    seq, ok, message = verify.verdict(b, state)
-    return {"seq": seq, "verified": ok, "message": message, "received": state[0]}
+    line = verify.verdict(state)
+    # the verdict saves to flash: the check's garbage and code (this chunk's modules, out of
+    # sys.modules since its command: proto.py's table) collected first; that save was the game's peak
+    verify = moves = None
+    yield COLLECT_FIRST
+    seq = b.commit_line(line)
+    return {"seq": seq, "verified": line["ok"], "message": line["message"], "received": state[0]}
 
 
 # --- reeds out of service (docs/protocol.md, "Reeds out of service") ----------------------------

@@ -211,12 +211,12 @@ class Protocol:
 
     def step(self):
         """The next step of the answer in hand (self.job: the main loop calls this, a step a cycle,
-        while it is there); the reply after the last step, or the error that ended it."""
+        while it is there); the reply after the last step, or the error that ended it. Returns what
+        the step yielded: COLLECT_FIRST asks the loop to collect the garbage before the next."""
         rid, job = self.job
         try:
             try:
-                next(job)
-                return
+                return next(job)  # COLLECT_FIRST: the next step is to come after a collection
             except StopIteration as e:
                 out = e.args[0] if e.args else None
             self.job = None
@@ -296,6 +296,9 @@ def _service(proto, msg):
     return service.handle(proto, msg)
 
 
+# what a step of a long answer yields before one that makes much garbage of its own (the reveal's
+# verdict, saved to flash): the loop collects the steps' garbage first (sy/app.py)
+COLLECT_FIRST = 1
 # a game being set up or played: a setup that replaces it, or a reset, speaks for Mister X too
 _GAME_ON = (SETUP, PLAY)
 # the commands that may speak for Mister X (sy/link/auth.py's speaks_for_mrx decides), and the file
@@ -314,6 +317,11 @@ def _folder(journal, name=""):
 # the game flow's module and the rules' module its command brought are dropped after it, not
 # carried through the rest of the game (docs/memory.md)
 _NEW_GAME = ("play.newgame", "rules.gamestart")
+# A reveal comes once the game is over: its check, and the play's modules that a game over no longer
+# calls (Mister X's moves, his claims, a take-back: loaded again by a new game's first use), dropped
+# after each chunk; the reveal's last chunk was the game's heap peak with them (docs/memory.md)
+_REVEAL = ("play.verify", "rules.commit", "play.mrxturn", "rules.mrxmoves", "rules.mrxknown", "play.declare",
+           "play.undo", "rules.takeback")
 
 # The command table: name -> (handler, the stage it needs, it changes the game (refused while service
 # mode has the switches and LEDs), it reads the whole journal (collected as it goes: sy/app.py's
@@ -338,7 +346,7 @@ COMMANDS = {
     "guide": ("handle_guide", _IN_PLAY, True, False, ()),
     "setup": ("handle_setup", _ANY_STAGE, True, False, _NEW_GAME),
     "reset": ("handle_reset", _ANY_STAGE, True, False, _NEW_GAME),
-    "reveal": ("handle_reveal", _ANY_STAGE, True, True, ("play.verify", "rules.commit")),
+    "reveal": ("handle_reveal", _ANY_STAGE, True, True, _REVEAL),
     "record": ("handle_record", _ANY_STAGE, False, True, ("play.report",)),
     "reed": ("handle_reed", _ANY_STAGE, False, False, ("play.deadreed",)),
     "place": ("handle_place", _IN_PLAY, True, False, ("play.deadreed",)),
