@@ -210,6 +210,10 @@ class App:
         if _MEM:
             gc.threshold(GC_EVERY_READING if on else GC_EVERY)
 
+    def collect(self):
+        """A collection now (a command about to load code after dropping some: sy/link/handlers.py)."""
+        self._collect()
+
     def _collect(self):
         # CPython (the tests' in-process board) frees by reference counting: a full collection
         # there walks the whole test process, hundreds of milliseconds in a big one, for nothing

@@ -6,6 +6,7 @@ The game flow a handler calls is imported when the handler first runs and kept (
 the status, a take-back, a capture...: a game that takes nothing back never carries sy/play/undo.py),
 and what comes at most once a game is dropped again after its command (the setup, the reveal,
 the record, reeds out of service). Why, measured: docs/memory.md."""
+from sy import forget
 from sy.rules.base import TICKET_NAMES
 from sy.storage.stages import SETUP, PLAY
 from sy.link.fields import ProtoError, commit_arg, station_arg, ticket_arg
@@ -158,15 +159,27 @@ def handle_reveal(p, msg):
         raise ProtoError("bad_input", "moves must be a list of [salt, station]")
     if not isinstance(offset, int) or isinstance(offset, bool):
         raise ProtoError("bad_input", "offset must be the index of the chunk's first move")
-    from sy.play import verify  # loaded here, in the command's cycle, not in a step's
     if offset == 0:
         if _verified(b.store):  # a route that did not match may be sent again; one that did is the last word
             raise ProtoError("already_verified", "the game is verified already: a verified game stays verified")
+        # the game is over: what only play needs goes, collected before the check's modules load
+        # (the reveal's start was the game's heap peak with both: docs/memory.md)
+        for name in _PLAY_ONLY:
+            forget(name)
+        if p.app is not None:
+            p.app.collect()
+    from sy.play import verify  # loaded here, in the command's cycle, not in a step's
+    if offset == 0:
         p.revealed = verify.new_state()
     state = p.revealed
     if state is None or offset != state[0]:
         raise ProtoError("bad_input", "the next chunk starts at offset %d" % (state[0] if state else 0))
     return _reveal_steps(p, verify, state, msg.get("start"), moves, bool(msg.get("more")))
+
+
+# the game flow's modules that a game over no longer calls (Mister X's moves, his claims, a
+# take-back): dropped at the reveal, loaded again at a new game's first use
+_PLAY_ONLY = ("play.mrxturn", "rules.mrxmoves", "rules.mrxknown", "play.declare", "play.undo", "rules.takeback")
 
 
 def _reveal_steps(p, verify, state, start, moves, more):

@@ -317,11 +317,6 @@ def _folder(journal, name=""):
 # the game flow's module and the rules' module its command brought are dropped after it, not
 # carried through the rest of the game (docs/memory.md)
 _NEW_GAME = ("play.newgame", "rules.gamestart")
-# A reveal comes once the game is over: its check, and the play's modules that a game over no longer
-# calls (Mister X's moves, his claims, a take-back: loaded again by a new game's first use), dropped
-# after each chunk; the reveal's last chunk was the game's heap peak with them (docs/memory.md)
-_REVEAL = ("play.verify", "rules.commit", "play.mrxturn", "rules.mrxmoves", "rules.mrxknown", "play.declare",
-           "play.undo", "rules.takeback")
 
 # The command table: name -> (handler, the stage it needs, it changes the game (refused while service
 # mode has the switches and LEDs), it reads the whole journal (collected as it goes: sy/app.py's
@@ -346,7 +341,7 @@ COMMANDS = {
     "guide": ("handle_guide", _IN_PLAY, True, False, ()),
     "setup": ("handle_setup", _ANY_STAGE, True, False, _NEW_GAME),
     "reset": ("handle_reset", _ANY_STAGE, True, False, _NEW_GAME),
-    "reveal": ("handle_reveal", _ANY_STAGE, True, True, _REVEAL),
+    "reveal": ("handle_reveal", _ANY_STAGE, True, True, ("play.verify", "rules.commit")),
     "record": ("handle_record", _ANY_STAGE, False, True, ("play.report",)),
     "reed": ("handle_reed", _ANY_STAGE, False, False, ("play.deadreed",)),
     "place": ("handle_place", _IN_PLAY, True, False, ("play.deadreed",)),
