@@ -53,8 +53,8 @@ GC_EVERY = 12 * 1024  # bytes allocated between automatic collections: a long co
 # (docs/pico.md, "The heap paid back")
 GC_EVERY_READING = 4 * 1024
 # a long answer made in steps (the record, a reveal) is collected after this many: each step reads
-# a journal line, so about GC_EVERY_READING of garbage or less, and the collector's own threshold
-# never lands inside a step (the game's peak is the reveal's last chunk between two of these)
+# (and for Mister X's lines parses) a journal line, so the collector's own threshold never lands
+# inside a step, and the reveal's peak stays close to its live heap (docs/memory.md)
 STEPS_PER_COLLECT = 2
 _MEM = hasattr(gc, "mem_alloc")  # MicroPython (CPython's gc cannot say)
 
