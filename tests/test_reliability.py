@@ -21,10 +21,11 @@ import pytest
 
 from host.reliability import chaos, faults, fuzz
 from host.reliability.common import FastLink, RelSim, check_frames, inspect_flash, strace_works
+from host.simulator.board import SIM_HEAP
 from mpy import needs_unix_port
 
 pytestmark = needs_unix_port
-HEAP = os.environ.get("SY_E2E_HEAP", "112k")
+HEAP = os.environ.get("SY_E2E_HEAP", SIM_HEAP)
 SEED = int(os.environ.get("SY_RELIABILITY_SEED", "8"))
 
 

@@ -76,7 +76,7 @@ class App:
         self.proto = Protocol(link, name, self)
         self.store = store  # the board's journal and snapshot (service mode's board has none)
         self.board = Board(leds, store, self.proto, graph)
-        self.proto.board = self.board
+        self.proto.attach(self.board)
         self.cycles = 0
         self.last_frame = 0
         self.changes = 0  # debounced changes taken (the in-process board and the watcher read it)

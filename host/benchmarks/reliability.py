@@ -23,6 +23,7 @@ import time
 
 from host.reliability import chaos, faults, fuzz
 from host.reliability.common import check_frames
+from host.simulator.board import SIM_HEAP
 
 FIGURES = ("fuzz_lines", "fuzz_crashes", "fuzz_unanswered", "fuzz_state_changes",
            "power_cuts", "cuts_during_save", "lost_moves", "corrupt_saves", "resumed_games",
@@ -54,7 +55,7 @@ def add_arguments(parser):
     parser.add_argument("--probing-games", type=int, default=200,
                         help="games per mode of the take-back probing measure (default 200)")
     parser.add_argument("--seed", type=int, default=None, help="random seed (default: a fresh one, printed)")
-    parser.add_argument("--heap", default="112k", help="the firmware's heap (default 112k)")
+    parser.add_argument("--heap", default=SIM_HEAP, help="the firmware's heap (default %s)" % SIM_HEAP)
     parser.add_argument("--only", default=",".join(PARTS), help="parts to run, comma-separated: " + ",".join(PARTS))
     parser.add_argument("--skip-trim-window", action="store_true",
                         help="time no power cut onto the boot's journal trim (where sy/storage/store.py loses the "
@@ -74,7 +75,7 @@ def run(args):
 
 
 def run_all(fuzz_lines=10000, power_cuts=200, power_games=5, link_cuts=40, link_games=2, secrecy_games=1,
-            probing_games=200, seed=1, heap="112k", only=PARTS, log=None, details=False, skip_trim_window=False):
+            probing_games=200, seed=1, heap=SIM_HEAP, only=PARTS, log=None, details=False, skip_trim_window=False):
     t0 = time.monotonic()
     out = {"seed": seed}
     problems = []

@@ -16,9 +16,10 @@ import secrets
 import statistics
 import tempfile
 import time
+from host.simulator.board import SIM_HEAP
 
 
-def forged_claims(heap="112k", seed=5):
+def forged_claims(heap=SIM_HEAP, seed=5):
     """A whole game with commitments on a simulated board; after every detective move the
     attacker sends a bare `{"cmd": "capture", "piece": ...}` and one with a made-up proof,
     and at Mister X's turns a bare `cornered`. Counts the claims the board took, and whether the
@@ -161,7 +162,7 @@ def thinking_time(budget=0.2, n=3):
     return {"thinking_time_gap_ms": round(gap, 1), "thinking_time_telling": int(gap > 30)}
 
 
-def run_attacks(heap="112k", log=None):
+def run_attacks(heap=SIM_HEAP, log=None):
     out = {}
     for name, fn in (("forged claims", lambda: forged_claims(heap)), ("host files", host_file_reads),
                      ("web view", web_view), ("randomness", guessable_randomness), ("policy leak", policy_leak),

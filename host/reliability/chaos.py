@@ -27,6 +27,7 @@ from host.reliability.common import FastLink, RelSim, inspect_flash, strace_work
 from host.simulator.scripted import _mrx_second, detective_move
 from sy.rules import commit as commitlib
 from sy.rules.game import Game, RuleError, TICKET_NAMES
+from host.simulator.board import SIM_HEAP
 
 TICKETS = TICKET_NAMES
 
@@ -513,7 +514,7 @@ def flash_leaks(fl, truth, salts, all_salts=None):
     return out
 
 
-def run_games(n_games, mode, cuts_target=None, seed=1, heap="112k", rate=None, log=None, record_frames=False,
+def run_games(n_games, mode, cuts_target=None, seed=1, heap=SIM_HEAP, rate=None, log=None, record_frames=False,
               keep=None, strace=True, repl_round=0, config=None, avoid_trim_cut=False, tolerate_stuck_over=False):
     """Play n_games whole games with `mode` chaos; returns the stats dict. With cuts_target the
     cut rate is set so that about that many cuts fall over the games (~130 actions a game)."""

@@ -17,6 +17,7 @@ import time
 import serial
 
 from host.link.auth import PortShared, Signer, claim_port, new_key
+from host.simulator.board import SIM_HEAP
 
 DETECTIVES = (13, 26, 29, 34, 50)
 MRX_START = 45
@@ -137,7 +138,7 @@ class LineClient:
         raise TimeoutError("no %s event" % kind)
 
 
-def forged_lines(heap="112k"):
+def forged_lines(heap=SIM_HEAP):
     """The second program's attack on a keyed game on the simulated board. Returns the counts."""
     from sy.rules import commit as commitlib
     from sy.rules.game import Game
@@ -255,7 +256,7 @@ def host_side():
     return got
 
 
-def run(probing_games=200, seed=1, heap="112k", log=None):
+def run(probing_games=200, seed=1, heap=SIM_HEAP, log=None):
     from host.reliability import probing
     out = {}
     t0 = time.monotonic()

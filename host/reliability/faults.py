@@ -11,6 +11,7 @@ from host.link.boardlink import BoardCommandError
 from host.reliability.common import FastLink, RelSim
 from host.web.board import piece_rgb
 from sy.play.board import TRANSPORT_RGB, _ERROR
+from host.simulator.board import SIM_HEAP
 
 DARK = (0, 0, 0)
 
@@ -30,7 +31,7 @@ TAXI, BUS, UG = (shown(tuple(TRANSPORT_RGB[3 * t:3 * t + 3])) for t in range(3))
 
 
 class Bench:
-    def __init__(self, heap="112k"):
+    def __init__(self, heap=SIM_HEAP):
         self.sim = RelSim(heapsize=heap, debounce_ms=10, config={"scan_hz": 500})
         self.sim.start()
         self.link = FastLink(self.sim.port, timeout=5)
@@ -314,7 +315,7 @@ SCENARIOS = (sc_chatter, sc_two_lifted, sc_wrong_station, sc_knocked_off, sc_stu
              sc_moved_in_mrx_turn, sc_started_off, sc_setup_off)
 
 
-def run_faults(heap="112k", only=None, log=None):
+def run_faults(heap=SIM_HEAP, only=None, log=None):
     t0 = time.monotonic()
     b = Bench(heap)
     out = []

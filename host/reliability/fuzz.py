@@ -22,6 +22,7 @@ import time
 import serial
 
 from host.reliability.common import RelSim, flash_bytes
+from host.simulator.board import SIM_HEAP
 
 CODES = {"bad_input", "wrong_turn", "already_moved", "not_connected", "no_ticket", "occupied", "ferry",
          "double_used", "game_over", "version", "too_long", "no_memory", "internal"}
@@ -253,7 +254,7 @@ class Fuzzer:
         self.wait_stage(lambda st: st["stage"] == "over")
 
 
-def run_fuzz(lines=10000, seed=1, heap="112k", scan_hz=1000, window=3000, log=None):
+def run_fuzz(lines=10000, seed=1, heap=SIM_HEAP, scan_hz=1000, window=3000, log=None):
     """Returns the figures: fuzz_lines, fuzz_crashes, fuzz_unanswered, fuzz_state_changes and
     details (by kind, accepted changes, examples of failures)."""
     rng = random.Random(seed)

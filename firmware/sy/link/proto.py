@@ -92,7 +92,7 @@ class Protocol:
     def __init__(self, link, board_name, app):
         self.link = link
         self.app = app
-        self.board = None  # set by the app (the board needs us as its output first)
+        self.board = None  # attach() (the board needs us as its output first)
         self.revealed = None  # how far a reveal arriving in chunks got (sy/play/verify.py's new_state())
         self.board_name = board_name
         self.job = None  # an answer made in steps, a step a scan cycle (sy/app.py): (id, generator)
@@ -100,6 +100,10 @@ class Protocol:
         # on flash, or a setup or hello with one); a board whose games have none never carries it
         self._auth = None
         self._keyless = False  # known: no key on this board (until a setup brings one)
+
+    def attach(self, board):
+        """The board whose game the commands play (made after us: we are its output)."""
+        self.board = board
 
     @property
     def auth(self):
