@@ -58,6 +58,9 @@ KNOWN = (
     # that answer is the generator a handler returned: pyright cannot follow either from the class
     ("firmware/sy/link/proto.py", '"None" is not iterable'),
     ("firmware/sy/link/proto.py", 'Argument of type "Unknown | dict[str, Unknown]'),
+    # _mac's message parts are any buffer (bytes, or a memoryview of the line checked in place);
+    # pyright reads bytes from their b"" defaults
+    ("firmware/sy/link/auth.py", 'Argument of type "memoryview[int]" cannot be assigned to parameter "d"'),
 )
 
 _IMPORT = re.compile(r"^\s*(?:import|from)\s+(\w+)", re.M)

@@ -38,3 +38,8 @@ def commit_arg(v):
     if not isinstance(v, str) or len(v) != 64 or not all(c in _HEX for c in v.encode()):
         raise ProtoError("bad_input", "commit must be a SHA-256 hex digest (64 characters 0-9, a-f)")
     return v
+
+
+# what a step of a long answer yields before one that makes much garbage of its own (the reveal's
+# verdict, saved to flash): the loop collects the steps' garbage first (sy/app.py)
+COLLECT_FIRST = 1

@@ -9,8 +9,7 @@ the record, reeds out of service). Why, measured: docs/memory.md."""
 from sy import forget
 from sy.rules.base import TICKET_NAMES
 from sy.storage.stages import SETUP, PLAY
-from sy.link.fields import ProtoError, commit_arg, station_arg, ticket_arg
-from sy.link.proto import COLLECT_FIRST
+from sy.link.fields import COLLECT_FIRST, ProtoError, commit_arg, station_arg, ticket_arg
 from sy.play.board import ticket_mask_names
 
 

@@ -300,9 +300,6 @@ def _service(proto, msg):
     return service.handle(proto, msg)
 
 
-# what a step of a long answer yields before one that makes much garbage of its own (the reveal's
-# verdict, saved to flash): the loop collects the steps' garbage first (sy/app.py)
-COLLECT_FIRST = 1
 # a game being set up or played: a setup that replaces it, or a reset, speaks for Mister X too
 _GAME_ON = (SETUP, PLAY)
 # the commands that may speak for Mister X (sy/link/auth.py's speaks_for_mrx decides), and the file
