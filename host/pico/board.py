@@ -213,8 +213,7 @@ class PicoBoard(SimBoard):
             payload = stream.read(n)
             if head[:1] == b"S":
                 if not self.cable_cut:
-                    self.console += payload
-                    del self.console[:-65536]
+                    self._heard(payload)
                     self._pass_on(self._host_master, payload)
             else:
                 self._event(json.loads(payload))

@@ -59,6 +59,7 @@ BUTTONS = ("taxi", "bus", "underground", "confirm")
 # reference for heap (yard bench pico); the unix port's 64-bit objects and its qstr pools need more
 # for the same game, and the reliability runs dump what the REPL reaches on top of a whole game
 SIM_HEAP = "128k"
+CONSOLE_KEEP = 65536  # bytes of the firmware's serial output a SimBoard keeps (its console's tail)
 
 
 class SimBoard:
@@ -83,7 +84,9 @@ class SimBoard:
         self._lifeline = None  # the write end of the pipe that keeps the firmware alive (start())
         self._relay = None
         self._stop = False
-        self.console = bytearray()  # everything the firmware wrote to its serial port (tail)
+        self.console = bytearray()  # the last CONSOLE_KEEP bytes the firmware wrote to its serial port
+        self.console_heard = 0  # how many bytes it has written in all (console_since() reads by it)
+        self._console_lock = threading.Lock()
         self.cable_cut = False  # True: the relay drops every byte both ways (a pulled USB cable)
         with open(os.path.join(self.folder, "board.json"), "w") as f:
             json.dump(self.config, f)
@@ -179,11 +182,25 @@ class SimBoard:
                 if self.cable_cut:
                     continue  # the bytes die in the cut cable
                 if fd == fw:
-                    self.console += data
-                    del self.console[:-65536]
+                    self._heard(data)
                     self._pass_on(host, data)
                 else:
                     self._pass_on(fw, data)
+
+    def _heard(self, data):
+        """Keep what the firmware wrote: the console's tail, and the count console_since() reads by."""
+        with self._console_lock:
+            self.console += data
+            del self.console[:-CONSOLE_KEEP]
+            self.console_heard += len(data)
+
+    def console_since(self, heard):
+        """(the bytes the firmware wrote after the first `heard` of them, the new count). Read by
+        count, not by matching the last bytes seen: a line the firmware repeats would match a later
+        copy and skip what came between. Bytes older than the kept tail are lost, as in a scrollback."""
+        with self._console_lock:
+            new = max(0, min(self.console_heard - heard, len(self.console)))
+            return bytes(self.console[len(self.console) - new:]), self.console_heard
 
     def _pass_on(self, fd, data):
         """Write data to fd, waiting while the reader is slow (at most 2 s, and never past stop()):

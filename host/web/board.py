@@ -69,19 +69,13 @@ class NoteTap:
     def __init__(self, sim, keep=12):
         self.sim = sim
         self.keep = keep
-        self.tail = b""
+        self.heard = 0  # how many of the firmware's bytes have been read (SimBoard.console_since)
         self.partial = b""
         self.notes = []
         self.count = 0
 
     def poll(self):
-        buf = bytes(self.sim.console)
-        if self.tail:
-            k = buf.rfind(self.tail)
-            new = buf[k + len(self.tail):] if k >= 0 else buf
-        else:
-            new = buf
-        self.tail = buf[-128:]
+        new, self.heard = self.sim.console_since(self.heard)
         if not new:
             return False
         data = self.partial + new

@@ -81,7 +81,7 @@ class SecretPage(Page):
         self.map = load_map(map_name)
         self.colours = piece_colours()
 
-    def make_state(self):
+    def read_state(self):
         self.watch.poll()
         return json.dumps({"t": "state", "game": self.watch.state, "said": list(self.said.lines),
                            "asking": self.inp.asking, "error": self.watch.error})

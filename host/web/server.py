@@ -77,6 +77,17 @@ class Page:
     def __init__(self):
         self.clients = set()
         self.state_msg = None
+        # make_state runs in the executor's threads, from the state loop and after each action at
+        # once: the watchers it polls read by offsets and keep partial lines, so one at a time
+        self.state_lock = threading.Lock()
+
+    def make_state(self):
+        """The state message (JSON text) as it is now."""
+        with self.state_lock:
+            return self.read_state()
+
+    def read_state(self):
+        raise NotImplementedError
 
     async def broadcast(self, text):
         for ws in list(self.clients):
@@ -138,7 +149,7 @@ class WebBoard(Page):
                 out[3 * s - 1] = wire[k + pb]
         return (seq, out.hex())
 
-    def make_state(self):
+    def read_state(self):
         self.journal.poll()
         game = self.journal.state
         self.phys.sync_game(game)
