@@ -3,14 +3,15 @@ import json
 import sys
 
 from host.errors import UserError
+from host.i18n import _
 from host.misterx.record import replay
 from sy.europe.record import is_europe
 
 
 def add_arguments(parser):
-    parser.add_argument("record", help="a JSON Lines game record, or - for standard input")
-    parser.add_argument("--quiet", action="store_true", help="print only the final result line")
-    parser.add_argument("--map", metavar="FOLDER", help="Europe records: read the map from this map folder (docs/map-format.md)")
+    parser.add_argument("record", help=_("a JSON Lines game record, or - for standard input"))
+    parser.add_argument("--quiet", action="store_true", help=_("print only the final result line"))
+    parser.add_argument("--map", metavar="FOLDER", help=_("Europe records: read the map from this map folder (docs/map-format.md)"))
 
 
 def read_lines(path):

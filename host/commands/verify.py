@@ -9,16 +9,17 @@ with what the board was told during the game.
 import json
 
 from host.errors import UserError
+from host.i18n import _
 from host.commands.replay import read_lines
 from sy.rules import commit as commitlib
 from host.misterx.record import replay
 
 
 def add_arguments(parser):
-    parser.add_argument("record", help="the revealed secret log (JSON Lines), or - for standard input")
+    parser.add_argument("record", help=_("the revealed secret log (JSON Lines), or - for standard input"))
     parser.add_argument("--board", metavar="BOARD_RECORD",
-                        help="the board's record of the same game: its commitments must match")
-    parser.add_argument("--json", action="store_true", help="print the findings as one JSON object")
+                        help=_("the board's record of the same game: its commitments must match"))
+    parser.add_argument("--json", action="store_true", help=_("print the findings as one JSON object"))
 
 
 def _parse(lines, what):

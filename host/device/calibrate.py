@@ -22,6 +22,7 @@ import time
 
 from host.link.boardlink import BoardLink, BoardCommandError, LinkError
 from host.errors import BoardError, UserError
+from host.i18n import _
 from host.link.ports import add_port_argument, resolve
 from sy.hardware import boardconfig
 
@@ -258,15 +259,15 @@ def _restart(fl, sim):
 def add_arguments(parser):
     add_port_argument(parser)
     parser.add_argument("--config", metavar="BOARD_JSON",
-                        help="the generated map to start from (python -m hardware.gen_config); default: the map "
-                             "the board uses now")
+                        help=_("the generated map to start from (python -m hardware.gen_config); default: the map "
+                             "the board uses now"))
     parser.add_argument("--progress", metavar="FILE", default="yard-calibrate.progress.json",
-                        help="progress file (default ./yard-calibrate.progress.json): the wizard continues from it")
-    parser.add_argument("--restart", action="store_true", help="throw away saved progress and start again")
+                        help=_("progress file (default ./yard-calibrate.progress.json): the wizard continues from it"))
+    parser.add_argument("--restart", action="store_true", help=_("throw away saved progress and start again"))
     parser.add_argument("--save", metavar="FILE", default="board-calibrated.json",
-                        help="also keep the calibrated config here (default ./board-calibrated.json)")
-    parser.add_argument("--no-write", action="store_true", help="do not write the board's board.json")
-    parser.add_argument("--yes", "-y", action="store_true", help="write without asking at the end")
+                        help=_("also keep the calibrated config here (default ./board-calibrated.json)"))
+    parser.add_argument("--no-write", action="store_true", help=_("do not write the board's board.json"))
+    parser.add_argument("--yes", "-y", action="store_true", help=_("write without asking at the end"))
 
 
 LED_HELP = """\
@@ -372,7 +373,7 @@ class Calibration:
     def reeds(self):
         d = self.p.data
         reeds = d["reeds"]  # [[station, bit or -1], ...] in the order asked
-        index, _ = self.led_map()
+        index, _warnings = self.led_map()
         order = sorted(range(1, STATIONS + 1), key=lambda s: (self.p.data["leds"][index[s - 1]] <= 0, index[s - 1]))
         if not d.get("empty_checked"):
             self.say(REED_HELP)
@@ -587,7 +588,7 @@ def _write(port, sim, index, bits, file_cfg, prog, save, write, yes, svc, say):
         _save(save, checked, say)
     # the firmware restarted with the new file: read its maps back through the protocol
     back = None
-    for _ in range(40):
+    for _attempt in range(40):
         back = Service(port, say, svc.kb)
         try:
             back.open()

@@ -21,6 +21,7 @@ import time
 
 from host import ROOT
 from host.errors import BoardError, UserError
+from host.i18n import _
 from host.device.mpy_build import arch_of_mpy, compile_file, on_board, tool, wanted
 from host.link.ports import add_port_argument, resolve, open_serial
 from sy.link.fields import PROTO
@@ -83,15 +84,15 @@ print(repr((_p.FIRMWARE, _p.PROTO)))
 def add_arguments(parser):
     add_port_argument(parser)
     parser.add_argument("--config", metavar="BOARD_JSON",
-                        help="board config to write (validated first); default: keep the board's, or write the "
-                             "defaults for --board if it has none")
-    parser.add_argument("--board", choices=("pico", "esp32"), help="board kind for a default config (guessed)")
+                        help=_("board config to write (validated first); default: keep the board's, or write the "
+                             "defaults for --board if it has none"))
+    parser.add_argument("--board", choices=("pico", "esp32"), help=_("board kind for a default config (guessed)"))
     parser.add_argument("--resume", action="store_true",
-                        help="do not soft-reset (mpremote's resume: a virtual board on the unix port ends on a "
-                             "soft reset); the version is then checked by importing the new firmware")
-    parser.add_argument("--force", action="store_true", help="copy every file, even unchanged ones")
-    parser.add_argument("--dry-run", action="store_true", help="show what would be copied, copy nothing")
-    parser.add_argument("--quiet", "-q", action="store_true", help="no progress bar")
+                        help=_("do not soft-reset (mpremote's resume: a virtual board on the unix port ends on a "
+                             "soft reset); the version is then checked by importing the new firmware"))
+    parser.add_argument("--force", action="store_true", help=_("copy every file, even unchanged ones"))
+    parser.add_argument("--dry-run", action="store_true", help=_("show what would be copied, copy nothing"))
+    parser.add_argument("--quiet", "-q", action="store_true", help=_("no progress bar"))
 
 
 def local_version():

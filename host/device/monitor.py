@@ -7,16 +7,17 @@ import json
 import time
 
 from host.errors import BoardError
+from host.i18n import _
 from host.link.ports import add_port_argument, resolve, open_serial
 from sy.link.fields import PROTO
 
 
 def add_arguments(parser):
     add_port_argument(parser)
-    parser.add_argument("--hello", type=int, metavar="SEQ", help="say hello with acked=SEQ: the board resends later events")
-    parser.add_argument("--status", action="store_true", help="ask for the board's status once")
-    parser.add_argument("--seconds", type=float, help="stop after this many seconds")
-    parser.add_argument("--json", action="store_true", help="print the lines as they came, without time stamps")
+    parser.add_argument("--hello", type=int, metavar="SEQ", help=_("say hello with acked=SEQ: the board resends later events"))
+    parser.add_argument("--status", action="store_true", help=_("ask for the board's status once"))
+    parser.add_argument("--seconds", type=float, help=_("stop after this many seconds"))
+    parser.add_argument("--json", action="store_true", help=_("print the lines as they came, without time stamps"))
 
 
 def run(args, out=print):

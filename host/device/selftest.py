@@ -24,6 +24,7 @@ import time
 from host.device.calibrate import (STATIONS, GREEN, Progress, Quit, Service, _out_factory, chain_pos, parse_stations,
                             stopped)
 from host.link.boardlink import BoardCommandError
+from host.i18n import _
 from sy.hardware import boardconfig
 from host.link.ports import add_port_argument, resolve
 
@@ -37,16 +38,16 @@ TODO = [60, 0, 0]
 def add_arguments(parser):
     add_port_argument(parser)
     parser.add_argument("--progress", metavar="FILE", default="yard-selftest.progress.json",
-                        help="progress file (default ./yard-selftest.progress.json): the test continues from it")
-    parser.add_argument("--restart", action="store_true", help="throw away saved progress and start again")
+                        help=_("progress file (default ./yard-selftest.progress.json): the test continues from it"))
+    parser.add_argument("--restart", action="store_true", help=_("throw away saved progress and start again"))
     parser.add_argument("--report", metavar="FILE", default="yard-selftest-report.txt",
-                        help="also write the report here (default ./yard-selftest-report.txt)")
-    parser.add_argument("--chase-ms", type=int, default=80, help="ms per LED in the chase (0 skips the chase)")
+                        help=_("also write the report here (default ./yard-selftest-report.txt)"))
+    parser.add_argument("--chase-ms", type=int, default=80, help=_("ms per LED in the chase (0 skips the chase)"))
     parser.add_argument("--take-out", choices=("ask", "yes", "no"), default="ask",
-                        help="take the broken switches found out of service (and put those out of service "
-                             "that now work back): ask (default), yes, no")
+                        help=_("take the broken switches found out of service (and put those out of service "
+                             "that now work back): ask (default), yes, no"))
     parser.add_argument("--pause", action="store_true",
-                        help="test during a game (the game waits; put the pieces back afterwards)")
+                        help=_("test during a game (the game waits; put the pieces back afterwards)"))
 
 
 class SelfTest:

@@ -18,6 +18,7 @@ import struct
 import tempfile
 
 from host.errors import UserError
+from host.i18n import _
 
 MAGIC_START0 = 0x0A324655
 MAGIC_START1 = 0x9E5D5157
@@ -254,11 +255,11 @@ def make_board_uf2(micropython_uf2, out_path, config_path=None):
 
 def add_arguments(parser):
     parser.add_argument("--micropython", metavar="RPI_PICO_UF2", required=True,
-                        help="MicroPython's firmware for the Raspberry Pi Pico (RPI_PICO-*.uf2 from "
-                             "https://micropython.org/download/RPI_PICO/)")
-    parser.add_argument("-o", "--output", default="board.uf2", help="the UF2 to write (default board.uf2)")
+                        help=_("MicroPython's firmware for the Raspberry Pi Pico (RPI_PICO-*.uf2 from "
+                             "https://micropython.org/download/RPI_PICO/)"))
+    parser.add_argument("-o", "--output", default="board.uf2", help=_("the UF2 to write (default board.uf2)"))
     parser.add_argument("--config", metavar="BOARD_JSON",
-                        help="the board's config (validated); default: the Pico defaults")
+                        help=_("the board's config (validated); default: the Pico defaults"))
 
 
 def run(args):

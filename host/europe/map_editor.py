@@ -22,6 +22,7 @@ import threading
 from aiohttp import web
 
 from host.errors import UserError
+from host.i18n import _
 from host.europe import mapformat
 from host.web.server import serve
 
@@ -35,11 +36,11 @@ PHOTO_TYPES = {".png": "image/png", ".jpg": "image/jpeg", ".jpeg": "image/jpeg",
 
 
 def add_arguments(parser):
-    parser.add_argument("photo", help="a photo (or scan) of your board: PNG, JPEG, WebP, SVG")
-    parser.add_argument("--map", metavar="FOLDER", help="open an existing map: a Europe map folder or data/london")
-    parser.add_argument("--out", metavar="FOLDER", help="where Save writes the map folder (default: ./my-map)")
-    parser.add_argument("--port", type=int, default=0, help="port on 127.0.0.1 (default: any free one)")
-    parser.add_argument("--no-browser", action="store_true", help="print the URL, do not open a browser")
+    parser.add_argument("photo", help=_("a photo (or scan) of your board: PNG, JPEG, WebP, SVG"))
+    parser.add_argument("--map", metavar="FOLDER", help=_("open an existing map: a Europe map folder or data/london"))
+    parser.add_argument("--out", metavar="FOLDER", help=_("where Save writes the map folder (default: ./my-map)"))
+    parser.add_argument("--port", type=int, default=0, help=_("port on 127.0.0.1 (default: any free one)"))
+    parser.add_argument("--no-browser", action="store_true", help=_("print the URL, do not open a browser"))
 
 
 def photo_size(path):
