@@ -130,8 +130,8 @@ def test_bus_check_names_the_fastest_reliable_clock():
     # 2 MHz agreeing after a failure at 1 MHz is luck, not a reliable clock
     assert bus_verdict(r) == (True, 500000)
     text = "\n".join(bus_lines(r))
-    assert "READER BUS  OK" in text and "fastest reliable clock: 500000 Hz" in text
-    assert "1000000 Hz: 3 of 40 reads differed" in text
+    assert "READER BUS  OK" in text and "fastest reliable clock: 500,000 Hz" in text  # numbers as English writes them
+    assert "1,000,000 Hz: 3 of 40 reads differed" in text
     r["configured"] = 400000   # less than a factor 2 below the limit
     ok, fastest = bus_verdict(r)
     assert not ok and "set reeds.baudrate to 250000 or less" in "\n".join(bus_lines(r))

@@ -22,7 +22,7 @@ import time
 
 from host.link.boardlink import BoardLink, BoardCommandError, LinkError
 from host.errors import BoardError, UserError
-from host.i18n import _
+from host.i18n import N_, _
 from host.link.ports import add_port_argument, resolve
 from sy.hardware import boardconfig
 
@@ -41,8 +41,9 @@ def stopped(e, svc, progress_path, say):
     """A wizard (calibrate, selftest) stopped by q (Quit) or Ctrl-C (KeyboardInterrupt): its answers
     are saved, the board leaves service mode. Returns the exit code: 1 for q, 130 for Ctrl-C."""
     ctrl_c = isinstance(e, KeyboardInterrupt)
-    say("\n%s. Progress saved in %s: run the same command again to continue." % (
-        "Interrupted" if ctrl_c else "Stopped", progress_path))
+    text = (_("\nInterrupted. Progress saved in %s: run the same command again to continue.") if ctrl_c else
+            _("\nStopped. Progress saved in %s: run the same command again to continue."))
+    say(text % progress_path)
     svc.close()
     return 130 if ctrl_c else 1
 
@@ -55,7 +56,7 @@ def closed_bits(hexstr):
 
 def chain_pos(bit):
     """Where a chain bit is wired: 'chain bit 37 (chip 4, input D2)'."""
-    return "chain bit %d (chip %d, input D%d)" % (bit, bit // 8, 7 - bit % 8)
+    return _("chain bit %(bit)d (chip %(chip)d, input D%(input)d)") % {"bit": bit, "chip": bit // 8, "input": 7 - bit % 8}
 
 
 def parse_stations(text):
@@ -63,7 +64,7 @@ def parse_stations(text):
     out = []
     for word in text.replace(",", " ").split():
         if not word.isdigit() or not 1 <= int(word) <= STATIONS:
-            raise ValueError("%r is not a station number 1..%d" % (word, STATIONS))
+            raise ValueError(_("%(word)r is not a station number 1..%(last)d") % {"word": word, "last": STATIONS})
         out.append(int(word))
     return out
 
@@ -117,8 +118,9 @@ class Service:
             self.cmd("svc_begin", pause=pause)
         except BoardCommandError as e:
             if e.code == "bad_input":
-                raise BoardError("the board's firmware has no service mode: update it with yard flash")
-            raise BoardError("the board refused service mode: %s" % e.message)
+                raise BoardError(_("the board's firmware has no service mode: update it with yard flash"))
+            from host import refusals
+            raise BoardError(_("the board refused service mode: %s") % refusals.of(e))
         self.info = self.cmd("svc_info")
         return self
 
@@ -186,7 +188,8 @@ class Progress:
         except FileNotFoundError:
             self.data = None
         except (OSError, ValueError) as e:
-            raise UserError("cannot read the progress file %s (%s): delete it or use --restart" % (self.path, e))
+            raise UserError(_("cannot read the progress file %(path)s (%(error)s): delete it or use --restart")
+                            % {"path": self.path, "error": e})
         return self.data
 
     def save(self):
@@ -223,7 +226,7 @@ def write_board_config(port, make, sim, out=print):
         try:
             checked = boardconfig.validate(make(base))
         except boardconfig.ConfigError as e:
-            raise UserError("the calibrated config is not valid, nothing written: %s" % e)
+            raise UserError(_("the calibrated config is not valid, nothing written: %s") % e)
         text = json.dumps(checked)
         with tempfile.TemporaryDirectory() as tmp:
             local = os.path.join(tmp, "board.json")
@@ -232,7 +235,7 @@ def write_board_config(port, make, sim, out=print):
             fl.write("board.json", local, FlashProgress(len(text), True))
         back = fl.t.fs_readfile("board.json")
         if hashlib.sha256(back).digest() != hashlib.sha256(text.encode()).digest():
-            raise BoardError("board.json read back from the board differs from what was written")
+            raise BoardError(_("board.json read back from the board differs from what was written"))
     except BaseException:
         _restart(fl, sim)
         raise
@@ -270,17 +273,39 @@ def add_arguments(parser):
     parser.add_argument("--yes", "-y", action="store_true", help=_("write without asking at the end"))
 
 
-LED_HELP = """\
+LED_HELP = N_("""\
 Step 1 of 3: LEDs. The LEDs light white one at a time, in chain order (from the controller).
 For each, type where it shines:
   Enter     under the station in [brackets] (the generated map)
   a number  under that station
-  x         it stays dark / you cannot see it     b  back one LED     q  save and stop"""
+  x         it stays dark / you cannot see it     b  back one LED     q  save and stop""")
 
-REED_HELP = """\
+REED_HELP = N_("""\
 Step 2 of 3: switches. Take one piece. Each station lights in turn: put the piece on it, the board
 finds its switch (no typing), then take the piece off again.
-  s + Enter  skip: the switch does not react      b + Enter  back one      q + Enter  save and stop"""
+  s + Enter  skip: the switch does not react      b + Enter  back one      q + Enter  save and stop""")
+
+# the keys a maker types in the wizards: English, and the catalog's (each language's own letters)
+KEYS = {
+    # i18n: the key for "save and stop" in the wizards (LED_HELP, REED_HELP)
+    "q": N_("q"),
+    # i18n: the key for "back one" in the calibration wizard
+    "b": N_("b"),
+    # i18n: the key for "skip this switch" in the calibration wizard
+    "s": N_("s"),
+    # i18n: the key for "this LED stays dark" in the calibration wizard
+    "x": N_("x"),
+}
+
+
+def key(text):
+    """The English key a maker typed ('q', 'b', 's', 'x'), in English or in the catalog's
+    language; else the text as typed, lowered."""
+    low = text.strip().lower()
+    for k, name in KEYS.items():
+        if low in (k, _(name).lower()):
+            return k
+    return low
 
 
 class Calibration:
@@ -300,16 +325,16 @@ class Calibration:
         expect = d["expect"]
         count = self.count
         if len(answers) < count:
-            self.say(LED_HELP)
+            self.say(_(LED_HELP))
         while len(answers) < count:
             k = len(answers)
             self.svc.led(k, WHITE)
             guess = expect[k]
             taken = {s: i for i, s in enumerate(answers) if s > 0}
             while True:
-                text = self.svc.ask("LED %3d/%d (chain index %d)  under station [%s]: " % (
-                    k + 1, count, k, guess if guess else "none"))
-                low = text.lower()
+                text = self.svc.ask(_("LED %(led)3d/%(of)d (chain index %(index)d)  under station [%(guess)s]: ") % {
+                    "led": k + 1, "of": count, "index": k, "guess": guess if guess else _("none")})
+                low = key(text)
                 if low == "q":
                     raise Quit()
                 if low == "b":
@@ -326,15 +351,17 @@ class Calibration:
                     try:
                         s = parse_stations(text)
                     except ValueError as e:
-                        self.say("  %s; Enter, a station number, x, b or q" % e)
+                        self.say(_("  %(error)s; Enter, a station number, %(x)s, %(b)s or %(q)s") % {
+                            "error": e, "x": _(KEYS["x"]), "b": _(KEYS["b"]), "q": _(KEYS["q"])})
                         continue
                     if len(s) != 1:
-                        self.say("  one station per LED, please")
+                        self.say(_("  one station per LED, please"))
                         continue
                     s = s[0]
                 if s > 0 and s in taken:
-                    self.say("  station %d already has LED %d (chain index %d): type another station, or b to "
-                             "go back and correct it" % (s, taken[s] + 1, taken[s]))
+                    self.say(_("  station %(station)d already has LED %(led)d (chain index %(index)d): type another "
+                               "station, or %(b)s to go back and correct it")
+                             % {"station": s, "led": taken[s] + 1, "index": taken[s], "b": _(KEYS["b"])})
                     continue
                 if s > 0 and s != guess:
                     # the map was wrong here: most likely two LEDs swapped, so the LED the map gave to
@@ -365,8 +392,8 @@ class Calibration:
                 k = want if want in free else free[0]
                 free.remove(k)
                 index[s - 1] = k
-                warn.append("station %d: LED chain index %d by elimination (it stayed dark: check that LED "
-                            "and the data line into it)" % (s, k))
+                warn.append(_("station %(station)d: LED chain index %(index)d by elimination (it stayed dark: "
+                              "check that LED and the data line into it)") % {"station": s, "index": k})
         return index, warn
 
     # step 2
@@ -376,20 +403,24 @@ class Calibration:
         index, _warnings = self.led_map()
         order = sorted(range(1, STATIONS + 1), key=lambda s: (self.p.data["leds"][index[s - 1]] <= 0, index[s - 1]))
         if not d.get("empty_checked"):
-            self.say(REED_HELP)
-            self.svc.ask("Take every piece off the board, then press Enter: ")
+            self.say(_(REED_HELP))
+            self.svc.ask(_("Take every piece off the board, then press Enter: "))
             time.sleep(0.1)
             stuck = sorted(self.svc.raw()["stable"] - {self.marker})   # the marker always reads closed
             for bit in stuck:
                 s = self.station_of_bit(bit)
-                self.say("  %s is closed with nothing on the board%s: a stuck reed or a magnet left there. "
-                         "It is left out; fix it and run yard selftest." % (
-                             chain_pos(bit), " (the map says station %d)" % s if s else ""))
+                if s:
+                    text = _("  %(where)s is closed with nothing on the board (the map says station %(station)d): a "
+                             "stuck reed or a magnet left there. It is left out; fix it and run yard selftest.")
+                else:
+                    text = _("  %(where)s is closed with nothing on the board: a stuck reed or a magnet left there. "
+                             "It is left out; fix it and run yard selftest.")
+                self.say(text % {"where": chain_pos(bit), "station": s})
             d["stuck"] = stuck
             d["empty_checked"] = True
             self.p.save()
         elif len(reeds) < STATIONS:
-            self.say(REED_HELP)
+            self.say(_(REED_HELP))
         stuck = set(d["stuck"])
         while len(reeds) < STATIONS:
             done = {s for s, _b in reeds}
@@ -397,32 +428,34 @@ class Calibration:
             owner = {b: st for st, b in reeds if b >= 0}
             lit = self.p.data["leds"][index[s - 1]] > 0
             self.svc.led(index[s - 1], CYAN)
-            self.say("Switch %3d/%d: put the piece on station %d%s ... " % (
-                len(reeds) + 1, STATIONS, s, " (lit)" if lit else " (its LED is dark)"), end="", flush=True)
+            text = (_("Switch %(switch)3d/%(of)d: put the piece on station %(station)d (lit) ... ") if lit else
+                    _("Switch %(switch)3d/%(of)d: put the piece on station %(station)d (its LED is dark) ... "))
+            self.say(text % {"switch": len(reeds) + 1, "of": STATIONS, "station": s}, end="", flush=True)
             got = self.wait_piece(s, stuck, owner)
             if got == "q":
                 self.say("")
                 raise Quit()
             if got == "b":
-                self.say("back")
+                self.say(_("back"))
                 if reeds:
                     reeds.pop()
                     self.p.save()
                 continue
             if got == "s":
-                self.say("skipped")
+                self.say(_("skipped"))
                 reeds.append([s, -1])
                 self.p.save()
                 continue
             want = self.def_bits[s - 1]
             reeds.append([s, got])
             self.p.save()
-            self.say("%s%s; take it off" % (chain_pos(got), " as in the map" if got == want else
-                                            " (the map said bit %d)" % want), end="", flush=True)
+            text = (_("%s as in the map; take it off") % chain_pos(got) if got == want else
+                    _("%(where)s (the map said bit %(bit)d); take it off") % {"where": chain_pos(got), "bit": want})
+            self.say(text, end="", flush=True)
             if self.wait_lift(got, stuck) == "q":
                 self.say("")
                 raise Quit()
-            self.say(" - ok")
+            self.say(_(" - ok"))
         self.svc.off()
 
     @property
@@ -437,8 +470,8 @@ class Calibration:
         told = set()
         while True:
             line = self.svc.typed()
-            if line is not None and line.strip().lower() in ("s", "b", "q"):
-                return line.strip().lower()
+            if line is not None and key(line) in ("s", "b", "q"):
+                return key(line)
             closed = self.svc.raw()["stable"] - stuck - {self.marker}
             if len(closed) == 1:
                 bit = next(iter(closed))
@@ -446,18 +479,19 @@ class Calibration:
                     return bit
                 if bit not in told:
                     told.add(bit)
-                    self.say("\n  %s already belongs to station %d: is the piece on station %d? " % (
-                        chain_pos(bit), owner[bit], station), end="", flush=True)
+                    self.say(_("\n  %(where)s already belongs to station %(owner)d: is the piece on station "
+                               "%(station)d? ") % {"where": chain_pos(bit), "owner": owner[bit], "station": station},
+                             end="", flush=True)
             elif len(closed) > 1 and "many" not in told:
                 told.add("many")
-                self.say("\n  %d switches are closed (%s): one piece at a time, please " % (
-                    len(closed), ", ".join(str(b) for b in sorted(closed))), end="", flush=True)
+                self.say(_("\n  %(count)d switches are closed (%(bits)s): one piece at a time, please ") % {
+                    "count": len(closed), "bits": ", ".join(str(b) for b in sorted(closed))}, end="", flush=True)
             time.sleep(self.svc.poll_s)
 
     def wait_lift(self, bit, stuck):
         while True:
             line = self.svc.typed()
-            if line is not None and line.strip().lower() == "q":
+            if line is not None and key(line) == "q":
                 return "q"
             if bit not in self.svc.raw()["stable"]:
                 return None
@@ -479,8 +513,8 @@ class Calibration:
                 b = want if want in free else free[0]
                 free.remove(b)
                 bits[s - 1] = b
-                warn.append("station %d: %s by elimination (its switch did not react: run yard selftest)" % (
-                    s, chain_pos(b)))
+                warn.append(_("station %(station)d: %(where)s by elimination (its switch did not react: run yard "
+                              "selftest)") % {"station": s, "where": chain_pos(b)})
         return bits, warn
 
 
@@ -492,7 +526,7 @@ def _defaults(svc, config_path):
             raise UserError(str(e))
         return {"index": list(cfg["leds"]["index"]), "bits": list(cfg["reeds"]["bits"]),
                 "source": config_path}, cfg
-    return {"index": svc.info["index"], "bits": svc.info["bits"], "source": "the board's current map"}, None
+    return {"index": svc.info["index"], "bits": svc.info["bits"], "source": None}, None
 
 
 def calibrate(port, config=None, progress_path="yard-calibrate.progress.json", restart=False, save=None,
@@ -509,8 +543,9 @@ def calibrate(port, config=None, progress_path="yard-calibrate.progress.json", r
         count, chips = svc.info["count"], svc.info["chips"]
         d = prog.load()
         if d is not None and (d.get("count") != count or d.get("chips") != chips):
-            raise UserError("the progress file %s is for another board (%s LEDs, %s chips): use --restart or "
-                            "another --progress" % (progress_path, d.get("count"), d.get("chips")))
+            raise UserError(_("the progress file %(path)s is for another board (%(count)s LEDs, %(chips)s chips): "
+                              "use --restart or another --progress")
+                            % {"path": progress_path, "count": d.get("count"), "chips": d.get("chips")})
         if d is None:
             expect = [0] * count
             for s in range(1, STATIONS + 1):
@@ -518,13 +553,17 @@ def calibrate(port, config=None, progress_path="yard-calibrate.progress.json", r
             prog.data = {"kind": "calibrate", "count": count, "chips": chips, "defaults": defaults,
                          "expect": expect, "leds": [], "reeds": [], "stuck": []}
             prog.save()
-            say("Calibration of the board on %s (%s, %d LEDs, %d shift registers). Defaults: %s.\n"
-                "Progress is saved after every answer in %s: q, Ctrl-C or a crash lose nothing." % (
-                    port, svc.hello.get("board"), count, chips, defaults["source"], progress_path))
+            say(_("Calibration of the board on %(port)s (%(board)s, %(count)d LEDs, %(chips)d shift registers). "
+                  "Defaults: %(source)s.\nProgress is saved after every answer in %(progress)s: q, Ctrl-C or a "
+                  "crash lose nothing.") % {"port": port, "board": svc.hello.get("board"), "count": count,
+                                             "chips": chips, "progress": progress_path,
+                                             "source": defaults["source"] or _("the board's current map")})
         else:
             defaults = prog.data["defaults"]
-            say("Continuing the calibration saved %s in %s: LEDs %d/%d, switches %d/%d done." % (
-                d.get("saved", "?"), progress_path, len(d["leds"]), count, len(d["reeds"]), STATIONS))
+            say(_("Continuing the calibration saved %(saved)s in %(progress)s: LEDs %(leds)d/%(count)d, switches "
+                  "%(switches)d/%(stations)d done.") % {"saved": d.get("saved", "?"), "progress": progress_path,
+                                                        "leds": len(d["leds"]), "count": count,
+                                                        "switches": len(d["reeds"]), "stations": STATIONS})
         cal = Calibration(svc, prog, defaults, say)
         cal.leds()
         cal.reeds()
@@ -537,10 +576,10 @@ def calibrate(port, config=None, progress_path="yard-calibrate.progress.json", r
     d = prog.data
     moved_l = sum(1 for s in range(STATIONS) if index[s] != defaults["index"][s])
     moved_r = sum(1 for s in range(STATIONS) if bits[s] != defaults["bits"][s])
-    say("\nStep 3 of 3: the map. LEDs: %d of %d differ from the defaults; switches: %d of %d differ." % (
-        moved_l, STATIONS, moved_r, STATIONS))
+    say(_("\nStep 3 of 3: the map. LEDs: %(leds)d of %(stations)d differ from the defaults; switches: "
+          "%(switches)d of %(stations)d differ.") % {"leds": moved_l, "switches": moved_r, "stations": STATIONS})
     for w in warn_l + warn_r:
-        say("  warning: " + w)
+        say(_("  warning: %s") % w)
     return _write(port, sim, index, bits, file_cfg, prog, save, write, yes, svc, say)
 
 
@@ -564,7 +603,7 @@ def _save(path, cfg, say):
     from hardware.gen_config import dumps
     with open(path, "w") as f:
         f.write(dumps(boardconfig.validate(cfg)))
-    say("Saved the calibrated config to %s." % path)
+    say(_("Saved the calibrated config to %s.") % path)
 
 
 def _write(port, sim, index, bits, file_cfg, prog, save, write, yes, svc, say):
@@ -575,13 +614,14 @@ def _write(port, sim, index, bits, file_cfg, prog, save, write, yes, svc, say):
         return 0
     if not yes:
         try:
-            ans = _ask_plain(svc, "Write it to the board's board.json now? [Y/n] ")
+            ans = _ask_plain(svc, _("Write it to the board's board.json now? [Y/n] "))
         except Quit:
             ans = "n"
-        if ans.lower().startswith("n"):
+        # i18n: the answer "no" to a [Y/n] question, as its first letter (English n works too)
+        if ans.lower().startswith(("n", _("n"))):
             if save:
                 _save(save, merged(None, file_cfg, index, bits), say)
-            say("Not written. The answers stay in %s: run the command again to write them." % prog.path)
+            say(_("Not written. The answers stay in %s: run the command again to write them.") % prog.path)
             return 1
     checked = write_board_config(port, lambda base: merged(base, file_cfg, index, bits), sim, out=say)
     if save:
@@ -599,16 +639,17 @@ def _write(port, sim, index, bits, file_cfg, prog, save, write, yes, svc, say):
             back = None
             time.sleep(0.25)
     if back is None:
-        raise BoardError("the board did not come back after writing board.json")
+        raise BoardError(_("the board did not come back after writing board.json"))
     try:
         ok = back.info["bits"] == list(bits) and back.info["index"] == list(index)
     finally:
         back.close()
     if not ok:
-        raise BoardError("the board runs with another map than the one written: is board.json in its root folder?")
+        raise BoardError(_("the board runs with another map than the one written: is board.json in its root "
+                           "folder?"))
     prog.remove()
-    say("Written to the board's board.json and checked: the board runs with the calibrated map. "
-        "Next: yard selftest.")
+    say(_("Written to the board's board.json and checked: the board runs with the calibrated map. "
+          "Next: yard selftest."))
     return 0
 
 

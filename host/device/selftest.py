@@ -23,8 +23,9 @@ import time
 
 from host.device.calibrate import (STATIONS, GREEN, Progress, Quit, Service, _out_factory, chain_pos, parse_stations,
                             stopped)
+from host import refusals
 from host.link.boardlink import BoardCommandError
-from host.i18n import _
+from host.i18n import N_, _, ngettext, number
 from sy.hardware import boardconfig
 from host.link.ports import add_port_argument, resolve
 
@@ -32,6 +33,10 @@ BUS_CLOCKS = [100000, 250000, 500000, 1000000, 2000000, 4000000]
 BUS_READS = 40
 BUS_MARGIN = 2   # run the chain at no more than half the fastest clock that read reliably
 COLOURS = (("red", [255, 0, 0]), ("green", [0, 255, 0]), ("blue", [0, 0, 255]), ("white", [255, 255, 255]))
+# the colours as the maker reads and types them (the progress file keeps the English keys)
+COLOUR_NAMES = {"red": N_("red"), "green": N_("green"), "blue": N_("blue"), "white": N_("white")}
+# what the maker may type for "every LED is dark", in English and in the catalog's language
+DARK_WORDS = ("off", "dark", "none")
 TODO = [60, 0, 0]
 
 
@@ -65,24 +70,24 @@ class SelfTest:
         self.marker = {boardconfig.marker_bit(chips)}
 
     def where(self, station):
-        return "station %3d  %s" % (station, chain_pos(self.bits[station - 1]))
+        return _("station %(station)3d  %(where)s") % {"station": station, "where": chain_pos(self.bits[station - 1])}
 
     def bit_where(self, bit):
         s = self.station_of.get(bit)
-        return self.where(s) if s else "%s, no station (a spare input)" % chain_pos(bit)
+        return self.where(s) if s else _("%s, no station (a spare input)") % chain_pos(bit)
 
     # before step 1
     def bus(self):
         d = self.p.data
         if "bus" in d:
             return
-        self.say("The reader bus: reading the switch chain %d times at each of %d clocks (keep the pieces "
-                 "still) ..." % (BUS_READS, len(BUS_CLOCKS)))
+        self.say(_("The reader bus: reading the switch chain %(reads)d times at each of %(clocks)d clocks (keep "
+                   "the pieces still) ...") % {"reads": BUS_READS, "clocks": len(BUS_CLOCKS)})
         try:
             r = self.svc.cmd("svc_bus", baudrates=BUS_CLOCKS, reads=BUS_READS)
         except BoardCommandError as e:
-            d["bus"] = {"skipped": e.message}
-            self.say("  skipped: %s" % e.message)
+            d["bus"] = {"skipped": e.message, "code": e.code}
+            self.say(_("  skipped: %s") % skip_reason(d["bus"]))
         else:
             d["bus"] = r
             for line in bus_lines(r)[1:]:
@@ -94,19 +99,19 @@ class SelfTest:
         d = self.p.data
         if "stuck" in d:
             return
-        self.say("Step 1 of 4: switches on an empty board.")
-        self.svc.ask("Take every piece off the board, then press Enter: ")
+        self.say(_("Step 1 of 4: switches on an empty board."))
+        self.svc.ask(_("Take every piece off the board, then press Enter: "))
         self.svc.raw(clear=True)
         time.sleep(0.6)
         r = self.svc.raw()
         d["stuck"] = sorted(r["stable"] - self.marker)
         d["chatter"] = sorted((r["ever"] | r["raw"]) - r["stable"] - self.marker)
         for b in d["stuck"]:
-            self.say("  closed with nothing on it: " + self.bit_where(b))
+            self.say(_("  closed with nothing on it: %s") % self.bit_where(b))
         for b in d["chatter"]:
-            self.say("  flickering: " + self.bit_where(b))
+            self.say(_("  flickering: %s") % self.bit_where(b))
         if not d["stuck"] and not d["chatter"]:
-            self.say("  every switch is open: good")
+            self.say(_("  every switch is open: good"))
         self.p.save()
 
     # step 2
@@ -123,15 +128,15 @@ class SelfTest:
             s = self.station_of.get(b)
             if s:
                 self.svc.led(self.index[s - 1], GREEN, keep=True)
-        self.say("Step 2 of 4: the sweep. Touch every station with a piece, in any order (sliding it over "
-                 "them is fine). The board shows the stations still to do in red, those done in green.\n"
-                 "Press Enter when every station is green, or when the rest never turn green.")
+        self.say(_("Step 2 of 4: the sweep. Touch every station with a piece, in any order (sliding it over "
+                   "them is fine). The board shows the stations still to do in red, those done in green.\n"
+                   "Press Enter when every station is green, or when the rest never turn green."))
         last_print = 0.0
         shown = -1
         while True:
             line = self.svc.typed()
             if line is not None:
-                if line.strip().lower() == "q":
+                if is_quit(line):
                     raise Quit()
                 break
             r = self.svc.raw(clear=True)
@@ -143,7 +148,7 @@ class SelfTest:
                     self.svc.led(self.index[s - 1], GREEN, keep=True)
                 elif b not in stray:
                     stray.add(b)
-                    self.say("\n  %s closed: a reed wired to an input no station uses?" % chain_pos(b))
+                    self.say(_("\n  %s closed: a reed wired to an input no station uses?") % chain_pos(b))
             if new:
                 d["seen"] = sorted(seen)
                 d["stray"] = sorted(stray)
@@ -154,10 +159,12 @@ class SelfTest:
                 shown = len(seen & want)
                 last_print = now
                 more = " ..." if len(left) > 12 else ""
-                self.say("  seen %3d/%d%s%s" % (shown, len(want), "; still to touch: " if left else "",
-                                                " ".join(str(s) for s in left[:12]) + more))
+                seen_text = _("  seen %(seen)3d/%(of)d") % {"seen": shown, "of": len(want)}
+                if left:
+                    seen_text += _("; still to touch: %s") % (" ".join(str(s) for s in left[:12]) + more)
+                self.say(seen_text)
                 if not left:
-                    self.say("  every station seen: press Enter")
+                    self.say(_("  every station seen: press Enter"))
             time.sleep(self.svc.poll_s)
         d["seen"] = sorted(seen)
         d["swept"] = True
@@ -169,19 +176,19 @@ class SelfTest:
         d = self.p.data
         got = d.setdefault("colours", {})
         if len(got) < len(COLOURS):
-            self.say("Step 3 of 4: colours. The whole board lights in one colour at a time.")
+            self.say(_("Step 3 of 4: colours. The whole board lights in one colour at a time."))
         for name, rgb in COLOURS:
             if name in got:
                 continue
             self.svc.all(rgb)
             while True:
-                text = self.svc.ask("Every station should be %s. Enter if all are; else type the stations that "
-                                    "are dark or another colour: " % name.upper())
-                low = text.lower()
-                if low == "q":
+                text = self.svc.ask(_("Every station should be %s. Enter if all are; else type the stations "
+                                      "that are dark or another colour: ") % _(COLOUR_NAMES[name]).upper())
+                if is_quit(text):
                     raise Quit()
-                if low in dict(COLOURS) or low in ("off", "dark", "none"):
-                    got[name] = {"all": low}
+                whole = colour_word(text)
+                if whole:
+                    got[name] = {"all": whole}
                     break
                 try:
                     got[name] = {"bad": parse_stations(text)}
@@ -200,19 +207,21 @@ class SelfTest:
             d["chase"] = None
             self.p.save()
             return
-        self.say("Step 4 of 4: the chase. One LED at a time in chain order; the screen says where it should be.")
+        self.say(_("Step 4 of 4: the chase. One LED at a time in chain order; the screen says where it should be."))
         led_station = {k: s + 1 for s, k in enumerate(self.index)}
         for k in range(self.count):
             self.svc.led(k)
             s = led_station.get(k)
-            self.say("\r  LED %3d/%d  station %s   " % (k + 1, self.count, s if s else "-"), end="", flush=True)
+            self.say(_("\r  LED %(led)3d/%(of)d  station %(station)s   ") % {"led": k + 1, "of": self.count,
+                                                                        "station": s if s else "-"},
+                     end="", flush=True)
             time.sleep(self.chase_ms / 1000)
         self.svc.off()
         self.say("")
         while True:
-            text = self.svc.ask("Did it go through every station as named? Enter if so; else the station where it "
-                                "went wrong: ")
-            if text.lower() == "q":
+            text = self.svc.ask(_("Did it go through every station as named? Enter if so; else the station where "
+                                  "it went wrong: "))
+            if is_quit(text):
                 raise Quit()
             try:
                 bad = parse_stations(text)
@@ -238,31 +247,33 @@ class SelfTest:
         broken = self.broken()
         out = [s for s in broken if s not in dead]
         back = sorted(dead - set(broken))
-        for stations, to_out, what in ((out, True, "Take the switch%s of station %s out of service until repaired "
-                                                   "(the board works around %s; board.json remembers it)? [y/N] "),
-                                       (back, False, "The switch%s of station %s work%s again: put %s back in "
-                                                     "service? [y/N] ")):
+        for stations, to_out in ((out, True), (back, False)):
             if not stations or d.get("took_out" if to_out else "put_back") is not None:
                 continue
             names = ", ".join(str(s) for s in stations)
-            plural = len(stations) > 1
             if to_out:
-                prompt = what % ("es" if plural else "", names, "them" if plural else "it")
+                prompt = ngettext("Take the switch of station %(stations)s out of service until repaired (the board "
+                                  "works around it; board.json remembers it)? [y/N] ",
+                                  "Take the switches of station %(stations)s out of service until repaired (the "
+                                  "board works around them; board.json remembers it)? [y/N] ", len(stations))
             else:
-                prompt = what % ("es" if plural else "", names, "" if plural else "s", "them" if plural else "it")
+                prompt = ngettext("The switch of station %(stations)s works again: put it back in service? [y/N] ",
+                                  "The switches of station %(stations)s work again: put them back in service? "
+                                  "[y/N] ", len(stations))
             yes = answer == "yes"
             if answer == "ask":
-                text = self.svc.ask(prompt).lower()
-                if text == "q":
+                text = self.svc.ask(prompt % {"stations": names})
+                if is_quit(text):
                     raise Quit()
-                yes = text in ("y", "yes")
+                yes = is_yes(text)
             done = []
             if yes:
                 for st in stations:
                     try:
                         r = self.svc.cmd("reed", station=st, out=to_out)
                     except BoardCommandError as e:
-                        self.say("  station %d: the board refused: %s" % (st, e.message))
+                        self.say(_("  station %(station)d: the board refused: %(reason)s")
+                                 % {"station": st, "reason": refusal(e)})
                         break
                     done.append(st)
                     dead = set(r["dead"])
@@ -280,25 +291,27 @@ class SelfTest:
         seen = set(d.get("seen", []))
         never = [s for s in range(1, STATIONS + 1) if self.bits[s - 1] not in seen and self.bits[s - 1] not in stuck]
         bad_sw = {self.station_of.get(b) for b in stuck + chatter} | set(never)
-        lines.append("SWITCHES  %d of %d OK" % (STATIONS - len(bad_sw - {None}), STATIONS))
+        lines.append(_("SWITCHES  %(ok)d of %(of)d OK") % {"ok": STATIONS - len(bad_sw - {None}), "of": STATIONS})
         for b in stuck:
-            lines.append("  STUCK CLOSED  %s: closed with no piece on the board" % self.bit_where(b))
-            lines.append("                -> a magnet left there? Else the reed's blades stick (tap it, or replace"
-                         " it) or that input is shorted to GND")
+            lines.append(_("  STUCK CLOSED  %s: closed with no piece on the board") % self.bit_where(b))
+            lines.append(_("                -> a magnet left there? Else the reed's blades stick (tap it, or replace"
+                           " it) or that input is shorted to GND"))
         for b in chatter:
-            lines.append("  FLICKERING    %s: opens and closes with no piece on it" % self.bit_where(b))
-            lines.append("                -> a loose wire or a bad joint at the reed or at the shift register input")
+            lines.append(_("  FLICKERING    %s: opens and closes with no piece on it") % self.bit_where(b))
+            lines.append(_("                -> a loose wire or a bad joint at the reed or at the shift register "
+                           "input"))
         for s in never:
             b = self.bits[s - 1]
-            lines.append("  NEVER CLOSED  %s: did not close when the piece came" % self.where(s))
-            lines.append("                -> solder joints and the wire to chip %d input D%d; the reed's near end "
-                         "under the station centre; else replace the reed" % (b // 8, 7 - b % 8))
+            lines.append(_("  NEVER CLOSED  %s: did not close when the piece came") % self.where(s))
+            lines.append(_("                -> solder joints and the wire to chip %(chip)d input D%(input)d; the "
+                           "reed's near end under the station centre; else replace the reed")
+                         % {"chip": b // 8, "input": 7 - b % 8})
         for b in d.get("stray", []):
-            lines.append("  SPARE INPUT   %s closed during the sweep: a reed wired to the wrong input? "
-                         "(yard calibrate maps it)" % chain_pos(b))
+            lines.append(_("  SPARE INPUT   %s closed during the sweep: a reed wired to the wrong input? "
+                           "(yard calibrate maps it)") % chain_pos(b))
         for s in d.get("dead", []):
-            lines.append("  OUT OF SERVICE station %3d: the board works around it (the confirm button puts a piece "
-                         "there); repair it, then run yard selftest again" % s)
+            lines.append(_("  OUT OF SERVICE station %3d: the board works around it (the confirm button puts a "
+                           "piece there); repair it, then run yard selftest again") % s)
         led_lines, led_ok = self._led_report(d)
         lines += led_lines
         bus = d.get("bus")
@@ -308,8 +321,8 @@ class SelfTest:
             lines += bl
             bus_ok = bus_verdict(bus)[0]
         ok = not stuck and not chatter and not never and not d.get("stray") and led_ok and bus_ok
-        lines.append("Everything passed." if ok else "Fix the items above and run yard selftest again "
-                                                    "(yard calibrate if stations and LEDs are mixed up).")
+        lines.append(_("Everything passed.") if ok else _("Fix the items above and run yard selftest again "
+                                                          "(yard calibrate if stations and LEDs are mixed up)."))
         return "\n".join(lines), ok
 
     def _led_report(self, d):
@@ -325,39 +338,43 @@ class SelfTest:
                 per.setdefault(s, []).append(name)
         bad = set(per)
         chase = d.get("chase")
-        out.append("LEDS      %d of %d OK" % (STATIONS - len(bad) if not whole else 0, STATIONS))
+        out.append(_("LEDS      %(ok)d of %(of)d OK") % {"ok": STATIONS - len(bad) if not whole else 0, "of": STATIONS})
         for name, saw in whole:
             if saw in dict(COLOURS):
-                out.append("  WRONG COLOUR  every LED shows %s for %s: set leds.order in board.json (now the "
-                           "wiring order differs; WS2812B is usually GRB)" % (saw, name))
+                out.append(_("  WRONG COLOUR  every LED shows %(shows)s for %(asked)s: set leds.order in board.json "
+                             "(now the wiring order differs; WS2812B is usually GRB)")
+                           % {"shows": _(COLOUR_NAMES[saw]), "asked": _(COLOUR_NAMES[name])})
             else:
-                out.append("  ALL DARK      for %s: check the 5 V supply, the data line from the controller "
-                           "(leds.pin, the 74AHCT125, the 330 ohm resistor) and LED 0" % name)
+                out.append(_("  ALL DARK      for %s: check the 5 V supply, the data line from the controller "
+                             "(leds.pin, the 74AHCT125, the 330 ohm resistor) and LED 0") % _(COLOUR_NAMES[name]))
         dark = sorted((self.index[s - 1], s) for s, cs in per.items() if len(cs) == len(COLOURS))
         tail = self._tail(dark)
         for k, s in dark:
             if tail is not None and k > tail:
                 continue
             if tail == k:
-                out.append("  CHAIN BREAK   station %3d  LED chain index %d and every LED after it stay dark" % (s, k))
-                out.append("                -> the data line between LED %d's DOUT and LED %d's DIN, or LED %d "
-                           "itself (it passes the data on)" % (k - 1, k, k))
+                out.append(_("  CHAIN BREAK   station %(station)3d  LED chain index %(index)d and every LED after "
+                             "it stay dark") % {"station": s, "index": k})
+                out.append(_("                -> the data line between LED %(before)d's DOUT and LED %(led)d's DIN, "
+                             "or LED %(led)d itself (it passes the data on)") % {"before": k - 1, "led": k})
                 continue
-            out.append("  DARK          station %3d  LED chain index %d: dark in every colour" % (s, k))
-            out.append("                -> its 5 V and GND joints; if the LEDs after it work, the data passes: "
-                       "replace LED %d" % k)
+            out.append(_("  DARK          station %(station)3d  LED chain index %(index)d: dark in every colour")
+                       % {"station": s, "index": k})
+            out.append(_("                -> its 5 V and GND joints; if the LEDs after it work, the data passes: "
+                         "replace LED %d") % k)
         for s in sorted(s for s, cs in per.items() if len(cs) < len(COLOURS)):
             k = self.index[s - 1]
-            out.append("  COLOUR FAULT  station %3d  LED chain index %d: wrong or dark in %s" % (
-                s, k, ", ".join(per[s])))
-            out.append("                -> one colour channel of LED %d is dead: replace it" % k)
+            out.append(_("  COLOUR FAULT  station %(station)3d  LED chain index %(index)d: wrong or dark in "
+                         "%(colours)s") % {"station": s, "index": k,
+                                           "colours": ", ".join(_(COLOUR_NAMES[c]) for c in per[s])})
+            out.append(_("                -> one colour channel of LED %d is dead: replace it") % k)
         if chase:
             k = self.index[chase - 1]
-            out.append("  CHASE         went wrong at station %d (LED chain index %d): LEDs out of order from "
-                       "there: run yard calibrate" % (chase, k))
+            out.append(_("  CHASE         went wrong at station %(station)d (LED chain index %(index)d): LEDs out of "
+                         "order from there: run yard calibrate") % {"station": chase, "index": k})
         ok = not bad and not whole and not chase
         if chase is not None and ok:
-            out.append("  the chase followed the route")
+            out.append(_("  the chase followed the route"))
         return out, ok
 
     def _tail(self, dark):
@@ -394,20 +411,57 @@ def bus_verdict(r):
 
 def bus_lines(r):
     if "skipped" in r:
-        return ["READER BUS  not tested: %s" % r["skipped"]]
+        return [_("READER BUS  not tested: %s") % skip_reason(r)]
     ok, fastest = bus_verdict(r)
-    out = ["READER BUS  %s" % ("OK" if ok else "PROBLEM")]
+    out = [_("READER BUS  OK") if ok else _("READER BUS  PROBLEM")]
     for baud, bad, reads in sorted(r["results"]):
-        out.append("  %8d Hz: %s" % (baud, "%d of %d reads differed" % (bad, reads) if bad else "all %d reads agree"
-                                     % reads))
+        verdict = (_("%(bad)d of %(reads)d reads differed") % {"bad": bad, "reads": reads} if bad else
+                   _("all %d reads agree") % reads)
+        out.append(_("  %(clock)s Hz: %(verdict)s") % {"clock": number(baud).rjust(9), "verdict": verdict})
     if fastest is None:
-        out.append("  no clock read the chain reliably -> check the ribbon's CLK and SH/LD wires, the 68 ohm "
-                   "series resistors and every chip's 100 nF; a piece moved during the test also does this")
+        out.append(_("  no clock read the chain reliably -> check the ribbon's CLK and SH/LD wires, the 68 ohm "
+                     "series resistors and every chip's 100 nF; a piece moved during the test also does this"))
     else:
-        out.append("  fastest reliable clock: %d Hz; reeds.baudrate is %d Hz%s" % (
-            fastest, r["configured"], "" if ok else " -> set reeds.baudrate to %d or less in board.json"
-            % (fastest // BUS_MARGIN)))
+        line = _("  fastest reliable clock: %(fastest)s Hz; reeds.baudrate is %(configured)s Hz") % {
+            "fastest": number(fastest), "configured": number(r["configured"])}
+        if not ok:
+            line += _(" -> set reeds.baudrate to %s or less in board.json") % (fastest // BUS_MARGIN)
+        out.append(line)
     return out
+
+
+def skip_reason(bus):
+    """Why the board did not test its reader bus: a board that knows svc_bus refuses it only for
+    want of an SPI reed chain (a simulated board); any other code is rendered from the catalog."""
+    if bus.get("code", "bad_input") == "bad_input":
+        return _("this board has no SPI reed chain to test (a simulated board)")
+    return refusals.refusal(bus["code"])
+
+
+def refusal(error):
+    """A board's refusal in the maker's language, from its code (host/refusals.py)."""
+    return refusals.of(error)
+
+
+def is_quit(text):
+    # i18n: the key a maker types to save and stop a wizard (English q works too)
+    return text.strip().lower() in ("q", _("q"))
+
+
+def is_yes(text):
+    # i18n: a short and a long answer "yes" to a [y/N] question (English y and yes work too)
+    return text.strip().lower() in ("y", "yes", _("y"), _("yes"))
+
+
+def colour_word(text):
+    """The colour every LED shows when the maker typed a colour word (or dark), else None."""
+    low = text.strip().lower()
+    for key, name in COLOUR_NAMES.items():
+        if low in (key, _(name).lower()):
+            return key
+    if low in DARK_WORDS or low == _("dark"):
+        return "dark"
+    return None
 
 
 def selftest(port, progress_path="yard-selftest.progress.json", restart=False, report_path=None, chase_ms=80,
@@ -423,13 +477,16 @@ def selftest(port, progress_path="yard-selftest.progress.json", restart=False, r
         d = prog.load()
         if d is None or d.get("bits") != svc.info["bits"] or d.get("index") != svc.info["index"]:
             if d is not None:
-                say("The board's map changed since the saved self-test: starting again.")
+                say(_("The board's map changed since the saved self-test: starting again."))
             prog.data = {"kind": "selftest", "bits": svc.info["bits"], "index": svc.info["index"]}
             prog.save()
-            say("Self-test of the board on %s (%s, firmware %s). Progress is saved in %s: q or Ctrl-C, then "
-                "run it again to continue." % (port, svc.hello.get("board"), svc.hello.get("firmware"), progress_path))
+            say(_("Self-test of the board on %(port)s (%(board)s, firmware %(firmware)s). Progress is saved in "
+                  "%(progress)s: q or Ctrl-C, then run it again to continue.")
+                % {"port": port, "board": svc.hello.get("board"), "firmware": svc.hello.get("firmware"),
+                   "progress": progress_path})
         else:
-            say("Continuing the self-test saved %s in %s." % (d.get("saved", "?"), progress_path))
+            say(_("Continuing the self-test saved %(saved)s in %(progress)s.")
+                % {"saved": d.get("saved", "?"), "progress": progress_path})
         st = SelfTest(svc, prog, say, chase_ms)
         st.bus()
         st.empty()
@@ -440,14 +497,16 @@ def selftest(port, progress_path="yard-selftest.progress.json", restart=False, r
     except (Quit, KeyboardInterrupt) as e:
         return stopped(e, svc, progress_path, say)
     svc.close()
-    head = "SELF-TEST REPORT  board on %s (%s, firmware %s), %s" % (
-        port, svc.hello.get("board"), svc.hello.get("firmware"), time.strftime("%Y-%m-%d %H:%M"))
+    head = _("SELF-TEST REPORT  board on %(port)s (%(board)s, firmware %(firmware)s), %(when)s") % {
+        "port": port, "board": svc.hello.get("board"), "firmware": svc.hello.get("firmware"),
+        "when": time.strftime("%Y-%m-%d %H:%M")}
     text, ok = st.report(head)
     say("\n" + text)
     if report_path:
         with open(report_path, "w") as f:
             f.write(text + "\n")
-        say("(report saved to %s; this session took %.0f s)" % (report_path, time.monotonic() - t0))
+        say(_("(report saved to %(path)s; the test took %(seconds)s s)")
+            % {"path": report_path, "seconds": number(round(time.monotonic() - t0))})
     prog.remove()
     return 0 if ok else 1
 
