@@ -33,6 +33,31 @@ WINNERS = {
 }
 
 
+# the Europe game (Mister X - Flight through Europe): its mission levels and how a game ends
+EUROPE_LEVELS = {
+    # i18n: the Europe game's mission level (the colour of its rings): beginners
+    "green": N_("green"),
+    # i18n: the Europe game's mission level: experienced players
+    "yellow": N_("yellow"),
+    # i18n: the Europe game's mission level: experts
+    "orange": N_("orange"),
+}
+
+EUROPE_REASONS = {
+    "capture": N_("Mister X was caught"),
+    "mrx_stuck": N_("Mister X cannot move"),
+    "destination": N_("Mister X reached his mission's destination"),
+}
+
+
+def europe_level(level):
+    return _(EUROPE_LEVELS[level]) if level in EUROPE_LEVELS else level
+
+
+def europe_reason(code):
+    return _(EUROPE_REASONS[code]) if code in EUROPE_REASONS else code
+
+
 def ticket_name(ticket):
     return _(TICKETS[ticket]) if ticket in TICKETS else ticket
 

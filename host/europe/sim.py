@@ -17,7 +17,9 @@ import time
 
 import serial
 
+from host import words
 from host.errors import UserError, BoardError
+from host.i18n import _, number
 from host.europe.agents import MrxAgent, DetectiveAgent
 from host.europe.match import EuropeMatch
 from host.europe.mapformat import MapFormatError, load_graph, read_map, render_module
@@ -217,7 +219,7 @@ def demo_match(graph, map_name, rng, n):
         left -= k
     rings = [c for c in graph.ring_cities(level) if c not in det]
     if not rings:
-        raise UserError("every %s ring holds a detective: try another --seed" % LEVEL_NAMES[level])
+        raise UserError(_("every %s ring holds a detective: try another --seed") % words.europe_level(LEVEL_NAMES[level]))
     match.setup(level, det, players, rng.choice(rings))
     return match
 
@@ -225,14 +227,14 @@ def demo_match(graph, map_name, rng, n):
 def run(args, out=print):
     folder = args.map
     if not folder:
-        raise UserError("--game europe needs --map FOLDER: the owner's transcription of the board "
-                        "(docs/map-format.md); tests/data/europe_testmap is a map made for the tests")
+        raise UserError(_("--game europe needs --map FOLDER: the owner's transcription of the board "
+                          "(docs/map-format.md); tests/data/europe_testmap is a map made for the tests"))
     try:
         graph = load_graph(folder, module_name(folder))
     except MapFormatError as e:
-        raise UserError("the map %s: %s" % (folder, e))
+        raise UserError(_("the map %(folder)s: %(problem)s") % {"folder": folder, "problem": e})
     if not args.demo:
-        raise UserError("yard sim --game europe plays the demo only (--demo): computer against computer")
+        raise UserError(_("yard sim --game europe plays the demo only (--demo): computer against computer"))
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(1 << 30)
     rng = random.Random(seed)
     name = module_name(folder)
@@ -240,13 +242,17 @@ def run(args, out=print):
     # the Pico boots as a maker's board would: the owner's map is its module `europe`
     n = args.players if args.players else 5
     if not 1 <= n <= 5:
-        raise UserError("--players: 1 to 5 detectives")
+        raise UserError(_("--players: 1 to 5 detectives"))
     match = demo_match(graph, BOARD_MAP if on_pico else name, rng, n)
     g = match.game
     level, det, players = g.level, list(g.pos), [list(g.owner).count(p) for p in range(1, len(g.hand_size))]
-    out("Europe demo (seed %d) on map %s -- %s. Mission %s: from one of %s to %d. %d detectives, players %s."
-        % (seed, folder, "a map made for the tests, not the real board" if "testmap" in name else "the owner's transcription",
-           LEVEL_NAMES[level], list(graph.ring_cities(level)), graph.destination(level), n, players))
+    out(_("Europe demo (seed %(seed)d) on map %(folder)s -- %(what)s. Mission %(level)s: from one of %(rings)s to "
+          "%(destination)d. %(detectives)d detectives, players %(players)s.")
+        % {"seed": seed, "folder": folder,
+           "what": _("a map made for the tests, not the real board") if "testmap" in name else
+           _("the owner's transcription"), "level": words.europe_level(LEVEL_NAMES[level]),
+           "rings": ", ".join(str(c) for c in graph.ring_cities(level)), "destination": graph.destination(level),
+           "detectives": n, "players": " + ".join(str(p) for p in players)})
     keep = os.path.join(args.keep, "board") if args.keep else None
     if on_pico:  # MicroPython's RPI_PICO firmware in rp2040js (docs/pico.md): slower, the reference
         from host.europe.pico import europe_pico  # the emulator's code only when asked for
@@ -266,7 +272,7 @@ def run(args, out=print):
         if args.web:
             from host.europe.view import start_view
             url, stop_view = start_view(match.public, graph, folder, port=args.web_port)
-            out("The detectives' view (public information only): %s" % url)
+            out(_("The detectives' view (public information only): %s") % url)
         stats = play(match, sim, link, rng, out, args.rounds, pace=0.4 if args.web else 0.0)
         g = match.game
         board_record = link.request("record")["lines"]
@@ -279,27 +285,32 @@ def run(args, out=print):
         sim.stop()
         if stop_view:
             if args.web and sys.stdin.isatty():
-                input("The game is over; the view stays until you press Enter. ")
+                input(_("The game is over; the view stays until you press Enter. "))
             stop_view()
     g = match.game
     if g.result:
-        out("Result: %s (%s) in round %d." % ("the detectives win" if g.result == "detectives" else "Mister X wins",
-                                                g.reason, g.round))
+        out(_("Result: %(winner)s (%(reason)s) in round %(round)d.")
+            % {"winner": words.winner("detectives" if g.result == "detectives" else "mrx"),
+               "reason": words.europe_reason(g.reason), "round": g.round})
     else:
-        out("Stopped after %d rounds without an end (the rules have no round limit)." % args.rounds)
-    out("Mister X's log: %s" % " ".join(str(c) for c in g.log))
-    out("Shown by investigations and position checks: %s" % (g.shown or "none"))
-    out("Demo: %d detective moves through the simulated switches, %d lines checked by the board; "
-        "the board's record equals the host's public record (%d lines); %.1f s."
-        % (stats["reed_moves"], stats["lines"], len(match.public), time.monotonic() - t0))
+        out(_("Stopped after %d rounds without an end (the rules have no round limit).") % args.rounds)
+    out(_("Mister X's log: %s") % " ".join(str(c) for c in g.log))
+    out(_("Shown by investigations and position checks: %s")
+        % (", ".join(str(c) for c in g.shown) if g.shown else _("none")))
+    out(_("Demo: %(moves)d detective moves through the simulated switches, %(lines)d lines checked by the board; "
+          "the board's record equals the host's public record (%(public)d lines); %(seconds)s s.")
+        % {"moves": stats["reed_moves"], "lines": stats["lines"], "public": len(match.public),
+           "seconds": number(round(time.monotonic() - t0, 1))})
     if "peak" in end_mem:  # MicroPython reports its heap; the budget is the Pico's (docs/memory.md)
-        out("The board's heap (%s): %d B in use after boot, peak %d B over the game."
-            % ("emulated Pico" if on_pico else "unix port", boot_mem["alloc"], end_mem["peak"]))
+        out(_("The board's heap (%(where)s): %(boot)s B in use after boot, peak %(peak)s B over the game.")
+            % {"where": _("emulated Pico") if on_pico else _("unix port"), "boot": number(boot_mem["alloc"]),
+               "peak": number(end_mem["peak"])})
     if args.keep:
         os.makedirs(args.keep, exist_ok=True)
         for name_, lines in (("europe-secret.jsonl", match.full), ("europe-public.jsonl", match.public)):
             with open(os.path.join(args.keep, name_), "w") as f:
                 f.write("".join(json.dumps(line) + "\n" for line in lines))
-        out("Records: %s (secret), %s (public)" % (os.path.join(args.keep, "europe-secret.jsonl"),
-                                                     os.path.join(args.keep, "europe-public.jsonl")))
+        out(_("Records: %(secret)s (secret), %(public)s (public)")
+            % {"secret": os.path.join(args.keep, "europe-secret.jsonl"),
+               "public": os.path.join(args.keep, "europe-public.jsonl")})
     return 0
