@@ -52,3 +52,21 @@ def test_the_check_finds_a_leak():
     assert _outside("⟦Àbc ⟦d⟧⟧ plain") == " plain"
     assert _leaks("⟦Ýõü štàrt õñ 71, level easy⟧") == ["level", "easy"]
     assert _leaks("⟦Šéçrét lõg: /tmp/yard-sim/game.jsonl⟧") == []
+
+
+TESTMAP = os.path.join(ROOT, "tests", "data", "europe_testmap")
+
+
+def test_the_europe_demo_in_the_pseudo_locale_shows_no_untranslated_string(tmp_path):
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("LC_", "LANG"))}
+    env["PATH"] = os.path.dirname(sys.executable) + os.pathsep + env.get("PATH", "")
+    r = subprocess.run([sys.executable, "-m", "host", "--lang", "qps", "sim", "--game", "europe", "--map", TESTMAP,
+                        "--demo", "--seed", "6", "--heap", "96k", "--keep", str(tmp_path)],
+                       capture_output=True, text=True, cwd=ROOT, timeout=300, env=env, stdin=subprocess.DEVNULL)
+    assert r.returncode == 0, r.stderr[-2000:]
+    lines = [line for line in (r.stdout + r.stderr).splitlines() if line.strip()]
+    assert len(lines) >= 6 and any("Réšült" in line for line in lines), lines
+    untranslated = [line for line in lines if _outside(line).strip()]
+    assert not untranslated, untranslated[:10]
+    leaks = [(line, _leaks(line)) for line in lines if _leaks(line)]
+    assert not leaks, leaks[:10]
