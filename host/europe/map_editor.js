@@ -114,13 +114,13 @@ function change(fn) {
 }
 function undo() {
   const prev = editor.undoStack.pop();
-  if (prev === undefined) return status("nothing to undo");
+  if (prev === undefined) return status(t("nothing to undo"));
   editor.state = JSON.parse(prev);
   editor.selected = null; editor.pendingFit = null;
   closeForms();
   refit();
   render();
-  status("undone");
+  status(t("undone"));
 }
 function cityByNumber(n) { return editor.state.cities.find((c) => c.n === n); }
 function numberUses(n) { return editor.state.cities.filter((c) => c.n === n).length; }
@@ -132,12 +132,12 @@ function setMode(mode) {
   editor.mode = mode; editor.selected = null; editor.pendingFit = null;
   closeForms();
   document.querySelectorAll("#toolbar button[data-mode]").forEach((b) => b.classList.toggle("on", b.dataset.mode === mode));
-  const help = { fit: "Click a point you know on the photo, type its board coordinates. Four or more make the fit.",
-                 city: "Click a city's centre, type its number (Enter). Click a city to renumber it.",
-                 connect: "Choose the transport, click one city, then the other.",
-                 kind: "Choose a kind, click cities.", ring: "Choose a level, click its five ringed start cities.",
-                 dest: "Choose a level, click its destination.", start: "Click the detectives' start cities.",
-                 delete: "Click a city or a line to delete it." };
+  const help = { fit: t("Click a point you know on the photo, type its board coordinates. Four or more make the fit."),
+                 city: t("Click a city's centre, type its number (Enter). Click a city to renumber it."),
+                 connect: t("Choose the transport, click one city, then the other."),
+                 kind: t("Choose a kind, click cities."), ring: t("Choose a level, click its five ringed start cities."),
+                 dest: t("Choose a level, click its destination."), start: t("Click the detectives' start cities."),
+                 delete: t("Click a city or a line to delete it.") };
   $("help").textContent = help[mode] || "";
   render();
 }
@@ -245,7 +245,7 @@ function click(ev) {
     });
     return;
   }
-  if (city.n === null) return status("give this city its number first (Cities)");
+  if (city.n === null) return status(t("give this city its number first (Cities)"));
   const n = city.n, level = $("level").value;
   if (mode === "connect") {
     if (editor.selected === null || editor.selected === hit) {
@@ -253,15 +253,15 @@ function click(ev) {
       render();
       return;
     }
-    const a = S.cities[editor.selected].n, t = $("transport").value;
+    const a = S.cities[editor.selected].n, tr = $("transport").value;
     editor.selected = null;
     const lo = Math.min(a, n), hi = Math.max(a, n);
-    if (S.connections.some((e) => Math.min(e[0], e[1]) === lo && Math.max(e[0], e[1]) === hi && e[2] === t)) {
+    if (S.connections.some((e) => Math.min(e[0], e[1]) === lo && Math.max(e[0], e[1]) === hi && e[2] === tr)) {
       render();
-      return status(lo + "-" + hi + " by " + t + " is already drawn");
+      return status(t("%(a)s-%(b)s by %(transport)s is already drawn", { a: lo, b: hi, transport: t(tr) }));
     }
-    change((s) => s.connections.push([lo, hi, t]));
-    status("connected " + lo + "-" + hi + " by " + t);
+    change((s) => s.connections.push([lo, hi, tr]));
+    status(t("connected %(a)s-%(b)s by %(transport)s", { a: lo, b: hi, transport: t(tr) }));
   } else if (mode === "kind") {
     change((s) => { s.cities[hit].kind = $("kind").value; });
   } else if (mode === "ring") {
@@ -282,7 +282,7 @@ function confirmCity() {
   if (i === null || !editor.state.cities[i]) return;
   const text = $("city-number").value.trim(), kind = $("city-kind").value;
   const n = text === "" ? null : parseInt(text, 10);
-  if (n !== null && !(n >= 1 && n <= 255)) return status("a city number is 1 to 255");
+  if (n !== null && !(n >= 1 && n <= 255)) return status(t("a city number is 1 to 255"));
   const old = editor.state.cities[i].n;
   change((s) => {
     s.cities[i].n = n;
@@ -302,7 +302,7 @@ function confirmCity() {
 function confirmFit() {
   const p = editor.pendingFit;
   const x = parseFloat($("fit-x").value), y = parseFloat($("fit-y").value);
-  if (!p || !isFinite(x) || !isFinite(y)) return status("type the point's board x and y");
+  if (!p || !isFinite(x) || !isFinite(y)) return status(t("type the point's board x and y"));
   change((s) => s.fit.push({ px: round1(p[0]), py: round1(p[1]), x, y }));
   editor.pendingFit = null;
   closeForms();
@@ -313,33 +313,34 @@ function confirmFit() {
 function missing() {
   const S = editor.state, out = [];
   const unnumbered = S.cities.filter((c) => c.n === null);
-  for (const c of unnumbered) out.push(["unnumbered", "a city at (" + Math.round(c.x) + ", " + Math.round(c.y) + ") has no number"]);
+  for (const c of unnumbered) out.push(["unnumbered", t("a city at (%(x)s, %(y)s) has no number", { x: Math.round(c.x), y: Math.round(c.y) })]);
   const counts = {};
   for (const c of S.cities) if (c.n !== null) counts[c.n] = (counts[c.n] || 0) + 1;
-  for (const n of Object.keys(counts)) if (counts[n] > 1) out.push(["twice", "number " + n + " is used " + counts[n] + " times"]);
+  for (const n of Object.keys(counts)) if (counts[n] > 1) out.push(["twice", tn("number %(n)s is used %(count)s time", "number %(n)s is used %(count)s times", counts[n], { n, count: counts[n] })]);
   const numbers = Object.keys(counts).map(Number);
   const max = numbers.length ? Math.max(...numbers) : 0;
   const gaps = [];
   for (let n = 1; n <= max; n++) if (!counts[n]) gaps.push(n);
-  if (gaps.length) out.push(["gap", "numbers not yet placed: " + gaps.slice(0, 20).join(", ") + (gaps.length > 20 ? " …" : "")]);
+  if (gaps.length) out.push(["gap", t("numbers not yet placed: %s", [gaps.slice(0, 20).join(", ") + (gaps.length > 20 ? " …" : "")])]);
   const linked = new Set();
   for (const e of S.connections) { linked.add(e[0]); linked.add(e[1]); }
-  for (const n of numbers.sort((a, b) => a - b)) if (!linked.has(n)) out.push(["lonely", "city " + n + " has no connection"]);
-  if (S.fit.length > 0 && S.fit.length < 4) out.push(["fit", "fit: " + S.fit.length + " of at least 4 known points"]);
+  for (const n of numbers.sort((a, b) => a - b)) if (!linked.has(n)) out.push(["lonely", t("city %s has no connection", [n])]);
+  if (S.fit.length > 0 && S.fit.length < 4) out.push(["fit", t("fit: %s of at least 4 known points", [S.fit.length])]);
   if (S.format === "europe") {
     const rank = { car: 0, train: 1, plane: 2 };
     // a kind limits leaving a city only: a line may lead into a city it cannot leave (one way)
     for (const e of S.connections) {
       const closed = [e[0], e[1]].filter((n) => { const c = cityByNumber(n); return c && rank[e[2]] > rank[c.kind || "car"]; });
-      if (closed.length === 2) out.push(["kind", "no one can leave " + e[0] + " or " + e[1] + " by " + e[2] + ": the " + e[2] + " line " + e[0] + "-" + e[1] + " cannot be travelled"]);
-      else if (closed.length === 1) out.push(["oneway", "warning: the " + e[2] + " line " + e[0] + "-" + e[1] + " leads into " + closed[0] + " one way (its kind cannot leave by " + e[2] + ")"]);
+      const line = { a: e[0], b: e[1], transport: t(e[2]) };
+      if (closed.length === 2) out.push(["kind", t("no one can leave %(a)s or %(b)s by %(transport)s: the %(transport)s line %(a)s-%(b)s cannot be travelled", line)]);
+      else if (closed.length === 1) out.push(["oneway", t("warning: the %(transport)s line %(a)s-%(b)s leads into %(into)s one way (its kind cannot leave by %(transport)s)", Object.assign({ into: closed[0] }, line))]);
     }
     for (const lv of LEVELS) {
       const r = (S.rings[lv] || []).length;
-      if (r !== 5) out.push(["rings", lv + ": " + r + " of 5 ringed start cities"]);
-      if (S.destinations[lv] === undefined) out.push(["dest", lv + ": no destination"]);
+      if (r !== 5) out.push(["rings", t("%(level)s: %(count)s of 5 ringed start cities", { level: t(lv), count: r })]);
+      if (S.destinations[lv] === undefined) out.push(["dest", t("%(level)s: no destination", { level: t(lv) })]);
     }
-    if (S.start_cards.length < 5) out.push(["cards", "start cards: " + S.start_cards.length + " (at least 5)"]);
+    if (S.start_cards.length < 5) out.push(["cards", t("start cards: %s (at least 5)", [S.start_cards.length])]);
   }
   return out;
 }
@@ -409,10 +410,11 @@ function render() {
   list.innerHTML = "";
   const items = missing();
   for (const [kind, text] of items) { const li = document.createElement("li"); li.dataset.kind = kind; li.textContent = text; list.appendChild(li); }
-  if (!items.length) { const li = document.createElement("li"); li.className = "done"; li.textContent = "nothing: the map is complete"; list.appendChild(li); }
+  if (!items.length) { const li = document.createElement("li"); li.className = "done"; li.textContent = t("nothing: the map is complete"); list.appendChild(li); }
   $("fit-info").textContent = S.fit.length >= 4 && editor.H
-    ? "fit from " + S.fit.length + " points, RMS residual " + editor.rms.toFixed(2)
-    : (S.fit.length ? S.fit.length + " point(s): 4 or more make the fit" : "no fit: coordinates are pixels of the photo");
+    ? t("fit from %(count)s points, RMS residual %(rms)s", { count: S.fit.length, rms: editor.rms.toFixed(2) })
+    : (S.fit.length ? tn("%s point: 4 or more make the fit", "%s points: 4 or more make the fit", S.fit.length)
+                    : t("no fit: coordinates are pixels of the photo"));
 }
 
 // ---- saving -------------------------------------------------------------------------------------------
@@ -424,9 +426,9 @@ async function save() {
                                       body: JSON.stringify(body) });
   const answer = await r.json().catch(() => ({ ok: false, error: "HTTP " + r.status }));
   editor.lastSave = answer;
-  if (!answer.ok) return status("not saved: " + answer.error);
-  status("saved " + answer.written.join(", ") + " into " + answer.out +
-         (answer.problems.length ? "\nthe checks say:\n" + answer.problems.join("\n") : "\nthe checks pass"));
+  if (!answer.ok) return status(t("not saved: %s", [answer.error]));
+  status(t("saved %(files)s into %(folder)s", { files: answer.written.join(", "), folder: answer.out }) + "\n" +
+         (answer.problems.length ? t("the checks say:") + "\n" + answer.problems.join("\n") : t("the checks pass")));
 }
 
 // ---- start ------------------------------------------------------------------------------------------
@@ -443,7 +445,7 @@ async function start() {
     editor.state.cities.forEach((c) => { c.id = editor.nextId++; });
   }
   const game = editor.state.format === "london" ? LONDON : EUROPE;
-  for (const t of game.transports) { const o = document.createElement("option"); o.textContent = t; $("transport").appendChild(o); }
+  for (const tr of game.transports) { const o = document.createElement("option"); o.value = tr; o.textContent = t(tr); $("transport").appendChild(o); }
   document.querySelectorAll(".europe-only").forEach((e) => { e.style.display = editor.state.format === "europe" ? "" : "none"; });
   $("city-kind").style.display = editor.state.format === "europe" ? "" : "none";
   document.querySelectorAll("#toolbar button[data-mode]").forEach((b) => b.addEventListener("click", () => setMode(b.dataset.mode)));
@@ -467,7 +469,8 @@ async function start() {
   refit();
   setMode(init.map ? "connect" : "fit");
   layout();
-  status("photo " + init.photo + " (" + editor.width + " × " + editor.height + " px); saving into " + init.out);
+  status(t("photo %(photo)s (%(width)s × %(height)s px); saving into %(folder)s",
+           { photo: init.photo, width: editor.width, height: editor.height, folder: init.out }));
   editor.ready = true;
 }
 start();

@@ -22,13 +22,15 @@ import threading
 from aiohttp import web
 
 from host.errors import UserError
-from host.i18n import _
+from host.i18n import N_, _, ngettext
+from host.i18n import web as i18n_web
 from host.europe import mapformat
 from host.web.server import serve
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 PAGE = os.path.join(HERE, "map_editor.html")
 SCRIPT = os.path.join(HERE, "map_editor.js")
+I18N_SCRIPT = os.path.join(os.path.dirname(HERE), "web", "static", "i18n.js")
 LONDON_TRANSPORTS = ("taxi", "bus", "underground", "ferry")
 MAX_BODY = 4 << 20
 PHOTO_TYPES = {".png": "image/png", ".jpg": "image/jpeg", ".jpeg": "image/jpeg", ".webp": "image/webp",
@@ -85,7 +87,7 @@ def load_existing(folder):
     try:
         m = mapformat.read_map(folder, whole=False)
     except mapformat.MapFormatError as e:
-        raise UserError("cannot open %s: %s" % (folder, e))
+        raise UserError(_("cannot open %(folder)s: %(problem)s") % {"folder": folder, "problem": e})
     return {"format": "europe",
             "cities": [{"n": c, "x": x, "y": y, "kind": mapformat.KINDS[k]} for c, (x, y, k) in sorted(m.cities.items())],
             "connections": [[a, b, mapformat.TRANSPORTS[t]] for a, b, t in m.connections],
@@ -99,7 +101,8 @@ class SaveError(ValueError):
 
 def _number(v, what):
     if isinstance(v, bool) or not isinstance(v, (int, float)):
-        raise SaveError("%s must be a number" % what)
+        # x and y are the coordinates' names in every language
+        raise SaveError(_("%s must be a number") % (what if what in ("x", "y") else _(what)))
     return v
 
 
@@ -117,24 +120,24 @@ def europe_from_state(state):
         if n is None:
             unnumbered += 1
             continue
-        n = int(_number(n, "a city number"))
+        n = int(_number(n, N_("a city number")))
         if n in m.cities:
-            raise SaveError("city number %d is used twice" % n)
+            raise SaveError(_("city number %d is used twice") % n)
         kind = c.get("kind") or "car"
         if kind not in mapformat.KINDS:
-            raise SaveError("unknown kind %r" % kind)
+            raise SaveError(_("unknown kind %r") % kind)
         m.cities[n] = (_coordinate(c.get("x"), "x"), _coordinate(c.get("y"), "y"), mapformat.KINDS.index(kind))
     for a, b, t in state.get("connections", []):
         if t not in mapformat.TRANSPORTS:
-            raise SaveError("unknown transport %r" % t)
-        a, b = int(_number(a, "a city")), int(_number(b, "a city"))
+            raise SaveError(_("unknown transport %r") % t)
+        a, b = int(_number(a, N_("a city"))), int(_number(b, N_("a city")))
         m.connections.append((min(a, b), max(a, b), mapformat.TRANSPORTS.index(t)))
     for level in mapformat.LEVELS:
-        m.rings[level] = [int(_number(c, "a ring")) for c in state.get("rings", {}).get(level, [])]
+        m.rings[level] = [int(_number(c, N_("a ring"))) for c in state.get("rings", {}).get(level, [])]
         d = state.get("destinations", {}).get(level)
         if d is not None:
-            m.destinations[level] = int(_number(d, "a destination"))
-    m.start_cards = [int(_number(c, "a start card")) for c in state.get("start_cards", [])]
+            m.destinations[level] = int(_number(d, N_("a destination")))
+    m.start_cards = [int(_number(c, N_("a start card"))) for c in state.get("start_cards", [])]
     return m, unnumbered
 
 
@@ -161,7 +164,7 @@ def provenance(state, photo):
 def save_state(state, out, photo):
     """Write the page's map into `out`; returns (files written, problems the checks found)."""
     if not isinstance(state, dict) or state.get("format") not in ("europe", "london"):
-        raise SaveError("the map's format is europe or london")
+        raise SaveError(_("the map's format is europe or london"))
     os.makedirs(out, exist_ok=True)
     problems = []
     if state["format"] == "london":
@@ -169,12 +172,13 @@ def save_state(state, out, photo):
     else:
         m, unnumbered = europe_from_state(state)
         if unnumbered:
-            problems.append("%d cities without a number were not saved" % unnumbered)
+            problems.append(ngettext("%d city without a number was not saved", "%d cities without a number were not saved",
+                                     unnumbered) % unnumbered)
         m.provenance = provenance(state, photo)
         mapformat.write_map(m, out)
         written = list(mapformat.FILES) + [mapformat.PROVENANCE]
         try:
-            problems += ["warning: " + w for w in mapformat.read_map(out).warnings]
+            problems += [_("warning: %s") % w for w in mapformat.read_map(out).warnings]
         except mapformat.MapFormatError as e:
             problems.append(str(e))
     return written, problems
@@ -185,14 +189,14 @@ def save_london(state, out):
     for c in state.get("cities", []):
         if c.get("n") is None:
             continue
-        rows.append((int(_number(c["n"], "a station")), _coordinate(c.get("x"), "x"), _coordinate(c.get("y"), "y")))
+        rows.append((int(_number(c["n"], N_("a station"))), _coordinate(c.get("x"), "x"), _coordinate(c.get("y"), "y")))
     with open(os.path.join(out, "stations.csv"), "w", newline="") as f:
         f.write("station,x,y\n" + "".join("%d,%s,%s\n" % r for r in sorted(rows)))
     edges = []
     for a, b, t in state.get("connections", []):
         if t not in LONDON_TRANSPORTS:
-            raise SaveError("unknown transport %r" % t)
-        a, b = int(_number(a, "a station")), int(_number(b, "a station"))
+            raise SaveError(_("unknown transport %r") % t)
+        a, b = int(_number(a, N_("a station"))), int(_number(b, N_("a station")))
         edges.append((min(a, b), max(a, b), LONDON_TRANSPORTS.index(t)))
     with open(os.path.join(out, "edges.csv"), "w", newline="") as f:
         f.write("a,b,transport\n" + "".join("%d,%d,%s\n" % (a, b, LONDON_TRANSPORTS[t]) for a, b, t in sorted(set(edges))))
@@ -208,9 +212,9 @@ def make_app(photo, existing, out, token):
     def guard(request, write=False):
         host = request.host.split(":")[0]
         if host not in ("127.0.0.1", "localhost"):
-            raise web.HTTPForbidden(text="the digitizer answers on 127.0.0.1 only")
+            raise web.HTTPForbidden(text=_("the digitizer answers on 127.0.0.1 only"))
         if write and request.headers.get("X-Editor-Token") != token:
-            raise web.HTTPForbidden(text="wrong or missing token")
+            raise web.HTTPForbidden(text=_("wrong or missing token"))
 
     async def page(request):
         guard(request)
@@ -240,8 +244,14 @@ def make_app(photo, existing, out, token):
             return web.json_response({"ok": False, "error": str(e)}, status=400)
         return web.json_response({"ok": True, "out": out, "written": written, "problems": problems})
 
+    async def words(request):
+        guard(request)
+        return web.FileResponse(I18N_SCRIPT, headers={"Cache-Control": "no-store", "Content-Type": "text/javascript"})
+
     app.router.add_get("/", page)
     app.router.add_get("/editor.js", script)
+    app.router.add_get("/i18n.js", words)  # the page's words: the catalog yard speaks (docs/i18n.md)
+    i18n_web.add_route(app)
     app.router.add_get("/photo", photo_file)
     app.router.add_get("/api/init", init)
     app.router.add_post("/api/save", save)
@@ -251,7 +261,7 @@ def make_app(photo, existing, out, token):
 def start_editor(photo, map_folder=None, out="my-map", port=0):
     """Serve the digitizer in a background thread; (url, stop)."""
     if not os.path.isfile(photo):
-        raise UserError("no photo at %s" % photo)
+        raise UserError(_("no photo at %s") % photo)
     existing = load_existing(map_folder) if map_folder else None
     token = secrets.token_urlsafe(16)
     out = os.path.abspath(out)
@@ -259,15 +269,15 @@ def start_editor(photo, map_folder=None, out="my-map", port=0):
         port, stop = serve(make_app(os.path.abspath(photo), existing, out, token), "127.0.0.1", port,
                            name="yard-map-editor")
     except Exception as e:  # noqa: BLE001 - a port in use, say: the user is told
-        raise UserError("cannot serve the digitizer: %s" % e)
+        raise UserError(_("cannot serve the digitizer: %s") % e)
     url = "http://127.0.0.1:%d/#token=%s" % (port, token)
     return url, stop
 
 
 def run(args):
     url, stop = start_editor(args.photo, args.map, args.out or "my-map", args.port)
-    print("The digitizer: %s" % url, flush=True)
-    print("Save writes into %s. Ctrl-C ends." % os.path.abspath(args.out or "my-map"), flush=True)
+    print(_("The digitizer: %s") % url, flush=True)
+    print(_("Save writes into %s. Ctrl-C ends.") % os.path.abspath(args.out or "my-map"), flush=True)
     if not args.no_browser:
         import webbrowser
         webbrowser.open(url)

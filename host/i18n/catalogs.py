@@ -18,9 +18,10 @@ from host.i18n import DOMAIN, LANGUAGES, LOCALE_DIR, ROOT, SOURCE, po_path, temp
 PYTHON = ([("**/node_modules/**", "ignore"), ("**.py", "python")],
           {"_": None, "N_": None, "N_n": (1, 2), "ngettext": (1, 2)})
 JAVASCRIPT = ([("**/node_modules/**", "ignore"), ("web/static/**.js", "javascript"), ("europe/**.js", "javascript"),
-               ("web/static/**.html", "host.i18n.catalogs:extract_html")],
+               ("web/static/**.html", "host.i18n.catalogs:extract_html"),
+               ("europe/**.html", "host.i18n.catalogs:extract_html")],
               {"t": None, "tn": (1, 2), "tr": None, "trn": (1, 2)})  # mrx.js: tr, trn (its `t` is a ticket)
-HTML_ATTRIBUTES = ("data-i18n-title", "data-i18n-aria-label", "data-i18n-placeholder")
+HTML_ATTRIBUTES = ("data-i18n-title", "data-i18n-aria-label", "data-i18n-placeholder", "data-i18n-alt")
 
 
 class _Marked(HTMLParser):

@@ -43,7 +43,7 @@
     root.querySelectorAll("[data-i18n]").forEach(function (el) {
       el.textContent = window.t(el.getAttribute("data-i18n") || el.textContent.trim());
     });
-    ["title", "aria-label", "placeholder"].forEach(function (attr) {
+    ["title", "aria-label", "placeholder", "alt"].forEach(function (attr) {
       root.querySelectorAll("[data-i18n-" + attr + "]").forEach(function (el) {
         el.setAttribute(attr, window.t(el.getAttribute("data-i18n-" + attr)));
       });
