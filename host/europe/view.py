@@ -13,11 +13,14 @@ import os
 from aiohttp import web
 
 from host.europe.mapformat import read_map, KINDS, TRANSPORTS
+from host.i18n import web as i18n_web
 from host.web.server import serve
 from sy.europe.record import Replayer
 from sy.europe.rules import ticket_name, COVERT, TRANSPORT_NAMES, LEVEL_NAMES
 
 PAGE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "europe_view.html")
+SCRIPT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "europe_view.js")
+I18N_SCRIPT = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "web", "static", "i18n.js")
 PHASES = ("deal", "Mister X", "Mister X refills", "detectives", "detectives refill", "over")
 
 
@@ -71,8 +74,19 @@ def start_view(public_lines, graph, map_folder, port=0):
         guard(request)
         return web.json_response(public_state(list(public_lines), graph))
 
+    async def script(request):
+        guard(request)
+        return web.FileResponse(SCRIPT, headers={"Cache-Control": "no-store", "Content-Type": "text/javascript"})
+
+    async def words(request):
+        guard(request)
+        return web.FileResponse(I18N_SCRIPT, headers={"Cache-Control": "no-store", "Content-Type": "text/javascript"})
+
     app = web.Application()
     app.router.add_get("/", page)
+    app.router.add_get("/i18n.js", words)
+    app.router.add_get("/view.js", script)  # the page's words: the catalog yard speaks (docs/i18n.md)
+    i18n_web.add_route(app)
     app.router.add_get("/api/map", picture_json)
     app.router.add_get("/api/state", state)
     try:
