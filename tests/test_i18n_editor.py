@@ -112,3 +112,32 @@ def test_the_pages_words_are_extracted_from_the_editor():
     ids = {m.id for m in catalogs.read_template() if m.id}
     assert {"Fit points", "which edition, who, how you checked it", "zoom out (-)", "nothing: the map is complete"} <= ids
     assert os.path.exists(os.path.join(os.path.dirname(catalogs.__file__), "..", "web", "static", "i18n.js"))
+
+
+def test_the_europe_view_in_the_pseudo_locale(browser, pseudo):  # noqa: F811
+    """The detectives' view of a Europe game: headings, the status line, the tickets, the result."""
+    import json
+    from europe_games import TESTMAP, public, random_record
+    from host.europe.mapformat import load_graph
+    from host.europe.view import start_view
+    graph = load_graph(TESTMAP, "europe_testmap")
+    lines, _ref = random_record(6)
+    pub = [json.loads(x) for x in public(lines)[0] if json.loads(x)["type"] != "query"]
+    live = pub[:len(pub) // 2]
+    url, stop = start_view(live, graph, TESTMAP)
+    page = browser.new_page(viewport={"width": 1300, "height": 800})
+    try:
+        page.goto(url + "?lang=qps")
+        page.wait_for_function("window.view && view.polls > 0 && view.state.stage === 'play'", timeout=15000)
+        playing = page.evaluate("document.title + '\\n' + document.getElementById('side').innerText")
+        live.extend(pub[len(pub) // 2:])
+        page.wait_for_function("view.state.stage === 'over'", timeout=15000)
+        over = page.evaluate("document.getElementById('side').innerText")
+    finally:
+        page.close()
+        stop()
+    text = playing + "\n" + over
+    for english in ("Spent tickets", "Round", "Mister X holds", "win"):
+        assert english not in text
+    # ticket names (car/lamp) are two words each side of a slash, each translated
+    assert not untranslated(text.replace("/", "\n")), untranslated(text.replace("/", "\n"))[:10]
