@@ -58,6 +58,26 @@ def europe_reason(code):
     return _(EUROPE_REASONS[code]) if code in EUROPE_REASONS else code
 
 
+# the console's move words in each language: the rulebook's own (docs/glossary.md), typed beside
+# the English ones it always takes (`bus 58`, `double`). Every language's words work in every
+# language (a family may mix them); `help` shows the player's own.
+CONSOLE_WORDS = {
+    "de": {"double": ("doppelzug",)},
+    "nl": {"underground": ("metro",), "double": ("dubbelzet", "dubbele")},
+    "fr": {"underground": ("métro", "metro"), "double": ("coup",)},
+    "it": {"bus": ("autobus",), "underground": ("metropolitana", "metro"), "black": ("nero", "neri"),
+           "double": ("doppia",)},
+    "ru": {"taxi": ("такси",), "bus": ("автобус",), "underground": ("метро",), "black": ("чёрный", "черный"),
+           "double": ("двойное", "двойной")},
+}
+
+
+def console_words(lang):
+    """The player's language's own move words: [(the English word, its words)], in ticket order."""
+    own = CONSOLE_WORDS.get(lang, {})
+    return [(key, own[key]) for key in ("taxi", "bus", "underground", "black", "double") if key in own]
+
+
 def ticket_name(ticket):
     return _(TICKETS[ticket]) if ticket in TICKETS else ticket
 

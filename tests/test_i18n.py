@@ -114,3 +114,31 @@ def test_yard_says_which_language_it_chose_and_speaks_it():
     assert "een spelverslag controleren" in r.stdout
     r = _yard("--lang=xx", "--help", env=env)
     assert r.returncode == 2 and "unknown language 'xx'" in r.stderr and "Traceback" not in r.stderr
+
+
+@pytest.mark.parametrize("line, parsed", [
+    ("автобус 58", ("move", [(1, 58)])),
+    ("58 метро", ("move", [(2, 58)])),
+    ("métro 13", ("move", [(2, 13)])),
+    ("nero 115", ("move", [(3, 115)])),
+    ("doppelzug taxi 14 bus 58", ("double", [(0, 14), (1, 58)])),
+    ("dubbelzet t 14 metro 58", ("double", [(0, 14), (2, 58)])),
+    ("двойное такси 14 автобус 58", ("double", [(0, 14), (1, 58)])),
+    ("bus 58", ("move", [(1, 58)])),
+    ("double taxi 14 bus 58", ("double", [(0, 14), (1, 58)])),
+])
+def test_the_console_takes_each_rulebooks_move_words(line, parsed):
+    from host.misterx.console import parse_command
+    assert parse_command(line) == parsed
+
+
+def test_the_console_words_are_one_meaning_each_and_shown_in_the_help():
+    from host.misterx.console import COMMAND_WORDS, DOUBLE_WORDS, TICKET_ALIASES, help_text
+    from host.words import CONSOLE_WORDS
+    for words in CONSOLE_WORDS.values():
+        for key, own in words.items():
+            for w in own:
+                assert (w in DOUBLE_WORDS) == (key == "double") and (w in TICKET_ALIASES) == (key != "double"), w
+                assert not any(c.startswith(w) for c in COMMAND_WORDS if c not in ("double", key)), w
+    assert "автобус = bus" in help_text("ru") and "doppelzug = double" in help_text("de")
+    assert help_text("en") == help_text("en").split("\n\n")[0] and "rulebook" not in help_text("en")

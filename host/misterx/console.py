@@ -13,7 +13,7 @@ from host import refusals
 from host.i18n import N_, _, ngettext, number
 from host.misterx.boardside import MoveTakenBack
 from host.errors import BoardError
-from host.words import ticket_name
+from host.words import CONSOLE_WORDS, console_words, ticket_name
 from sy.rules.game import RuleError, TICKET_NAMES, BLACK, PHASE_MRX, PHASE_DETECTIVES
 
 TICKET_ALIASES = {
@@ -23,6 +23,13 @@ TICKET_ALIASES = {
     "x": 3, "bl": 3, "bla": 3, "blac": 3, "black": 3,
 }
 DOUBLE_WORDS = ("double", "dbl", "d", "2", "2x", "do", "dou")
+# each language's own words too (host/words.py: CONSOLE_WORDS)
+for _lang_words in CONSOLE_WORDS.values():
+    for _key, _words in _lang_words.items():
+        if _key == "double":
+            DOUBLE_WORDS += tuple(w for w in _words if w not in DOUBLE_WORDS)
+        else:
+            TICKET_ALIASES.update((w, TICKET_NAMES.index(_key)) for w in _words)
 SHORT = ("taxi", "bus", "ug", "black")
 COMMAND_WORDS = ("taxi", "bus", "underground", "black", "double", "legal", "status", "log", "help", "quit", "undo",
                  "reed", "place")
@@ -133,6 +140,17 @@ HELP = N_("""Move syntax (case-insensitive, ticket names may be abbreviated):
                   selftest` finds them); the board remembers it and works around the station: a
                   piece put there is confirmed with the confirm button. reed in 45 puts it back
     place D1 45 [bus]  put the piece in hand on 45 (out of service) when the board asks where""")
+
+
+def help_text(lang=None):
+    """HELP in the player's language, with the move words of that language's rulebook."""
+    from host import i18n
+    text = _(HELP)
+    own = console_words(lang or i18n.current())
+    if own:
+        text += "\n" + _("Your rulebook's words work too: %s") % ", ".join(
+            "%s = %s" % ("/".join(words), key) for key, words in own)
+    return text
 
 
 class Console:
@@ -478,7 +496,7 @@ class Console:
                     self.out(self.quit_hint)
                     return False
                 if kind == "help":
-                    self.out(_(HELP))
+                    self.out(help_text())
                     continue
                 if kind == "status":
                     self.show_status()
