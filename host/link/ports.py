@@ -50,8 +50,8 @@ def resolve(port=None):
         return port
     boards = find_boards()
     if not boards:
-        raise BoardError("no board found: plug it in by USB, or give --port (a serial port or a "
-                         "socket:// or rfc2217:// URL)")
+        raise BoardError(_("no board found: plug it in by USB, or give --port (a serial port or a "
+                           "socket:// or rfc2217:// URL)"))
     return boards[0][0]
 
 
@@ -61,9 +61,9 @@ def check_port(port):
     if is_url(port) or os.name != "posix":  # Windows' COM3 is no path: pyserial's open tells
         return
     if not os.path.exists(port):
-        raise BoardError("no board at %s: the port does not exist (plugged in? right port?)" % port)
+        raise BoardError(_("no board at %s: the port does not exist (plugged in? right port?)") % port)
     if not os.access(port, os.R_OK | os.W_OK):
-        raise BoardError("no permission to open %s (on Linux: add yourself to the dialout group)" % port)
+        raise BoardError(_("no permission to open %s (on Linux: add yourself to the dialout group)") % port)
 
 
 def explain_open_error(port, e):
@@ -72,14 +72,14 @@ def explain_open_error(port, e):
     code = getattr(e, "errno", None)
     low = text.lower()
     if code in (errno.EBUSY, errno.EAGAIN) or "busy" in low or "lock" in low or "temporarily unavailable" in low:
-        return "port %s is busy: another program has it open (a serial monitor, mpremote, another yard?)" % port
+        return _("port %s is busy: another program has it open (a serial monitor, mpremote, another yard?)") % port
     if code == errno.EACCES or "permission denied" in low:
-        return "no permission to open %s (on Linux: add yourself to the dialout group)" % port
+        return _("no permission to open %s (on Linux: add yourself to the dialout group)") % port
     if code == errno.ENOENT or "no such file" in low or "could not open port" in low and "2]" in text:
-        return "no board at %s: the port does not exist (plugged in? right port?)" % port
+        return _("no board at %s: the port does not exist (plugged in? right port?)") % port
     if "connection refused" in low or "timed out" in low:
-        return "no board answers at %s: %s" % (port, text)
-    return "cannot open %s: %s" % (port, text)
+        return _("no board answers at %(port)s: %(error)s") % {"port": port, "error": text}
+    return _("cannot open %(port)s: %(error)s") % {"port": port, "error": text}
 
 
 def open_serial(port, baudrate=115200, timeout=0.1):
