@@ -53,7 +53,7 @@ class EuropeSimBoard(SimBoard):
             f.write(text)
         proc = compile_file(src, os.path.join(lib, "sy", "maps", self.map_name + ".mpy"))
         if proc.returncode:
-            raise RuntimeError("mpy-cross failed on the map module:\n" + proc.stderr)
+            raise RuntimeError(_("mpy-cross failed on the map module:\n%s") % proc.stderr)
         shutil.copy(os.path.join(FIRMWARE, "europe_main.py"), os.path.join(self.folder, "europe_main.py"))
         return lib
 
@@ -96,7 +96,7 @@ class EuropeLink:
         for obj in self._lines(time.monotonic() + seconds):
             if obj and obj.get("note") == "ready":
                 return
-        raise BoardError("the simulated Europe board did not start")
+        raise BoardError(_("the simulated Europe board did not start"))
 
     def request(self, cmd, **args):
         self.next_id += 1
@@ -110,7 +110,7 @@ class EuropeLink:
                 return obj
             if "ev" in obj:
                 self.events.append(obj["ev"])
-        raise BoardError("the board did not answer %s" % cmd)
+        raise BoardError(_("the board did not answer %s") % cmd)
 
     def event(self, seconds=None):
         if self.events:
@@ -118,7 +118,7 @@ class EuropeLink:
         for obj in self._lines(time.monotonic() + (seconds or self.timeout)):
             if obj and "ev" in obj:
                 return obj["ev"]
-        raise BoardError("no move from the board")
+        raise BoardError(_("no move from the board"))
 
     def close(self):
         self.ser.close()
@@ -278,7 +278,7 @@ def run(args, out=print):
         board_record = link.request("record")["lines"]
         end_mem = link.request("mem")
         if [json.loads(t) for t in board_record] != match.public:
-            raise BoardError("the board's record differs from the host's public record")
+            raise BoardError(_("the board's record differs from the host's public record"))
     finally:
         if link:
             link.close()
