@@ -33,7 +33,8 @@ def test_cpython(name):
 
 @needs_unix_port
 def test_micropython():
-    run_plain_tests(os.path.join(HERE, "hardware_chain_cases.py"), "64k")
+    # (a game in progress: the heap the firmware units give a game, tests/test_firmware_units.py)
+    run_plain_tests(os.path.join(HERE, "hardware_chain_cases.py"), "192k", cwd=os.path.dirname(HERE))
 
 
 def _closed(raw_hex, bits):

@@ -86,6 +86,7 @@ class App:
         # was, so the game sees no change while the chain lies; the host hears each start and end
         self.chain = inputs if hasattr(inputs, "fault") else None
         self.chain_fault = CHAIN_OK
+        self.chain_kind = 0
 
     def start(self, now):
         self.inputs.scan(self.bitmap)
@@ -105,10 +106,12 @@ class App:
         self.cycles += 1
         bitmap = self.bitmap
         self.inputs.scan(bitmap)
-        if self.chain is not None and self.chain.fault != self.chain_fault:
+        chain = self.chain
+        if chain is not None and (chain.fault != self.chain_fault or chain.kind != self.chain_kind):
             self._chain_changed()
         deb = self.debouncer
-        deb.update(bitmap, now)
+        if self.chain_fault == CHAIN_OK:  # while the chain lies the game is paused: reeds and buttons held
+            deb.update(bitmap, now)
         board = self.board
         v = deb.pop()
         if v >= 0:  # 1. a settled change
@@ -182,12 +185,29 @@ class App:
             board.send_notes()  # 9. what the players were shown, told to the host
 
     def _chain_changed(self):
-        """A code for the host: {"note": "chain", "fault": "short"|"long"|null, "after": k}: the
-        reader chain broken or mis-clocked after module k (-1: after the controller)."""
+        """The reader chain began to lie, or is whole again: the board pauses or resumes the game
+        (sy/play/board.py chain_fault) and the host hears the code {"note": "chain", "code":
+        "chain_broken", "fault": "short"|"long", "after_module": k} (the chain broken or mis-clocked
+        after module k, -1: after the controller), or {"note": "chain", "code": null}."""
         f = self.chain_fault = self.chain.fault
-        kind = getattr(getattr(self.chain, "reeds", self.chain), "kind", 0)
-        self.proto.note({"note": "chain", "fault": None if f == CHAIN_OK else "short" if kind == SHORT else "long",
-                         "after": f})
+        kind = self.chain_kind = self.chain.kind
+        board = self.board
+        if f == CHAIN_OK:
+            board.chain_fault(f, False, b"")
+            if not board.every_scan:  # (service mode's board: its leave re-reads them so)
+                # the pieces as they stand now; a game in play takes nothing the players did
+                # while the board could not see until they agree with it again (as after a
+                # power cut), so no move is made of what it half saw
+                self.debouncer.prime(self.bitmap)
+                board.read_reeds(self.bitmap, self.bit_station, self.nbits)
+                board.await_pieces()
+        else:
+            # the first module not heard shows where (the last one if it was the last heard)
+            m = min(f + 1, self.chips - 1)
+            board.chain_fault(f, kind != SHORT, bytes(self.bit_station[8 * m:8 * m + 8]))
+        note = board.chain_code() or {"code": None}
+        note["note"] = "chain"
+        self.proto.note(note)
 
     def _frame(self, now):
         self.board.dirty = False

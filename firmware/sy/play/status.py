@@ -9,6 +9,7 @@ def status(b):
     """The game as the host sees it."""
     g = b.game
     st = {"stage": STAGE_NAMES[b.stage], "restoring": b.restoring, "seq": b.store.seq}
+    st["chain"] = b.chain_code()  # the reader chain lying pauses the game (None: whole)
     if b.blind is not None:  # reeds out of service (none: no key, the heap is fullest at the end)
         st["dead"] = b.blind.stations()
     if g is None:
