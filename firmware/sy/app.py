@@ -84,7 +84,7 @@ class App:
         self.steps = 0  # steps of long answers made
         # the reed chain checks itself (sy.hardware.reeds): a refused scan leaves the bitmap as it
         # was, so the game sees no change while the chain lies; the host hears each start and end
-        self.chain = inputs if hasattr(inputs, "fault") else None
+        self.chain = inputs if hasattr(inputs, "chain_fault") else None
         self.chain_fault = CHAIN_OK
         self.chain_kind = 0
 
@@ -107,7 +107,7 @@ class App:
         bitmap = self.bitmap
         self.inputs.scan(bitmap)
         chain = self.chain
-        if chain is not None and (chain.fault != self.chain_fault or chain.kind != self.chain_kind):
+        if chain is not None and (chain.chain_fault != self.chain_fault or chain.chain_kind != self.chain_kind):
             self._chain_changed()
         deb = self.debouncer
         if self.chain_fault == CHAIN_OK:  # while the chain lies the game is paused: reeds and buttons held
@@ -189,8 +189,8 @@ class App:
         (sy/play/board.py chain_fault) and the host hears the code {"note": "chain", "code":
         "chain_broken", "fault": "short"|"long", "after_module": k} (the chain broken or mis-clocked
         after module k, -1: after the controller), or {"note": "chain", "code": null}."""
-        f = self.chain_fault = self.chain.fault
-        kind = self.chain_kind = self.chain.kind
+        f = self.chain_fault = self.chain.chain_fault
+        kind = self.chain_kind = self.chain.chain_kind
         board = self.board
         if f == CHAIN_OK:
             board.chain_fault(f, False, b"")

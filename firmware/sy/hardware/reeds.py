@@ -94,13 +94,14 @@ class BoardInputs:
         self.buttons = buttons
         self.chips = chips
         self._view = None
-        self.fault = CHAIN_OK   # the reed chain's (ShiftReeds.fault and kind), after each scan
-        self.kind = 0
+        # the reed chain's check (ShiftReeds.fault and kind) after each scan, for the main loop
+        self.chain_fault = CHAIN_OK
+        self.chain_kind = 0
 
     def scan(self, bitmap):
         if self._view is None:
             self._view = memoryview(bitmap)[:self.chips]  # made once
         self.reeds.scan(self._view)
-        self.fault = self.reeds.fault
-        self.kind = self.reeds.kind
+        self.chain_fault = self.reeds.fault
+        self.chain_kind = self.reeds.kind
         bitmap[self.chips] = self.buttons.read() if self.buttons else 0
