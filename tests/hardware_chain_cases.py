@@ -1,7 +1,7 @@
 """The reed chain's own check (sy.hardware.reeds.ShiftReeds) as plain test functions: run under
 CPython by tests/test_hardware_chain.py and under the MicroPython unix port, where a scan must not
-allocate (the heap is locked around it)."""
-import json
+allocate (the heap is locked around it); and a game on the in-process board paused while the
+chain lies (its status, its LEDs, no phantom move) and going on when it is whole again."""
 import sys
 
 if sys.implementation.name != "micropython":
