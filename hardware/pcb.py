@@ -74,6 +74,11 @@ def _box_header_across(r, c):
     return out
 
 
+# the PCB's hole grid: 40 x 20 positions 2.54 mm apart (the stripboard's first 20 rows), M3 holes
+# at its corners
+ROWS, COLS = 20, 40
+MOUNTING = ((0, 0), (0, COLS - 1), (ROWS - 1, 0), (ROWS - 1, COLS - 1))
+
 # part -> {pin: (row, column)} on the PCB: the stripboard's places, and where the PCB differs
 PLACES = dict(stripboard.PLACES, **{
     # IN one column in: its shroud clears the corner standoff
@@ -81,7 +86,9 @@ PLACES = dict(stripboard.PLACES, **{
     # OUT along the top edge, between J6 and the corner standoff: its shroud (20.3 mm along the
     # pins) clears U5's socket, C4 and the standoff
     "J4": _box_header_across(2, 30),
+    "U5": stripboard._dip(7, 32, 20),
     "C3": {"1": (5, 29), "2": (5, 30)},       # beside U4's VCC corner, off U5's socket
+    "C4": {"1": (7, 37), "2": (6, 37)},
     "R8": {"1": (18, 28), "2": (18, 33)},
     "R9": {"1": (19, 22), "2": (19, 27)},     # beside R8, not beneath it: their bodies are 2.5 mm wide
 })
@@ -93,8 +100,8 @@ class RouteError(Exception):
 
 class Board:
     def __init__(self):
-        self.w = (stripboard.COLS - 1) * PITCH + 2 * MARGIN
-        self.h = (stripboard.ROWS - 1) * PITCH + 2 * MARGIN
+        self.w = (COLS - 1) * PITCH + 2 * MARGIN
+        self.h = (ROWS - 1) * PITCH + 2 * MARGIN
         self.pads = []      # (pin ref, net or None, (x, y))
         self.tracks = []    # (layer, net, (x0, y0), (x1, y1))
         self.vias = []      # (net, (x, y))
@@ -103,7 +110,7 @@ class Board:
     def xy(self, hole):
         """A stripboard hole (row, col) in mm, y up, origin at the board's lower left corner."""
         r, c = hole
-        return (MARGIN + c * PITCH, MARGIN + (stripboard.ROWS - 1 - r) * PITCH)
+        return (MARGIN + c * PITCH, MARGIN + (ROWS - 1 - r) * PITCH)
 
 
 def place(nl):
@@ -111,7 +118,7 @@ def place(nl):
     for ref in stripboard.READER_PARTS:
         for num, pin in nl.parts[ref].pins.items():
             b.pads.append((pin.ref, pin.net.name if pin.net else None, b.xy(PLACES[ref][num])))
-    b.mounts = [b.xy(h) for h in stripboard.MOUNTING]
+    b.mounts = [b.xy(h) for h in MOUNTING]
     return b
 
 
@@ -365,7 +372,7 @@ def courtyards(board=None):
         mx = max(across, PAD / 2) + COURTYARD_MARGIN
         my = max(along, PAD / 2) + COURTYARD_MARGIN
         out[ref] = (min(xs) - mx, min(ys) - my, max(xs) + mx, max(ys) + my)
-    for k, hole in enumerate(stripboard.MOUNTING, 1):   # an M3 standoff: 5.5 mm hex, 6.4 mm across corners
+    for k, hole in enumerate(MOUNTING, 1):   # an M3 standoff: 5.5 mm hex, 6.4 mm across corners
         x, y = board.xy(hole)
         r = STANDOFF / 2 + COURTYARD_MARGIN
         out["MH%d" % k] = (x - r, y - r, x + r, y + r)
