@@ -646,10 +646,10 @@ class Board:
 
     def chain_fault(self, after, long, stations):
         """The reader chain lies after module `after` (-1: after the controller), a bit taken twice
-        (long) or lost; or it is whole again (after CHAIN_WHOLE, the reeds' CHAIN_OK). While it lies the reeds read as
-        the last good scan (sy/app.py holds them and the buttons): the game is paused, nothing is
-        taken from the board; the status says so and the LEDs show where. stations: the chain
-        bits' stations of the module it lies at."""
+        (long) or lost; or it is whole again (after CHAIN_WHOLE, the reeds' CHAIN_OK). While it
+        lies the reeds read as the last good scan (sy/app.py holds them and the buttons): the game
+        is paused, nothing is taken from the board; the status says so and the LEDs show where.
+        stations: the stations of the module it lies at (0: an input no station uses)."""
         self.chain_after = after
         self.chain_long = long
         self._chain_stations = stations
@@ -659,7 +659,8 @@ class Board:
         """The pause for the host (status): None, or the code with its fields."""
         if self.chain_after == CHAIN_WHOLE:
             return None
-        return {"code": "chain_broken", "fault": "long" if self.chain_long else "short", "after_module": self.chain_after}
+        return {"code": "chain_broken", "fault": "long" if self.chain_long else "short",
+                "after_module": self.chain_after}
 
     # --- drawing --------------------------------------------------------------------------
     def render(self, now):
