@@ -202,14 +202,14 @@ def test_a_lying_chain_pauses_the_game_says_where_and_resumes_when_whole():
     st = tb.command("status")
     assert st["pieces"]["D1"] == 13 and st["lifted"] is None and st["missing"] == [] and st["moves"] == 1, st
     # the LEDs: the first module not heard flashes amber twice a second; dark between
-    from sy.play.board import _CHAIN_RGB
+    from sy.play.chainpause import CHAIN_RGB
     m = after + 1
     shown = [s for s in range(1, 200) if bit_of(s) // 8 == m]
     assert shown
     seen = []
     for k in range(50):   # a second of frames, 20 ms apart
         tb.run(4)
-        seen.append(tb.colour(shown[0]) == tuple(_CHAIN_RGB))
+        seen.append(tb.colour(shown[0]) == tuple(CHAIN_RGB))
     lit = [i for i in range(1, len(seen)) if seen[i] and not seen[i - 1]]
     assert len(lit) == 2 and 11 <= lit[1] - lit[0] <= 13, seen   # two flashes 240 ms apart, then dark
     assert sum(seen) < len(seen) // 2, seen
@@ -228,7 +228,7 @@ def test_a_lying_chain_pauses_the_game_says_where_and_resumes_when_whole():
     assert "chain" not in st and st["restoring"] and st["pieces"]["D1"] == 13, st
     assert st["missing"] == ["D1"] and st["extra"] == [to], st
     assert not [m for m in tb.messages() if "ev" in m]
-    assert tb.colour(shown[0]) != tuple(_CHAIN_RGB)
+    assert tb.colour(shown[0]) != tuple(CHAIN_RGB)
     # D1 put back: the game goes on, and its move is taken as usual
     tb.lift(to)
     tb.place(13)

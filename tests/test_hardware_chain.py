@@ -116,7 +116,7 @@ def test_the_emulated_pico_pauses_a_game_while_the_chain_lies_and_shows_where():
     from host.benchmarks.pico import station_wire
     from host.link.boardlink import BoardLink
     from host.pico.board import PicoBoard
-    from sy.play.board import _CHAIN_RGB
+    from sy.play.chainpause import CHAIN_RGB
     detectives = [13, 26, 29, 34, 50]
     board = PicoBoard(micropython=UF2, bootrom=BOOTROM)
     board.start()
@@ -139,7 +139,7 @@ def test_the_emulated_pico_pauses_a_game_while_the_chain_lies_and_shows_where():
         where = next(s for s in range(1, 200) if bits[s - 1] // 8 == after + 1)
         t0 = board.now_ms()
         board.wait_ms(1500)
-        amber = shown(_CHAIN_RGB, bytes)
+        amber = shown(CHAIN_RGB, bytes)
         seen = [(t, station_wire(board, wire, where) == amber) for t, _n, wire in board.frames_since(t0)]
         assert any(lit for _t, lit in seen) and not all(lit for _t, lit in seen), seen
         # D1 moved while the chain lies: no move, no lift; the game stands as it was

@@ -31,7 +31,7 @@ the App by the `mem` command while a benchmark or a test watches; the loop itsel
 import gc
 
 from sy.hardware.debounce import Debouncer
-from sy.hardware.reeds import CHAIN_OK, SHORT
+from sy.hardware.reeds import CHAIN_OK
 from sy.play.board import Board
 from sy import forget
 from sy.link.proto import Protocol
@@ -185,29 +185,15 @@ class App:
             board.send_notes()  # 9. what the players were shown, told to the host
 
     def _chain_changed(self):
-        """The reader chain began to lie, or is whole again: the board pauses or resumes the game
-        (sy/play/board.py chain_fault) and the host hears the code {"note": "chain", "code":
-        "chain_broken", "fault": "short"|"long", "after_module": k} (the chain broken or mis-clocked
-        after module k, -1: after the controller), or {"note": "chain", "code": null}."""
-        f = self.chain_fault = self.chain.chain_fault
-        kind = self.chain_kind = self.chain.chain_kind
-        board = self.board
+        """The reader chain began to lie, or is whole again: sy/play/chainpause.py pauses or
+        resumes the game and tells the host (loaded for it, dropped when the chain is whole)."""
+        chain = self.chain
+        f = self.chain_fault = chain.chain_fault
+        kind = self.chain_kind = chain.chain_kind
+        from sy.play import chainpause
+        chainpause.changed(self, f, kind)
         if f == CHAIN_OK:
-            board.chain_fault(f, False, b"")
-            if not board.every_scan:  # (service mode's board: its leave re-reads them so)
-                # the pieces as they stand now; a game in play takes nothing the players did
-                # while the board could not see until they agree with it again (as after a
-                # power cut), so no move is made of what it half saw
-                self.debouncer.prime(self.bitmap)
-                board.read_reeds(self.bitmap, self.bit_station, self.nbits)
-                board.await_pieces()
-        else:
-            # the first module not heard shows where (the last one if it was the last heard)
-            m = min(f + 1, self.chips - 1)
-            board.chain_fault(f, kind != SHORT, bytes(self.bit_station[8 * m:8 * m + 8]))
-        note = board.chain_code() or {"code": None}
-        note["note"] = "chain"
-        self.proto.note(note)
+            forget("play.chainpause")
 
     def _frame(self, now):
         self.board.dirty = False

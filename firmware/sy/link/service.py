@@ -65,12 +65,6 @@ class Service:
     def switch(self, station, closed):
         pass  # the game does not see switches in service mode
 
-    def chain_fault(self, after, long, stations):
-        self.game_board.chain_fault(after, long, stations)   # the game's pause outlasts service mode
-
-    def chain_code(self):
-        return self.game_board.chain_code()
-
     def button(self, k):
         pass
 

@@ -76,11 +76,6 @@ _MAX_SHOWN = const(8)  # missing pieces and extra stations the board tracks at o
 STATIONS = 199
 BUTTON_CONFIRM = 3
 HOLD_MS = 1500  # the confirm button held this long and let go: the turn's last move taken back
-# The reader chain lying (sy/hardware/reeds.py, told by sy/app.py): the game is paused and the
-# stations of the first module not heard flash amber twice a second, two short flashes and a long
-# dark (a rhythm no other state uses, so it reads without its colour); the pieces glow dim.
-_CHAIN_RGB = (255, 96, 0)
-_CHAIN_MS = const(1000)  # the pattern's period: lit 0-120 and 240-360 ms
 
 
 def _move_line(game, piece, ticket, to):
@@ -152,7 +147,8 @@ class Board:
         # the reader chain (chain_fault): CHAIN_WHOLE, or the last module heard before it lied
         self.chain_after = CHAIN_WHOLE
         self.chain_long = False  # a bit taken twice (else lost, or the chain cut)
-        self._chain_stations = b""  # the stations of the module it lies at (0: an input of no station)
+        self.chain_stations = b""  # the stations of the module it lies at (0: an input of no station)
+        self.chain_pause = None  # sy/play/chainpause.py while the chain lies (the game paused)
 
     # --- what the others may read besides the fields above --------------------------------
     def piece_in_hand(self):
@@ -644,23 +640,16 @@ class Board:
             return True
         return False
 
-    def chain_fault(self, after, long, stations):
-        """The reader chain lies after module `after` (-1: after the controller), a bit taken twice
-        (long) or lost; or it is whole again (after CHAIN_WHOLE, the reeds' CHAIN_OK). While it
-        lies the reeds read as the last good scan (sy/app.py holds them and the buttons): the game
-        is paused, nothing is taken from the board; the status says so and the LEDs show where.
-        stations: the stations of the module it lies at (0: an input no station uses)."""
+    def chain_fault(self, after, long, stations, pause):
+        """The reader chain lies after module `after`, a bit taken twice (long) or lost, and the
+        game is paused by `pause` (sy/play/chainpause.py: the status's code, the frame); or it is
+        whole again (after CHAIN_WHOLE, the reeds' CHAIN_OK; pause None). stations: those of the
+        module it lies at."""
         self.chain_after = after
         self.chain_long = long
-        self._chain_stations = stations
+        self.chain_stations = stations
+        self.chain_pause = pause
         self.dirty = True
-
-    def chain_code(self):
-        """The pause for the host (status): None, or the code with its fields."""
-        if self.chain_after == CHAIN_WHOLE:
-            return None
-        return {"code": "chain_broken", "fault": "long" if self.chain_long else "short",
-                "after_module": self.chain_after}
 
     # --- drawing --------------------------------------------------------------------------
     def render(self, now):
@@ -669,8 +658,8 @@ class Board:
         L = self.leds
         L.clear()
         g = self.game
-        if self.chain_after != CHAIN_WHOLE:
-            self._draw_chain(now)
+        if self.chain_pause is not None:  # the reader chain lies: the game is paused
+            self.chain_pause.draw(self, now)
             L.show()
             return
         slow = (now // 500) & 1
@@ -777,21 +766,6 @@ class Board:
                     return t
                 k -= 1
         return 0
-
-    def _draw_chain(self, now):
-        L = self.leds
-        t = now % _CHAIN_MS
-        if t < 120 or 240 <= t < 360:
-            st = self._chain_stations
-            for i in range(len(st)):
-                if st[i]:
-                    L.put(st[i], _CHAIN_RGB[0], _CHAIN_RGB[1], _CHAIN_RGB[2])
-        g = self.game
-        if g is not None:
-            for i in range(g.n_pieces):
-                c = 3 * i if i < g.n_detectives else BOBBY_RGB
-                L.put(g.pos[i], (PIECE_RGB[c] * _WAITING_LEVEL) >> 8, (PIECE_RGB[c + 1] * _WAITING_LEVEL) >> 8,
-                      (PIECE_RGB[c + 2] * _WAITING_LEVEL) >> 8)
 
     def _draw_end(self, now):
         g = self.game
