@@ -29,7 +29,6 @@ import json
 
 from sy.rules.game import Game, RuleError, TICKET_NAMES, PHASE_MRX, PHASE_DETECTIVES, PHASE_OVER  # noqa: F401 (Game: type comments)
 from sy.storage.stages import IDLE, SETUP, PLAY, OVER, STAGE_NAMES  # noqa: F401 (the handlers take them from here)
-from sy.hardware.reeds import CHAIN_OK as CHAIN_WHOLE
 
 try:
     from time import ticks_diff, ticks_us
@@ -144,11 +143,7 @@ class Board:
         self._confirm_down_at = -1  # when the confirm button went down (ms), while it is down
         self._log_view_until = 0  # the travel log is shown until then (ms)
         self._snap = bytearray(192)  # the game's snapshot is made here (Game.save_into), not allocated
-        # the reader chain (chain_fault): CHAIN_WHOLE, or the last module heard before it lied
-        self.chain_after = CHAIN_WHOLE
-        self.chain_long = False  # a bit taken twice (else lost, or the chain cut)
-        self.chain_stations = b""  # the stations of the module it lies at (0: an input of no station)
-        self.chain_pause = None  # sy/play/chainpause.py while the chain lies (the game paused)
+        self.chain_pause = None  # sy/play/chainpause.py while the reader chain lies: the game paused
 
     # --- what the others may read besides the fields above --------------------------------
     def piece_in_hand(self):
@@ -640,14 +635,9 @@ class Board:
             return True
         return False
 
-    def chain_fault(self, after, long, stations, pause):
-        """The reader chain lies after module `after`, a bit taken twice (long) or lost, and the
-        game is paused by `pause` (sy/play/chainpause.py: the status's code, the frame); or it is
-        whole again (after CHAIN_WHOLE, the reeds' CHAIN_OK; pause None). stations: those of the
-        module it lies at."""
-        self.chain_after = after
-        self.chain_long = long
-        self.chain_stations = stations
+    def pause_for(self, pause):
+        """The reader chain lies: the game is paused by `pause` (sy/play/chainpause.py: the status's
+        code, the frame; the reeds and buttons held by sy/app.py), or goes on (None)."""
         self.chain_pause = pause
         self.dirty = True
 

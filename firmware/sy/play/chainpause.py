@@ -18,12 +18,19 @@ _PERIOD_MS = 1000  # lit 0-120 and 240-360 ms of each period
 _DIM = 24  # the pieces' level (of 256): sy/play/board.py's for a piece that waits (a const it keeps)
 
 
+# where the chain lies, while it does (this module's own: it is loaded only then)
+after = CHAIN_OK  # the last module heard before the chain lied (-1: none)
+long = False  # a bit taken twice (else lost, or the chain cut)
+stations = b""  # the stations of the module it lies at (0: an input no station uses)
+
+
 def changed(app, fault, kind):
     """The chain began to lie (fault: the last module heard) or is whole again (CHAIN_OK)."""
+    global after, long, stations
     board = app.board
     game = getattr(board, "game_board", board)  # (service mode: the game's board behind it)
     if fault == CHAIN_OK:
-        game.chain_fault(CHAIN_OK, False, b"", None)
+        game.pause_for(None)
         if not board.every_scan:  # (service mode's leave re-reads the reeds itself)
             # the pieces as they stand now; a game in play takes nothing the players did while
             # the board could not see until they agree with it again, as after a power cut: the
@@ -31,20 +38,20 @@ def changed(app, fault, kind):
             app.debouncer.prime(app.bitmap)
             game.read_reeds(app.bitmap, app.bit_station, app.nbits)
             game.await_pieces()
-        note = {"note": "chain", "code": None}
-    else:
-        # the first module not heard shows where (the last one if it was the last heard)
-        m = min(fault + 1, app.chips - 1)
-        game.chain_fault(fault, kind != SHORT, bytes(app.bit_station[8 * m:8 * m + 8]), sys.modules[__name__])
-        note = code(game)
-        note["note"] = "chain"
+        app.proto.note({"note": "chain", "code": None})
+        return
+    # the first module not heard shows where (the last one if it was the last heard)
+    m = min(fault + 1, app.chips - 1)
+    after, long, stations = fault, kind != SHORT, bytes(app.bit_station[8 * m:8 * m + 8])
+    game.pause_for(sys.modules[__name__])
+    note = code()
+    note["note"] = "chain"
     app.proto.note(note)
 
 
-def code(board):
+def code():
     """The pause's code and fields, for the status and the note."""
-    return {"code": "chain_broken", "fault": "long" if board.chain_long else "short",
-            "after_module": board.chain_after}
+    return {"code": "chain_broken", "fault": "long" if long else "short", "after_module": after}
 
 
 def draw(board, now):
@@ -52,7 +59,7 @@ def draw(board, now):
     L = board.leds
     t = now % _PERIOD_MS
     if t < 120 or 240 <= t < 360:
-        st = board.chain_stations
+        st = stations
         for i in range(len(st)):
             if st[i]:
                 L.put(st[i], CHAIN_RGB[0], CHAIN_RGB[1], CHAIN_RGB[2])
