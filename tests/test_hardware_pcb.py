@@ -149,3 +149,13 @@ def test_no_two_courtyards_overlap():
         assert ("R8", "R9") in pcb.courtyard_overlaps(pcb.courtyards())
     finally:
         pcb.PLACES.update(old)
+
+
+def test_readme_states_the_boards_figures(made):
+    _out, board, bad, _files = made
+    text = open(os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "hardware",
+                             "README.md")).read()
+    flat = " ".join(text.split())
+    assert "%d pads, %d track segments, %d vias" % (len(board.pads), len(board.tracks), len(board.vias)) in flat
+    assert "%.1f × %.1f mm" % (board.w, board.h) in flat
+    assert not bad and "minimums): clean" in flat and "no two overlap" in flat
