@@ -1,7 +1,8 @@
 """The reed chain proves itself in every scan (sy.hardware.reeds): the unit cases under CPython and
-the MicroPython unix port (no allocation), and on the emulated Pico, whose 74HC165 model drops,
-doubles or cuts a bit after a module: the board refuses those scans, says so once, and sees the
-pieces again when the chain is whole."""
+the MicroPython unix port (no allocation, a game paused while the chain lies), and on the emulated
+Pico, whose 74HC165 model drops, doubles or cuts a bit after a module: the board refuses those
+scans, pauses the game (its status, its LEDs, no phantom move), says so once, and goes on when the
+chain is whole; the host speaks the board's code in every language."""
 import os
 import shutil
 import sys
