@@ -3,6 +3,7 @@ the MicroPython unix port (no allocation, a game paused while the chain lies), a
 Pico, whose 74HC165 model drops, doubles or cuts a bit after a module: the board refuses those
 scans, pauses the game (its status, its LEDs, no phantom move), says so once, and goes on when the
 chain is whole; the host speaks the board's code in every language."""
+import contextlib
 import os
 import shutil
 import sys
@@ -43,17 +44,28 @@ def _closed(raw_hex, bits):
     return [b for b in bits if raw[b >> 3] & (0x80 >> (b & 7))]
 
 
-@needs_pico
-@needs_node
-def test_the_emulated_pico_refuses_a_chain_that_drops_or_doubles_a_bit():
+
+@contextlib.contextmanager
+def _pico():
+    """The emulated Pico and a link to it, said hello to; both stopped after."""
     from host.link.boardlink import BoardLink
     from host.pico.board import PicoBoard
     board = PicoBoard(micropython=UF2, bootrom=BOOTROM)
     board.start()
-    link = BoardLink(board.port, timeout=60)
+    link = BoardLink(board.port, timeout=120)
     link.open()
     try:
         link.hello()
+        yield board, link
+    finally:
+        link.close()
+        board.stop()
+
+
+@needs_pico
+@needs_node
+def test_the_emulated_pico_refuses_a_chain_that_drops_or_doubles_a_bit():
+    with _pico() as (board, link):
         assert link.request("svc_begin")["ok"]
         bits = board.config["reeds"]["bits"]
         on11 = next(s for s in range(1, 200) if bits[s - 1] // 8 == 11)
@@ -83,9 +95,6 @@ def test_the_emulated_pico_refuses_a_chain_that_drops_or_doubles_a_bit():
             board.set_inputs([on11])
             board.wait_ms(100)
         link.request("svc_end")
-    finally:
-        link.close()
-        board.stop()
 
 
 def test_the_host_speaks_the_boards_chain_code_in_every_language():
@@ -115,16 +124,9 @@ def test_the_host_speaks_the_boards_chain_code_in_every_language():
 def test_the_emulated_pico_pauses_a_game_while_the_chain_lies_and_shows_where():
     from boardleds import shown
     from host.benchmarks.pico import station_wire
-    from host.link.boardlink import BoardLink
-    from host.pico.board import PicoBoard
     from sy.play.chainpause import CHAIN_RGB
     detectives = [13, 26, 29, 34, 50]
-    board = PicoBoard(micropython=UF2, bootrom=BOOTROM)
-    board.start()
-    link = BoardLink(board.port, timeout=120)
-    link.open()
-    try:
-        link.hello()
+    with _pico() as (board, link):
         assert link.request("setup", detectives=detectives, bobbies=[], replace=True)["ok"]
         board.set_inputs(detectives)
         link.wait_event("ready", timeout=120)
@@ -159,6 +161,3 @@ def test_the_emulated_pico_pauses_a_game_while_the_chain_lies_and_shows_where():
         board.set_inputs(detectives)
         link.wait_note("restored", timeout=60)
         assert not link.request("status")["restoring"]
-    finally:
-        link.close()
-        board.stop()
