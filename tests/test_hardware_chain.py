@@ -161,3 +161,29 @@ def test_the_emulated_pico_pauses_a_game_while_the_chain_lies_and_shows_where():
         board.set_inputs(detectives)
         link.wait_note("restored", timeout=60)
         assert not link.request("status")["restoring"]
+
+
+def test_mister_xs_console_tells_the_players_when_the_chain_lies_and_when_it_is_whole(tmp_path):
+    import random
+    from host import i18n
+    from host.misterx.console import Console
+    from host.misterx.secretgame import SecretGame, draw_setup
+
+    class NotesBoard:   # the board's side as the console reads its notes
+        def __init__(self, queued):
+            self.queued = queued
+
+        def notes(self):
+            out, self.queued = self.queued, []
+            return out
+
+    i18n.use("en")
+    sg = SecretGame.create(draw_setup(3, random.Random(1)), folder=str(tmp_path))
+    board = NotesBoard([{"note": "chain", "code": "chain_broken", "fault": "long", "after_module": 11}])
+    out = []
+    con = Console(sg, board, inp=lambda prompt: "", out=out.append)
+    con.board_notes()
+    assert out == ["  reader chain broken or mis-clocked after module 11"]
+    board.queued = [{"note": "chain", "code": None}]
+    con.board_notes()
+    assert out[-1] == "  reader chain whole again: the game goes on once the pieces stand where it has them"
