@@ -60,7 +60,7 @@ PLACES = {
     "U4": _dip(7, 26, 14),                                   # CLK and SH/LD re-driver
     "U5": _dip(7, 33, 20),                                   # QH latch, 3 holes clear of U4: the links
                                                              # of its pins' pieces stay off both bodies
-    "C3": {"1": (5, 30), "2": (6, 30)},                      # 3V3 (the ribbon's 3V3 strip) to the GND strip
+    "C3": {"1": (5, 31), "2": (6, 31)},                      # 3V3 (the ribbon's 3V3 strip) to the GND strip
     "C4": {"1": (7, 37), "2": (6, 37)},                      # 3V3 (VCC row) to a GND strip above
     "R8": {"1": (18, 28), "2": (18, 33)},                    # CLK to the next board
     "R9": {"1": (19, 28), "2": (19, 33)},                    # SH/LD to the next board
