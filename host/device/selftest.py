@@ -414,6 +414,9 @@ def bus_lines(r):
         return [_("READER BUS  not tested: %s") % skip_reason(r)]
     ok, fastest = bus_verdict(r)
     out = [_("READER BUS  OK") if ok else _("READER BUS  PROBLEM")]
+    lied = refusals.pause(r.get("chain"))
+    if lied:   # the chain's own check (its marker bit) refused reads
+        out.append("  " + lied)
     for baud, bad, reads in sorted(r["results"]):
         verdict = (_("%(bad)d of %(reads)d reads differed") % {"bad": bad, "reads": reads} if bad else
                    _("all %d reads agree") % reads)
