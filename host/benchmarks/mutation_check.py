@@ -68,6 +68,11 @@ STAGES.update({
     # then the wizards' in-process runs (tests/test_selftest_service.py)
     "link/service.py": ((("firmware/fw_commands.py", "224k"), ("firmware/fw_link.py", "192k"), _CASES),
                         ("tests/test_selftest_service.py",)),
+    # the link's tags: the board's fair-play games (signed lines, restarts), then the HMAC against
+    # RFC 4231 and the host's tags under both Pythons
+    "link/auth.py": ((("firmware/fw_fairplay.py", "224k"), _CASES), ("tests/test_link_auth.py",)),
+    # the LEDs' second channel: the rhythms' shapes, then whole boards with the setting on and off
+    "play/rhythm.py": (_PLAY_FILES, ("tests/test_colour_vision.py", "tests/test_led_rhythms.py")),
 })
 
 
