@@ -160,6 +160,37 @@ LONGEST_FIRST = (
 )
 
 
+# Files whose test functions each set up their own boards or runs, and are long one by one: under
+# `--dist loadfile` each test function of theirs (with all its parameters: they may share a
+# module-scoped fixture) is a work unit of its own, spread over the workers, instead of one file
+# that bounds the whole run (`make test`).
+SPREAD = (
+    "test_pico.py",  # a boot of the emulated Pico for each test; the power cuts and the cut sweep minutes each
+    "test_reliability.py",  # power cuts, link cuts, fuzzed lines: each its own games
+)
+
+
+def work_unit(nodeid):
+    """The work unit of a test under `make test`: its file, or for a SPREAD file its test function."""
+    path, _, rest = nodeid.partition("::")
+    if os.path.basename(path) not in SPREAD:
+        return path
+    return path + "::" + rest.split("[", 1)[0]
+
+
+def pytest_xdist_make_scheduler(config, log):
+    """`--dist loadfile`, with each test function of a SPREAD file a work unit of its own."""
+    if config.getvalue("dist") != "loadfile":
+        return None
+    from xdist.scheduler import LoadFileScheduling
+
+    class SpreadLoadFile(LoadFileScheduling):
+        def _split_scope(self, nodeid):
+            return work_unit(nodeid)
+
+    return SpreadLoadFile(config, log)
+
+
 def pytest_collection_modifyitems(items):
     def rank(item):
         name = os.path.basename(str(item.path))
