@@ -23,8 +23,9 @@ _RULES_CORE = ("core/test_rules_core.py", "80k")
 _CASES = ("firmware/fw_cases.py", "192k")
 _TAKEBACK = ("firmware/fw_takeback.py", "192k")
 _DEADREED = ("firmware/fw_deadreed.py", "192k")
-# the link's own units, then whole games; the refusals' sentence numbers
-_LINK = ((("firmware/fw_link.py", "192k"), _CASES), ("tests/test_messages.py",))
+# the link's own units, the commands' replies (hello's version, every command's fields), then
+# whole games; the refusals' sentence numbers
+_LINK = ((("firmware/fw_link.py", "192k"), ("firmware/fw_commands.py", "224k"), _CASES), ("tests/test_messages.py",))
 _RULES_EDGES = ("firmware/fw_rules.py", "192k")
 _RULES = ((_RULES_CORE, _RULES_EDGES, _CASES, _TAKEBACK), ("tests/test_messages.py", "tests/test_rules_properties.py"))
 STAGES = {  # module below firmware/sy -> (plain-test files, pytest files)
