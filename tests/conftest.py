@@ -150,6 +150,9 @@ def pytest_terminal_summary(terminalreporter):
 SPREAD = (
     "test_pico.py",  # a boot of the emulated Pico for each test; the power cuts and the cut sweep minutes each
     "test_reliability.py",  # power cuts, link cuts, fuzzed lines: each its own games
+    "test_firmware_e2e.py",  # a simulated board over a pty for each test
+    "test_host_e2e.py",  # `yard play` and a simulated board for each test
+    "test_capture_proof.py",  # a simulated board for each test
 )
 
 
