@@ -164,6 +164,7 @@ def work_unit(nodeid):
     return path + "::" + rest.split("[", 1)[0]
 
 
+@pytest.hookimpl(optionalhook=True)  # a hook of pytest-xdist's: a run without it (-p no:xdist) ignores it
 def pytest_xdist_make_scheduler(config, log):
     """`--dist loadfile`, with each test function of a SPREAD file a work unit of its own."""
     if config.getvalue("dist") != "loadfile":
