@@ -139,16 +139,17 @@ def test_the_check_runs_each_file_at_the_heap_the_tests_give_it():
                  and node.targets[0].id in ("HEAP", "HEAPS")}
     with open(os.path.join(ROOT, "tests", "test_core_micropython.py"), encoding="utf-8") as f:
         core = f.read()
-    with open(os.path.join(ROOT, "tests", "test_fairplay_board.py"), encoding="utf-8") as f:
-        elsewhere = {"fw_fairplay": f.read()}
+    elsewhere = {}  # plain-test files test_firmware_units.py does not run: the test file that does
+    for stem, runner in (("fw_fairplay", "test_fairplay_board.py"), ("hardware_chain_cases", "test_hardware_chain.py")):
+        with open(os.path.join(ROOT, "tests", runner), encoding="utf-8") as f:
+            elsewhere[stem] = f.read()
     for plain, _pytest_files in mutation.STAGES.values():
         for name, heap in plain:
-            if name.startswith("firmware/"):
-                stem = os.path.basename(name)[:-3]
-                if stem in elsewhere:  # a file test_firmware_units.py does not run: its own test file's heap
-                    assert '"%s.py"), "%s"' % (stem, heap) in elsewhere[stem], name
-                else:
-                    assert heap == units["HEAPS"].get(stem, units["HEAP"]), name
+            stem = os.path.basename(name)[:-3]
+            if stem in elsewhere:
+                assert '"%s.py"), "%s"' % (stem, heap) in elsewhere[stem], name
+            elif name.startswith("firmware/"):
+                assert heap == units["HEAPS"].get(stem, units["HEAP"]), name
             else:
                 assert '"%s"), "%s")' % (os.path.basename(name), heap) in core, name
 

@@ -38,7 +38,7 @@ from host.errors import UserError
 DEFAULT_MODULES = ("rules/game.py", "storage/store.py", "hardware/debounce.py", "hardware/leds.py",
                    "play/board.py", "play/newgame.py", "play/mrxturn.py", "play/declare.py", "play/undo.py",
                    "play/status.py", "play/report.py", "play/verify.py", "play/deadreed.py", "play/blind.py",
-                   "play/rhythm.py",
+                   "play/rhythm.py", "play/chainpause.py",
                    "link/proto.py", "link/handlers.py", "link/fields.py", "link/lines.py", "link/service.py",
                    "link/auth.py")
 PYTEST = ("-m", "pytest", "-x", "-q", "-p", "no:cacheprovider", "--hypothesis-seed=0")

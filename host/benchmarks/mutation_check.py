@@ -72,6 +72,9 @@ STAGES.update({
     # the link's tags: the board's fair-play games (signed lines, restarts), then the HMAC against
     # RFC 4231 and the host's tags under both Pythons
     "link/auth.py": ((("firmware/fw_fairplay.py", "224k"), _CASES), ("tests/test_link_auth.py",)),
+    # the game paused while the reader chain lies: the chain's own cases (a lying chain pauses the
+    # game, says where, resumes when whole)
+    "play/chainpause.py": ((("hardware_chain_cases.py", "192k"),), ()),
     # the LEDs' second channel (board.json leds.patterns, off by default, so the game flow's files
     # never light it): the rhythms' shapes, then whole boards with the setting on and off
     "play/rhythm.py": ((), ("tests/test_colour_vision.py", "tests/test_led_rhythms.py")),
