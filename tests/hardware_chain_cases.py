@@ -245,26 +245,27 @@ def test_the_paused_frame_flashes_exactly_the_first_module_not_heard_and_dims_ev
     from testkit import TestBoard, scratch
     from sy.play.chainpause import CHAIN_RGB
     from sy.play.board import BOBBY_RGB, PIECE_RGB
-    dets, bobbies = (13, 26), (29, 20)   # two detectives play with two bobbies; modules 1 to 3
     amber = tuple(CHAIN_RGB)
-    tb = TestBoard(scratch("sy-chain-frame"), inputs=ChainInputs(CHIPS))
-    assert tb.command("hello", proto=1)["ok"]
-    assert tb.command("setup", detectives=list(dets), bobbies=list(bobbies))["ok"]
-    for s in dets + bobbies:
-        tb.place(s)
-    assert tb.board.stage == 2
-    tb.inputs.lie("drop", 1)   # a bit lost after module 1
-    tb.run(2)
-    # the last module whose closed reeds were heard: the pieces' last, 3 (an odd one: 3 + 1 is not 3 | 1)
-    assert tb.command("status")["chain"]["after_module"] == 3
-    m = 4
-    module = {s for s in range(1, 200) if tb.bit(s) // 8 == m} - set(dets + bobbies)
-    assert module
-    flashed = set()
-    for _ in range(50):   # a second of frames
-        tb.run(4)
-        flashed |= {s for s in range(1, 200) if tb.colour(s) == amber}
-        for i, s in enumerate(dets + bobbies):   # each piece dim in its own colour, all the while
-            c = 3 * i if i < len(dets) else BOBBY_RGB
-            assert tb.colour(s) == tuple((PIECE_RGB[c + k] * 24) >> 8 for k in range(3)), (s, tb.colour(s))
-    assert flashed == module, (sorted(flashed), sorted(module))
+    # two detectives play with two bobbies. The last module whose closed reeds were heard is the
+    # pieces' last: 3 (an odd one: 3 + 1 is not 3 | 1), then module 4 is shown; or the chain's
+    # last, 24 (station 197), which is then shown itself
+    for dets, bobbies, heard, shown in (((13, 26), (29, 20), 3, 4), ((13, 197), (29, 20), CHIPS - 1, CHIPS - 1)):
+        tb = TestBoard(scratch("sy-chain-frame"), inputs=ChainInputs(CHIPS))
+        assert tb.command("hello", proto=1)["ok"]
+        assert tb.command("setup", detectives=list(dets), bobbies=list(bobbies))["ok"]
+        for s in dets + bobbies:
+            tb.place(s)
+        assert tb.board.stage == 2
+        tb.inputs.lie("drop", 1)   # a bit lost after module 1
+        tb.run(2)
+        assert tb.command("status")["chain"]["after_module"] == heard
+        module = {s for s in range(1, 200) if tb.bit(s) // 8 == shown} - set(dets + bobbies)
+        assert module
+        flashed = set()
+        for _ in range(50):   # a second of frames
+            tb.run(4)
+            flashed |= {s for s in range(1, 200) if tb.colour(s) == amber}
+            for i, s in enumerate(dets + bobbies):   # each piece dim in its own colour, all the while
+                c = 3 * i if i < len(dets) else BOBBY_RGB
+                assert tb.colour(s) == tuple((PIECE_RGB[c + k] * 24) >> 8 for k in range(3)), (s, tb.colour(s))
+        assert flashed == module, (heard, sorted(flashed), sorted(module))
