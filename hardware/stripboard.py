@@ -333,6 +333,20 @@ def links_under_sockets(layout):
     return [(a, b, n) for a, b, n in layout.links if _crosses_ic(a, b)]
 
 
+def links_under_shrouds(layout):
+    """The links that pass under a box header's shroud (3.2 mm beside its pins, 5.1 mm past its
+    end pins: 1.25 and 2 holes): they go in before the header."""
+    out = []
+    for a, b, n in layout.links:
+        for ref in ("J3", "J4"):
+            (r0, c0), (r1, c1) = min(PLACES[ref].values()), max(PLACES[ref].values())
+            if any(r0 - 1.99 <= a[0] + (b[0] - a[0]) * t / 20 <= r1 + 1.99
+                   and c0 - 1.25 <= a[1] + (b[1] - a[1]) * t / 20 <= c1 + 1.25 for t in range(21)):
+                out.append((a, b, n))
+                break
+    return out
+
+
 def _crosses_ic(a, b):
     """Does the straight link a-b pass over an IC's body?"""
     for ref in ICS:

@@ -107,3 +107,16 @@ def test_no_two_parts_collide(built, monkeypatch, tmp_path):
     assert got == {frozenset(p) for p in (("R8", "R9"), ("J3", "MH1"), ("U5", "C4"))}, got
     out = tmp_path / "r.svg"
     assert stripboard.main(["-o", str(out)]) == 1 and not out.exists()
+
+
+def test_readme_names_the_links_under_the_shrouds(built):
+    import os
+    _nl, lay = built
+    under = stripboard.links_under_shrouds(lay)
+    assert under and all(stripboard.links_under_shrouds(stripboard.Layout(lay.pins, lay.cuts, lay.knife, [u]))
+                         for u in under)
+    far = ((stripboard.ROWS - 2, 1), (stripboard.ROWS - 2, 6), "x")   # along a spare strip
+    assert stripboard.links_under_shrouds(stripboard.Layout(lay.pins, lay.cuts, lay.knife, [far])) == []
+    text = " ".join(open(os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "hardware",
+                                      "README.md")).read().split())
+    assert "%d links lie under the shrouds' outline" % len(under) in text
