@@ -80,6 +80,9 @@ def add_arguments(parser):
     parser.add_argument("--demo-games", type=int, default=0,
                         help="also play this many demo-like games (yard sim --demo's players, in the rules core) and "
                              "report how long a demo game lasts (rounds: mean, spread)")
+    parser.add_argument("--mrx-iterations", type=int, default=None,
+                        help="normal Mister X's MCTS iterations a move (hard: 4 times) when they differ from the "
+                             "detectives' (default: --iterations)")
     parser.add_argument("--mix", type=float, default=None,
                         help="easy: draw hidden moves among the safest within this many points of the best "
                              "(default: the level's, agents.MIX)")
@@ -116,10 +119,12 @@ def game_setup(seed, k, n_det):
 
 
 PEEK = None  # --peek: the MCTS levels' PEEK for this run (None: the level's)
+MRX_ITERATIONS = None  # --mrx-iterations: normal Mister X's iterations a move (hard: 4 times), if not --iterations
 
 
 def mrx_agent(level, seed, iterations, seconds, hidden=None):
     if level in MCTS_MRX:
+        iterations = MRX_ITERATIONS or iterations
         scale = 4 if level == "hard" else 1
         return make_mrx_agent(level, seed, seconds=seconds and seconds * scale,
                               iterations=None if seconds else iterations * scale, deadline=0, hidden=hidden,
@@ -438,12 +443,13 @@ def leak_levels(levels, games, games_mcts=12, seed=1, n_det=5, iterations=150, s
 
 
 def run(args):
-    global PEEK
+    global PEEK, MRX_ITERATIONS
     if args.games < 0 or args.games_mcts < 0 or args.demo_games < 0:
         raise UserError("--games, --games-mcts and --demo-games must be 0 or more")
     if args.peek is not None and not 0 <= args.peek <= 1:
         raise UserError("--peek: a share from 0 to 1")
     PEEK = args.peek
+    MRX_ITERATIONS = args.mrx_iterations
     if args.mix is not None:
         agents.MIX = args.mix  # before the workers fork: the detectives' model of him plays the same
     mrx = _names(args.mrx, MRX_LEVELS, "--mrx")
