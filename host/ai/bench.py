@@ -30,7 +30,7 @@ import time
 from sy.maps import london
 from sy.rules import game as rules
 from host.errors import UserError
-from host.ai import agents, belief, safety
+from host.ai import agents, belief, mcts, safety
 from host.ai.agents import make_mrx_agent, make_detective_agent
 from host.ai.model import Sim
 
@@ -83,6 +83,12 @@ def add_arguments(parser):
     parser.add_argument("--mrx-iterations", type=int, default=None,
                         help="normal Mister X's MCTS iterations a move (hard: 4 times) when they differ from the "
                              "detectives' (default: --iterations)")
+    parser.add_argument("--two-moves", choices=("on", "off"), default=None,
+                        help="normal and hard: search only the moves safe for two moves where there are some "
+                             "(default: the level's, mcts.TWO_MOVES)")
+    parser.add_argument("--sample", type=float, default=None,
+                        help="normal and hard: on a hidden move draw the root action by visits ** SAMPLE instead "
+                             "of the most visited (default: the level's, mcts.SAMPLE)")
     parser.add_argument("--mix", type=float, default=None,
                         help="easy: draw hidden moves among the safest within this many points of the best "
                              "(default: the level's, agents.MIX)")
@@ -450,6 +456,10 @@ def run(args):
         raise UserError("--peek: a share from 0 to 1")
     PEEK = args.peek
     MRX_ITERATIONS = args.mrx_iterations
+    if args.sample is not None:
+        mcts.SAMPLE = args.sample
+    if args.two_moves:
+        mcts.TWO_MOVES = args.two_moves == "on"  # before the workers fork, as agents.MIX
     if args.mix is not None:
         agents.MIX = args.mix  # before the workers fork: the detectives' model of him plays the same
     mrx = _names(args.mrx, MRX_LEVELS, "--mrx")
