@@ -30,7 +30,7 @@ import time
 from sy.maps import london
 from sy.rules import game as rules
 from host.errors import UserError
-from host.ai import agents, belief, mcts, safety
+from host.ai import agents, belief, mcts, policy, safety
 from host.ai.agents import make_mrx_agent, make_detective_agent
 from host.ai.model import Sim
 
@@ -89,6 +89,14 @@ def add_arguments(parser):
     parser.add_argument("--sample", type=float, default=None,
                         help="normal and hard: on a hidden move draw the root action by visits ** SAMPLE instead "
                              "of the most visited (default: the level's, mcts.SAMPLE)")
+    parser.add_argument("--room", type=float, default=None,
+                        help="easy: points per station of room to run (policy.ROOM; default the level's)")
+    parser.add_argument("--trap-tier", choices=("on", "off"), default=None,
+                        help="the guard's tier for one-move-safe stations the pieces cannot close in on "
+                             "(safety.TRAP_TIER; default the level's)")
+    parser.add_argument("--double-escape", type=float, default=None,
+                        help="the guard: double moves too where no single move reaches a safety tier above this "
+                             "(safety.DOUBLE_ESCAPE: 0.5, 0.25 or 0 for never; default the level's)")
     parser.add_argument("--mix", type=float, default=None,
                         help="easy: draw hidden moves among the safest within this many points of the best "
                              "(default: the level's, agents.MIX)")
@@ -456,6 +464,12 @@ def run(args):
         raise UserError("--peek: a share from 0 to 1")
     PEEK = args.peek
     MRX_ITERATIONS = args.mrx_iterations
+    if args.double_escape is not None:
+        safety.DOUBLE_ESCAPE = args.double_escape
+    if args.trap_tier:
+        safety.TRAP_TIER = args.trap_tier == "on"
+    if args.room is not None:
+        policy.ROOM = args.room
     if args.sample is not None:
         mcts.SAMPLE = args.sample
     if args.two_moves:

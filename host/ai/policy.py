@@ -8,7 +8,7 @@ import random as _random
 
 from sy.rules.game import PHASE_DETECTIVES
 from host.ai.model import BLACK, random_station
-from host.ai.safety import INF, Safety, dmin, mrx_score, reach
+from host.ai.safety import INF, Safety, dmin, mrx_score, reach, reach2
 
 
 
@@ -62,6 +62,31 @@ def spread_size(sim, ticket):
 
 
 # --- heuristic Mister X (the "easy" agent and the baseline) ---------------------------------
+# points of mrx_score per station within two of his moves of a destination and out of every
+# piece's two-move reach (_Room): room to run when informed detectives close in (0: off)
+ROOM = 0
+
+
+class _Room:
+    """For one decision: how many stations within two moves of a destination (by black ticket:
+    any transport) no piece can reach within two moves (safety.reach2)."""
+
+    def __init__(self, sim):
+        self.black = sim.tb.spread[BLACK]
+        self.free = ~reach2(sim)
+
+    def __call__(self, to):
+        black = self.black
+        one = black[to]
+        two = one
+        m = one
+        while m:
+            low = m & -m
+            two |= black[low.bit_length() - 1]
+            m ^= low
+        return (two & self.free).bit_count()
+
+
 def heuristic_mrx(sim, rnd, mix=0):
     """('move', t, to) or ('double', t1, to1, t2, to2) for the state in sim (Mister X to play).
     mix: on a hidden move, draw uniformly among the single moves of the safest tier (safety.Safety
@@ -81,8 +106,11 @@ def heuristic_mrx(sim, rnd, mix=0):
         return v
     best = None
     scored = []
+    room = _Room(sim) if ROOM else None
     for to, t in opts:
         sc = mrx_score(tb, pos, to) * 1000 + spread_of(sim, t) + rnd.random()
+        if room:
+            sc += ROOM * 1000 * room(to)
         scored.append((sc, t, to))
         if best is None or sc > best[0]:
             best = (sc, t, to)
@@ -109,7 +137,7 @@ def _mixed(sim, scored, best, mix, rnd):
     sf = Safety(sim)
     tiers = {}
     for m in scored:
-        w = sf.weight(m[2], m[1])
+        w = sf.tier(m[2], m[1])
         if w:
             tiers.setdefault(w, []).append(m)
     if not tiers:
