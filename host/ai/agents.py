@@ -20,6 +20,9 @@ PEEK = 0.5
 # the easy level's hidden moves: a draw among the safest moves within MIX points of the best one's
 # score (policy.heuristic_mrx), so that detectives who replay the formula find several stations
 MIX = 0
+# normal and hard: the search's choice goes through the guard's tiers too (safety.guard two_moves:
+# safe for two moves, then not to be shut in, a double where every single move can be)
+TIERS = False
 DETECTIVE_SECONDS = 1.0  # the hard detectives' search a move
 # the Mister X whose code the product's informed detectives assume: the easy level's plan, exact and
 # cheap to follow (the bench gives them the code of the level they face)
@@ -188,6 +191,8 @@ class MctsMrX(_MrX):
         if hiding.surfaces_next(game) or self.hidden == "search":
             action, self.last = mcts.search_mrx(game, self.budget, fast_rng(self.rnd), safe=True, peek=self.peek)
             self.last.pop("root", None)
+            if TIERS:
+                action = safety.guard(Sim.from_game(game, game.mrx), action, self.rnd, two_moves=True)
             return self.hider.second_half(game, action, self.rnd)
         root = None
         if self.tilt:

@@ -97,6 +97,9 @@ def add_arguments(parser):
     parser.add_argument("--double-escape", type=float, default=None,
                         help="the guard: double moves too where no single move reaches a safety tier above this "
                              "(safety.DOUBLE_ESCAPE: 0.5, 0.25 or 0 for never; default the level's)")
+    parser.add_argument("--tiers", choices=("on", "off"), default=None,
+                        help="normal and hard: pass the search's choice through the guard's safety tiers "
+                             "(agents.TIERS; default the level's)")
     parser.add_argument("--mix", type=float, default=None,
                         help="easy: draw hidden moves among the safest within this many points of the best "
                              "(default: the level's, agents.MIX)")
@@ -464,6 +467,8 @@ def run(args):
         raise UserError("--peek: a share from 0 to 1")
     PEEK = args.peek
     MRX_ITERATIONS = args.mrx_iterations
+    if args.tiers:
+        agents.TIERS = args.tiers == "on"
     if args.double_escape is not None:
         safety.DOUBLE_ESCAPE = args.double_escape
     if args.trap_tier:
