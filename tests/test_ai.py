@@ -456,3 +456,15 @@ def test_bench_rejects_a_negative_demo_count():
     bench.add_arguments(p)
     with pytest.raises(UserError):
         bench.run(p.parse_args(["--demo-games", "-1"]))
+
+
+@pytest.mark.parametrize("bad", [["--double-escape", "2"], ["--mix", "-1"], ["--mrx-iterations", "0"],
+                                 ["--room", "-3"], ["--mrx", "easy,nobody", "--mix", "10"]])
+def test_bench_refuses_a_bad_knob_and_changes_nothing(bad):
+    from host.ai import agents, safety
+    p = argparse.ArgumentParser()
+    bench.add_arguments(p)
+    before = (agents.MIX, safety.DOUBLE_ESCAPE)
+    with pytest.raises(UserError):
+        bench.run(p.parse_args(bad + ["--games", "1", "--workers", "1"]))
+    assert (agents.MIX, safety.DOUBLE_ESCAPE) == before

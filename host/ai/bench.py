@@ -459,39 +459,53 @@ def leak_levels(levels, games, games_mcts=12, seed=1, n_det=5, iterations=150, s
     return out
 
 
+# the plans' knobs (docs/ai.md): option -> (module, its constant, the values it takes)
+KNOBS = {
+    "tiers": (agents, "TIERS", lambda v: v in ("on", "off")),
+    "trap_tier": (safety, "TRAP_TIER", lambda v: v in ("on", "off")),
+    "double_escape": (safety, "DOUBLE_ESCAPE", lambda v: 0 <= v <= 1),
+    "room": (policy, "ROOM", lambda v: v >= 0),
+    "mix": (agents, "MIX", lambda v: v >= 0),
+    "sample": (mcts, "SAMPLE", lambda v: v >= 0),
+    "two_moves": (mcts, "TWO_MOVES", lambda v: v in ("on", "off")),
+}
+
+
 def run(args):
     global PEEK, MRX_ITERATIONS
     if args.games < 0 or args.games_mcts < 0 or args.demo_games < 0:
         raise UserError("--games, --games-mcts and --demo-games must be 0 or more")
     if args.peek is not None and not 0 <= args.peek <= 1:
         raise UserError("--peek: a share from 0 to 1")
-    PEEK = args.peek
-    MRX_ITERATIONS = args.mrx_iterations
-    if args.tiers:
-        agents.TIERS = args.tiers == "on"
-    if args.double_escape is not None:
-        safety.DOUBLE_ESCAPE = args.double_escape
-    if args.trap_tier:
-        safety.TRAP_TIER = args.trap_tier == "on"
-    if args.room is not None:
-        policy.ROOM = args.room
-    if args.sample is not None:
-        mcts.SAMPLE = args.sample
-    if args.two_moves:
-        mcts.TWO_MOVES = args.two_moves == "on"  # before the workers fork, as agents.MIX
-    if args.mix is not None:
-        agents.MIX = args.mix  # before the workers fork: the detectives' model of him plays the same
+    if args.mrx_iterations is not None and args.mrx_iterations < 1:
+        raise UserError("--mrx-iterations: 1 or more")
     mrx = _names(args.mrx, MRX_LEVELS, "--mrx")
     panel = _names(args.panel, PANEL, "--panel")
     pairs = parse_matchups(args.matchups) if args.matchups else None
+    levels = _names(args.leak_levels, MRX_LEVELS, "--leak-levels")
+    knobs = {}
+    for name, (module, attr, ok) in KNOBS.items():
+        value = getattr(args, name)
+        if value is None:
+            continue
+        if not ok(value):
+            raise UserError("--%s: not a value it takes (%r)" % (name.replace("_", "-"), value))
+        knobs[name] = value
+    PEEK = args.peek
+    MRX_ITERATIONS = args.mrx_iterations
+    # before the workers fork: the detectives' model of him (they know his code) plays the same
+    for name, value in knobs.items():
+        module, attr, _ok = KNOBS[name]
+        setattr(module, attr, value == "on" if value in ("on", "off") else value)
     out = {}
     if (args.games or args.games_mcts) and ((mrx and panel) or pairs):
         out = tournament(mrx, panel, args.games, args.games_mcts, args.iterations, args.seconds, args.detectives,
                          args.seed, args.workers, (args.replay_stations, args.replay_samples),
                          None if args.hidden == "level" else args.hidden, pairs)
+    if out and knobs:
+        out["knobs"] = knobs
     if args.demo_games:
         out["demo"] = demo_length(args.demo_games, args.seed)
-    levels = _names(args.leak_levels, MRX_LEVELS, "--leak-levels")
     if levels:
         out["leak"] = leak_levels(levels, args.leak_games, args.leak_games_mcts, args.seed, args.detectives,
                                   args.iterations, args.leak_stations, args.leak_stations_mcts, args.leak_samples,
