@@ -19,10 +19,10 @@ HIDDEN = "search"
 PEEK = 0.5
 # the easy level's hidden moves: a draw among the safest moves within MIX points of the best one's
 # score (policy.heuristic_mrx), so that detectives who replay the formula find several stations
-MIX = 0
+MIX = 0  # off: it lost games and hid little (docs/ai.md, plans measured)
 # normal and hard: the search's choice goes through the guard's tiers too (safety.guard two_moves:
 # safe for two moves, then not to be shut in, a double where every single move can be)
-TIERS = False
+TIERS = False  # off: no change outside the noise (docs/ai.md)
 DETECTIVE_SECONDS = 1.0  # the hard detectives' search a move
 # the Mister X whose code the product's informed detectives assume: the easy level's plan, exact and
 # cheap to follow (the bench gives them the code of the level they face)

@@ -28,10 +28,10 @@ from host.ai.model import Sim, bits
 CATEGORY_WEIGHTS = (0.0, 0.35, 0.8, 1.0, 1.2, 1.3)
 # Mister X's root (safe=True): where some single move is safe for two moves (safety.Safety.weight),
 # search only those (no double: it is kept for when he is closed in)
-TWO_MOVES = False
+TWO_MOVES = False  # off: no change measured (docs/ai.md)
 # Mister X's choice on a hidden move: 0 the most visited root action; p > 0 a draw with
 # probability proportional to visits ** p
-SAMPLE = 0
+SAMPLE = 0  # off: no change measured (docs/ai.md)
 
 
 class Node:

@@ -64,7 +64,7 @@ def spread_size(sim, ticket):
 # --- heuristic Mister X (the "easy" agent and the baseline) ---------------------------------
 # points of mrx_score per station within two of his moves of a destination and out of every
 # piece's two-move reach (_Room): room to run when informed detectives close in (0: off)
-ROOM = 0
+ROOM = 0  # off: it lost games (docs/ai.md)
 
 
 class _Room:
@@ -90,7 +90,7 @@ class _Room:
 def heuristic_mrx(sim, rnd, mix=0):
     """('move', t, to) or ('double', t1, to1, t2, to2) for the state in sim (Mister X to play).
     mix: on a hidden move, draw uniformly among the single moves of the safest tier (safety.Safety
-    .weight: safe for two moves, then one) whose score is within `mix` points of mrx_score of the
+    .tier: safe for two moves, then not to be shut in, then safe for one move) whose score is within `mix` points of mrx_score of the
     best one, instead of the best one: detectives who replay the formula then find several
     destinations per station he may be on, not one."""
     tb = sim.tb
