@@ -56,7 +56,10 @@ def _read(path):
 
 def load(store):
     """(header, game_bytes) of the newest good snapshot, or None. Trims the journal to it."""
-    got = _read(store.state) or _read(store.bak)
+    got = _read(store.state)
+    if got is not None and store.in_place and exists(store.bak):
+        os.remove(store.bak)  # a copy an earlier firmware rotated: older than state.bin, never needed
+    got = got or _read(store.bak)
     if got is None:
         return None
     header = got[0]
