@@ -62,11 +62,15 @@ def load(store):
     got = got or _read(store.bak)
     if got is None:
         return None
-    header = got[0]
+    header, data = got
     store.jlen = header.get("jlen", 0)
     store.seq = header.get("seq", 0)
+    n = header.get("tail", 0)  # the journal's newest lines, after the game's bytes
+    if n:
+        store.tail = bytes(data[len(data) - n:]).decode()
+        data = data[:len(data) - n]
     _trim(store)
-    return got
+    return header, data
 
 
 def _trim(store):
