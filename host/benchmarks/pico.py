@@ -31,6 +31,10 @@ reference for every heap and timing figure. All with the flash chip's datasheet 
   save_ms                 the longest save of one committed event (journal line and snapshot)
   scan_alloc_bytes        gc.mem_alloc() change over 1,000 cycles with a piece in hand and the
                           LED animation running
+  store_save_median_us    one save on its own (a journal line and a 160-byte snapshot, sy/storage/store.py),
+                          timed on the board's REPL after the game, 60 in a row in a folder of their own:
+                          the median, _max_us the longest, store_saves_over_10ms how many took longer
+                          (the ones littlefs erased a block in)
   boot_ms                 power-on to the first LED frame (the scan loop runs)
   cuts_every_boundary     power cuts at every flash erase and program of every kind of save (right
                           before each, and half-way through it) on MicroPython's littlefs, each
@@ -137,7 +141,7 @@ def _measure_repl(pico, link):
     t = SerialTransport(pico.port, baudrate=115200)
     try:
         t.enter_raw_repl(soft_reset=False)
-        out, err = t.exec_raw(_REPL_SCRIPT, timeout=600)
+        out, err = t.exec_raw(_REPL_SCRIPT.replace("STORE_SAVES", str(STORE_SAVES)), timeout=600)
         if err:
             raise RuntimeError("the measurement on the Pico's REPL failed: %s" % err.decode(errors="replace"))
         out = out.decode()
@@ -151,6 +155,10 @@ def _measure_repl(pico, link):
             figures[key] = float(value) if "." in value else int(value)
     return figures
 
+
+# saves timed on their own after the game (store_save_*): enough for the flushes and compactions
+# to come round several times
+STORE_SAVES = 60
 
 # App.cycle itself, not the watcher's timed twin the game's `mem` put on the App (sy/cyclewatch.py)
 _REPL_SCRIPT = """
@@ -173,6 +181,24 @@ for i in range(1000):
     now += 5
     cycle(app, now)
 print('FIG scan_alloc_bytes', gc.mem_alloc() - before)
+# saves on their own: a journal line and a snapshot, as the board makes them, in a folder of its own
+import os
+from sy.storage.store import Store
+st = Store('benchsaves')
+st.reset()
+game = bytes(160)
+took = []
+for i in range(STORE_SAVES):
+    t0 = time.ticks_us()
+    st.append('{"type": "move", "piece": "D1", "from": 13, "to": %d, "ticket": "taxi"}' % (i % 199 + 1))
+    st.save({'v': 1, 'stage': 2, 'x_on': 0}, game)
+    took.append(time.ticks_diff(time.ticks_us(), t0))
+st.reset()
+os.rmdir('benchsaves')
+took.sort()
+print('FIG store_save_median_us', took[len(took) // 2])
+print('FIG store_save_max_us', took[-1])
+print('FIG store_saves_over_10ms', sum(1 for t in took if t > 10000))
 """
 
 
