@@ -228,7 +228,6 @@ def test_lines_in_the_tail_are_in_the_snapshot_until_it_passes_its_size():
     st.save({"stage": 2}, b"\x08")
     assert [t for _s, t in st.lines()] == texts[:5]
     st2 = Store(TMP)  # booted again: the tail comes back from the snapshot, the game's bytes apart
-    st2.tail_bytes = 130
     header, data = resume.load(st2)
     assert data == b"\x08" and header["tail"] == len(texts[4]) + 1
     assert (st2.seq, st2.jlen, st2.tail) == (5, st.jlen, texts[4] + "\n")
@@ -280,7 +279,7 @@ def test_the_last_line_from_the_file_or_the_tail():
 
 
 def test_only_littlefs_takes_a_snapshot_written_over_in_place():
-    from sy.storage.store import replaced_whole
+    from sy.storage.resume import replaced_whole
     assert not replaced_whole(TMP)  # a POSIX folder (or CPython): copied and renamed
     if sys.implementation.name != "micropython":
         return
@@ -307,6 +306,7 @@ def test_only_littlefs_takes_a_snapshot_written_over_in_place():
         assert replaced_whole("/fw_store_lfs/game") and replaced_whole("/fw_store_lfs")
         assert not replaced_whole(TMP)
         st = Store("/fw_store_lfs/game")
+        assert resume.load(st) is None  # at boot: nothing saved yet, and the store told it is on littlefs
         assert st.in_place and st.tail_bytes > 0
         st.append('{"type": "setup"}')
         st.save({"stage": 1}, b"\x01")

@@ -24,7 +24,11 @@ off the heap during play.
 """
 import json
 import os
+import sys
 from binascii import crc32
+
+# MicroPython writes and checksums a str as its bytes (the journal is ASCII); CPython needs bytes
+_STR_IS_BYTES = sys.implementation.name == "micropython"
 
 MAGIC = b"SY1\n"
 # The journal's tail kept in the snapshot on littlefs, at most this many bytes: the snapshot file
@@ -52,25 +56,6 @@ def holds(text, marks):
     return False
 
 
-def replaced_whole(folder):
-    """Whether a file written over in `folder` keeps its old contents until it is closed: on
-    MicroPython's littlefs (VfsLfs1, VfsLfs2) yes; on a POSIX or FAT folder, or under CPython, no."""
-    try:
-        mounts = os.mount()  # MicroPython: [(vfs, mount point)]
-    except (AttributeError, TypeError):  # CPython; a MicroPython that does not list its mounts
-        return False
-    path = folder if folder[:1] == "/" else os.getcwd().rstrip("/") + "/" + folder
-    path = path.rstrip("/") + "/"
-    best = ""
-    whole = False
-    for vfs, at in mounts:
-        at = at.rstrip("/") + "/"
-        if path.startswith(at) and len(at) > len(best):
-            best = at
-            whole = type(vfs).__name__.startswith("VfsLfs")
-    return whole
-
-
 class Store:
     def __init__(self, folder):
         if folder and not exists(folder):
@@ -84,15 +69,17 @@ class Store:
         self.seq = 0   # lines in the journal: its file's and its tail's
         self.tail = ""  # the journal's newest lines (each with its newline), kept in the snapshot
         self.writes = 0  # appends and snapshots written since boot
-        self.in_place = replaced_whole(folder)  # the snapshot written over in place (littlefs)
-        self.tail_bytes = TAIL_BYTES if self.in_place else 0
+        # the snapshot written over in place, the journal's tail kept in it: on littlefs only, which
+        # the boot's resume.load() tells (sy/storage/resume.py on_littlefs: boot-only code)
+        self.in_place = False
+        self.tail_bytes = 0
 
     # --- journal ------------------------------------------------------------------------
     def append(self, text):
         """Add one event line (str without newline) to the journal; returns its seq. Call save()
         after: the line is in the tail (the snapshot's) until the tail passes tail_bytes, and then
         the whole tail goes to the file at once."""
-        self.tail += text + "\n"  # ASCII only: MicroPython's json.dumps keeps other characters, so the
+        self.tail = "".join((self.tail, text, "\n"))  # one string made, not two; ASCII only: MicroPython's json.dumps keeps other characters, so the
         # commands check what they journal (commitments hex, names from the rules': sy/link/fields.py)
         self.writes += 1
         self.seq += 1
@@ -186,7 +173,7 @@ class Store:
         self.writes += 1
         header["jlen"] = self.jlen
         header["seq"] = self.seq
-        tail = self.tail.encode()
+        tail = self.tail if _STR_IS_BYTES else self.tail.encode()  # no copy on the board
         if tail:
             header["tail"] = len(tail)  # after the game's bytes
         h = json.dumps(header).encode()
