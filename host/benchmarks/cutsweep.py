@@ -6,8 +6,7 @@ asserts them.
 
   power_cuts       cuts made: two at each erase or program of each kind of save (right before
                    it, and half-way through it)
-  saves            per kind of save: its erases and programs (boundaries), the cuts made there, and
-                   how many of them appended the journal's tail to its file (journal_appends)
+  saves            per kind of save: its erases and programs (boundaries) and the cuts made there
   lost_events, wrong_resumes, unmountable, redo_failed   what went wrong (0 each), with problems
 """
 import json

@@ -163,7 +163,7 @@ def _move(tb, a, b):
 def scenario():
     """(kind, what the players and the host do) for each save of a short game with commitments:
     two rounds, so the journal's file passes the 512 bytes littlefs keeps inside the directory and
-    the later saves append to a file of its own."""
+    the later saves append to a block of its own (a new block erased and the last one copied)."""
     from sy.rules import commit as commitlib
     c45, c46, c13 = (commitlib.commitment(s, SALT) for s in (45, 46, 13))
 
@@ -229,17 +229,13 @@ def sweep():
         inputs = copy_inputs(tb.inputs)
         before = state(tb)
         ops, erases, programs = flash.ops, flash.erases, flash.programs
-        jlen = tb.board.store.jlen
         act(tb)
         after = state(tb)
         n = flash.ops - ops
         if not n:
             continue  # no flash written (the players only)
-        row = figures["saves"].setdefault(kind, {"boundaries": 0, "erases": 0, "programs": 0, "cuts": 0,
-                                                 "journal_appends": 0})
+        row = figures["saves"].setdefault(kind, {"boundaries": 0, "erases": 0, "programs": 0, "cuts": 0})
         row["boundaries"] += n
-        # the journal's tail (in the snapshot) appended to its file in this save
-        row["journal_appends"] += 1 if tb.board.store.jlen > jlen else 0
         row["erases"] += flash.erases - erases
         row["programs"] += flash.programs - programs
         for k in range(n):

@@ -207,77 +207,7 @@ def test_a_snapshot_whose_checksum_is_all_ones():
     assert resume.load(Store(TMP)) == ({"stage": 5, "jlen": 0, "seq": 0}, game)
 
 
-# --- the journal's tail, kept in the snapshot (the board's littlefs: sy/storage/store.py) --------
-def _tailed_store(tail_bytes=100):
-    st = fresh_store(TMP)
-    st.tail_bytes = tail_bytes  # as on littlefs; this folder keeps the copy-and-rename snapshot
-    return st
-
-
-def test_lines_in_the_tail_are_in_the_snapshot_until_it_passes_its_size():
-    st = _tailed_store(130)
-    texts = ['{"k": %d, "pad": "%s"}' % (k, "x" * 20) for k in range(8)]  # 39 bytes and a newline
-    for k, text in enumerate(texts[:3]):
-        assert st.append(text) == k + 1
-        st.save({"stage": 2}, b"\x07")
-    assert st.jlen == 0 and not exists(st.journal) and st.tail == "".join(t + "\n" for t in texts[:3])
-    st.append(texts[3])  # 160 bytes: past 130, the whole tail goes to the file
-    st.save({"stage": 2}, b"\x07")
-    assert st.tail == "" and read_file(st.journal) == "".join(t + "\n" for t in texts[:4]).encode()
-    st.append(texts[4])
-    st.save({"stage": 2}, b"\x08")
-    assert [t for _s, t in st.lines()] == texts[:5]
-    st2 = Store(TMP)  # booted again: the tail comes back from the snapshot, the game's bytes apart
-    header, data = resume.load(st2)
-    assert data == b"\x08" and header["tail"] == len(texts[4]) + 1
-    assert (st2.seq, st2.jlen, st2.tail) == (5, st.jlen, texts[4] + "\n")
-    assert [t for _s, t in st2.lines()] == texts[:5] and [s for s, _t in st2.lines(5)] == [5]
-    assert st2.last_line(320) == texts[4].encode()
-
-
-def test_lines_at_offsets_run_on_from_the_file_into_the_tail():
-    st = _tailed_store(60)
-    texts = ['{"k": %d}' % k for k in range(1, 10)]  # 8 bytes and a newline: the tail holds six
-    for text in texts:
-        st.append(text)
-    assert 0 < st.jlen and st.tail
-    got = list(st.lines_at(0))
-    at = 0
-    for (off, line), text in zip(got, texts):
-        assert (off, line) == (at, text + "\n")
-        at += len(line)
-    assert len(got) == len(texts)
-    mid = got[-2][0]  # a line in the tail: found again by its offset
-    assert list(st.lines_at(mid)) == got[-2:]
-    assert list(st.lines_at(at)) == []
-
-
-def test_a_reader_in_steps_goes_on_when_a_save_moves_the_tail_into_the_file():
-    st = _tailed_store(60)
-    for k in range(3):
-        st.append('{"k": %d}' % k)
-    reader = st.lines_at(0)
-    first = next(reader)
-    assert first == (0, '{"k": 0}\n') and st.jlen == 0  # read from the tail
-    for k in range(3, 9):  # the tail passes 60 bytes: the file takes it, offsets kept
-        st.append('{"k": %d}' % k)
-    assert st.jlen > 0
-    rest = list(reader)
-    assert [line for _a, line in rest] == ['{"k": %d}\n' % k for k in range(1, 9)]
-    assert rest[0][0] == len(first[1])
-
-
-def test_the_last_line_from_the_file_or_the_tail():
-    st = _tailed_store(0)  # every line to the file at once
-    assert st.last_line(320) == b""
-    st.append('{"a": 1}')
-    st.append('{"verdict": "verified"}')
-    assert st.last_line(320) == b'{"verdict": "verified"}'
-    st.tail_bytes = 100
-    st.append('{"b": 2}')
-    assert st.tail and st.last_line(320) == b'{"b": 2}'
-
-
+# --- the snapshot written over in place on littlefs (sy/storage/store.py) ------------------
 def test_only_littlefs_takes_a_snapshot_written_over_in_place():
     from sy.storage.resume import replaced_whole
     assert not replaced_whole(TMP)  # a POSIX folder (or CPython): copied and renamed
@@ -307,12 +237,13 @@ def test_only_littlefs_takes_a_snapshot_written_over_in_place():
         assert not replaced_whole(TMP)
         st = Store("/fw_store_lfs/game")
         assert resume.load(st) is None  # at boot: nothing saved yet, and the store told it is on littlefs
-        assert st.in_place and st.tail_bytes > 0
+        assert st.in_place
         st.append('{"type": "setup"}')
         st.save({"stage": 1}, b"\x01")
-        assert sorted(os.listdir("/fw_store_lfs/game")) == ["state.bin"]  # no copy, no journal file yet
+        st.save({"stage": 2}, b"\x02")
+        assert sorted(os.listdir("/fw_store_lfs/game")) == ["game.jsonl", "state.bin"]  # no copy kept
         st2 = Store("/fw_store_lfs/game")
         header, data = resume.load(st2)
-        assert data == b"\x01" and [t for _s, t in st2.lines()] == ['{"type": "setup"}']
+        assert data == b"\x02" and [t for _s, t in st2.lines()] == ['{"type": "setup"}']
     finally:
         os.umount("/fw_store_lfs")

@@ -4,7 +4,7 @@ import json
 import os
 from binascii import crc32
 
-from sy.storage.store import MAGIC, TAIL_BYTES, exists
+from sy.storage.store import MAGIC, exists
 from sy.storage.stages import IDLE, PLAY, OVER
 
 
@@ -76,24 +76,19 @@ def _read(path):
 def load(store):
     """(header, game_bytes) of the newest good snapshot, or None. Trims the journal to it. First
     tells the store whether it is on littlefs (sy/storage/store.py: the snapshot written over in
-    place, the journal's tail kept in it)."""
+    place)."""
     store.in_place = replaced_whole(store.state[:store.state.rfind("/") + 1] or ".")
-    store.tail_bytes = TAIL_BYTES if store.in_place else 0
     got = _read(store.state)
     if got is not None and store.in_place and exists(store.bak):
         os.remove(store.bak)  # a copy an earlier firmware rotated: older than state.bin, never needed
     got = got or _read(store.bak)
     if got is None:
         return None
-    header, data = got
+    header = got[0]
     store.jlen = header.get("jlen", 0)
     store.seq = header.get("seq", 0)
-    n = header.get("tail", 0)  # the journal's newest lines, after the game's bytes
-    if n:
-        store.tail = bytes(data[len(data) - n:]).decode()
-        data = data[:len(data) - n]
     _trim(store)
-    return header, data
+    return got
 
 
 def _trim(store):
