@@ -35,6 +35,7 @@ reference for every heap and timing figure. All with the flash chip's datasheet 
                           timed on the board's REPL after the game, 60 in a row in a folder of their own:
                           the median, _max_us the longest, store_saves_over_10ms how many took longer
                           (the ones littlefs erased a block in)
+  flash_erases, flash_programs   the flash chip's erases and page programs from power-on to the game's end
   boot_ms                 power-on to the first LED frame (the scan loop runs)
   cuts_every_boundary     power cuts at every flash erase and program of every kind of save (right
                           before each, and half-way through it) on MicroPython's littlefs, each
@@ -184,8 +185,10 @@ print('FIG scan_alloc_bytes', gc.mem_alloc() - before)
 # saves on their own: a journal line and a snapshot, as the board makes them, in a folder of its own
 import os
 from sy.storage.store import Store
+from sy.storage import resume
 st = Store('benchsaves')
 st.reset()
+resume.load(st)  # as at boot: the store told which file system it is on (nothing saved: None)
 game = bytes(160)
 took = []
 for i in range(STORE_SAVES):
@@ -279,6 +282,9 @@ def run(args):
         figures["heap_watch_bytes"] = watched["alloc"] - mem["alloc"]
         figures["debounce_ms"] = pico.config["debounce_ms"]
         figures.update(play_measured_game(pico, link, args.seed))
+        stats = pico.stats()  # the game's flash work (the REPL's saves below come after)
+        figures["flash_erases"] = stats["erases"]
+        figures["flash_programs"] = stats["programs"]
         figures["heap_peak_unwatched_bytes"] = figures["heap_peak_used_bytes"] - figures["heap_watch_bytes"]
         # the idle cycle and the scan loop's allocations, with a piece in hand
         link.request("setup", detectives=[13, 26, 29, 34, 50], replace=True, timeout=60)
@@ -287,9 +293,6 @@ def run(args):
         link.request("mrx", ticket="taxi", timeout=60)
         pico.lift(13)
         figures.update(_measure_repl(pico, link))
-        stats = pico.stats()
-        figures["flash_erases"] = stats["erases"]
-        figures["flash_programs"] = stats["programs"]
     finally:
         pico.stop()
     from host.benchmarks.cutsweep import run_sweep
