@@ -4,7 +4,6 @@ consent (docs/fairplay.md). The page is real Chromium; its websocket is answered
 the public state of a journal, as the server makes it."""
 import json
 
-import pytest
 
 from host.web.public import public_state
 
