@@ -1,5 +1,5 @@
 """A take-back never buys information (docs/fairplay.md): the rules' side, as plain functions
-(tests/test_fairplay_rules.py runs them under CPython and under the MicroPython unix port).
+(tests/test_fairplay_firmware.py runs them under CPython and under the MicroPython unix port).
 
 Round 1 after Mister X's taxi move from an X card, detectives on 13, 26, 29, 34, 50: D1 (13) may
 go to 23 (he cannot be there) or 46 (he may be there); D2 (26) to 27 or 39 (he may)."""
