@@ -8,7 +8,6 @@ page asks him too, with Allow / Refuse. Refused, the move stands; allowed, his c
 board its authenticated `undo` with his consent, and the public page announces the take-back and
 that it had his consent. Screenshots in test-artifacts/fairplay/."""
 import os
-import random
 import time
 
 from chromium import browser  # noqa: F401  (the module's Chromium, a fixture)
@@ -68,15 +67,18 @@ def move_onto_a_station_he_could_be_on(sim, path):
     return home, s
 
 
-def test_mister_x_answers_a_take_back_on_his_page_and_the_public_view_announces_it(browser, tmp_path):
+def test_mister_x_answers_a_take_back_on_his_page_and_the_public_view_announces_it(browser, tmp_path, monkeypatch):
+    for name in ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG"):  # the pages' language: the browser's
+        monkeypatch.delenv(name, raising=False)
     env = yard_env(tmp_path)
-    random.seed(0)
     with SimBoard(heapsize="192k", debounce_ms=10) as sim:
         term = PtyTerminal(["play", "--port", sim.port, "--players", "1", "--start", START, "--secret-page"], env=env,
                            name="yard play")
         public_url, stop_public = start_web(sim)
         mine = browser.new_page(viewport={"width": 1280, "height": 800})
         public = browser.new_page(viewport={"width": 1280, "height": 800})
+        german = browser.new_context(locale="de-DE")  # the public view at a German table
+        public_de = german.new_page()
         try:
             _k, m = term.expect([r"Mister X's secret page: (https?://\S+)"], timeout=30)
             place_start(term, sim, env)
@@ -84,6 +86,7 @@ def test_mister_x_answers_a_take_back_on_his_page_and_the_public_view_announces_
             term.expect([r"mister x> "], timeout=30)
             mine.goto(m.group(1))
             public.goto(public_url)
+            public_de.goto(public_url)
             wait_js(mine, term, "window.yard && yard.map && yard.state && yard.state.asking !== null")
             assert "taxi" in mine.evaluate("yard.targets()[46]")
             mine.evaluate("document.querySelector('#board .st[data-s=\"46\"]').scrollIntoView({block: 'center'})")
@@ -120,10 +123,14 @@ def test_mister_x_answers_a_take_back_on_his_page_and_the_public_view_announces_
             said = public.text_content("#takebacks li")
             assert said == "Round 1: D1's move to %d taken back, with Mister X's consent" % to, said
             shot(public, "public-take-back")
+            public_de.wait_for_function("document.querySelectorAll('#takebacks li').length === 1", timeout=15000)
+            said = public_de.text_content("#takebacks li")
+            assert said == "Runde 1: Zug von D1 nach %d zurückgenommen, mit Zustimmung von Mister X" % to, said
             term.interrupt()  # the game is saved for yard play --resume
             assert term.finish(20) == 130
         finally:
             mine.close()
             public.close()
+            german.close()
             stop_public()
             term.close()
