@@ -1,8 +1,10 @@
 """Every take-back is announced on the public view (host/web/public.py, static/app.js), from the
 board's journal alone: the piece, the station its move had reached, and whether Mister X had to
-consent (docs/fairplay.md). The page is real Chromium; its websocket is answered by the test with
-the public state of a journal, as the server makes it."""
+consent (docs/fairplay.md); and Mister X's page answers a consent only while his console asks for
+one. The pages themselves, in Chromium: tests/test_fairplay_pages.py."""
 import json
+
+import pytest
 
 
 from host.web.public import public_state
@@ -37,3 +39,42 @@ def test_a_take_back_announces_nothing_but_the_public_line():
     # "consent" is a yes only when the board wrote true
     odd = [dict(x, consent="yes") if x.get("type") == "undo" else x for x in JOURNAL]
     assert [b["consent"] for b in public_state(odd)["take_backs"]] == [False, False]
+
+
+def test_his_page_answers_a_consent_only_while_it_is_asked():
+    """The secret page's buttons become the console's own answer, only to the question asked
+    (host/web/mrxinput.py, host/web/mrxpage.py)."""
+    import threading
+    from host.web.mrxinput import PageBusy, PageInput
+    from host.web.mrxpage import ANSWERS, command
+    assert command({"do": "consent", "allow": True}) == "y" and command({"do": "consent", "allow": False}) == "n"
+    for bad in ("yes", 1, None):
+        with pytest.raises(ValueError):
+            command({"do": "consent", "allow": bad})
+    pin = PageInput(terminal=None, out=lambda text: None)
+    got = []
+    question = {"kind": "consent", "piece": "D1", "station": 46}
+    asker = threading.Thread(target=lambda: got.append(pin.ask("Allow it? [y/N] ", question)))
+    asker.start()
+    for _ in range(200):
+        if pin.waiting:
+            break
+        threading.Event().wait(0.01)
+    assert pin.question == question
+    with pytest.raises(PageBusy):
+        pin.submit(command({"do": "move", "ticket": "taxi", "station": 47}), answering=ANSWERS.get("move"))
+    pin.submit(command({"do": "consent", "allow": True}), answering=ANSWERS["consent"])
+    asker.join(5)
+    assert got == ["y"] and pin.question is None and not pin.waiting
+    # at a move prompt, a consent is no answer
+    mover = threading.Thread(target=lambda: got.append(pin("mister x> ")))
+    mover.start()
+    for _ in range(200):
+        if pin.waiting:
+            break
+        threading.Event().wait(0.01)
+    with pytest.raises(PageBusy):
+        pin.submit("y", answering="consent")
+    pin.submit(command({"do": "move", "ticket": "taxi", "station": 47}))
+    mover.join(5)
+    assert got == ["y", "taxi 47"]
