@@ -219,8 +219,7 @@ def forged_mrx_line(seed=3, heap=HEAP):
     moves. {"forged_repeats", "forged_busy"}."""
     import random
     from host.simulator.board import SimBoard
-    folder = tempfile.mkdtemp(prefix="yard-hostside-")
-    with SimBoard(heapsize=heap, debounce_ms=10) as sim:
+    with tempfile.TemporaryDirectory(prefix="yard-hostside-") as folder, SimBoard(heapsize=heap, debounce_ms=10) as sim:
         console = Console(["play", "--port", sim.port, "--players", "2", "--start", START], _env(folder))
         try:
             table = Table(sim, folder, random.Random(seed))
@@ -247,8 +246,7 @@ def lost_undo_event(seed=5, heap=HEAP):
     "lost_events"}."""
     import random
     from host.simulator.board import SimBoard
-    folder = tempfile.mkdtemp(prefix="yard-hostside-")
-    with SimBoard(heapsize=heap, debounce_ms=10) as sim:
+    with tempfile.TemporaryDirectory(prefix="yard-hostside-") as folder, SimBoard(heapsize=heap, debounce_ms=10) as sim:
         wire = LossyWire(sim.port, drop=lambda line: b'"type":"undo"' in line.replace(b" ", b""))
         console = Console(["play", "--port", wire.port, "--players", "2", "--start", START], _env(folder))
         try:
@@ -506,29 +504,29 @@ def lan_observer(lan="127.0.0.1", client=None):
     from host.misterx.secretgame import SecretGame
     from host.web.mrxinput import PageInput, Said
     from host.web.mrxpage import start_secret_page
-    folder = tempfile.mkdtemp(prefix="yard-hostside-")
-    sg = SecretGame.create(dict(SETUP), folder=folder)
-    said = Said(out=lambda text: None)
-    pin = PageInput(terminal=None, out=said)
-    url, stop = start_secret_page(sg.path, pin, said, lan=lan)
-    relay = RecordingRelay()
-    asked = []
-    console = threading.Thread(target=lambda: asked.append(pin(PROMPT)), daemon=True)
-    console.start()  # the console asks for his move: the client answers it over the websocket
-    exe = _chromium() if client in (None, "chromium") else None
-    try:
-        if exe:
-            _load_with_chromium(exe, url, relay.port)
-        else:
-            _load_with_aiohttp(url, relay.port)
-        console.join(10)
-    finally:
-        seen = relay.stop()
-        stop()
-    captured = len(seen)
-    seen += b"".join(websocket_payloads(x) for x in relay.streams)  # what the observer decodes, read as well
+    with tempfile.TemporaryDirectory(prefix="yard-hostside-") as folder:
+        sg = SecretGame.create(dict(SETUP), folder=folder)
+        said = Said(out=lambda text: None)
+        pin = PageInput(terminal=None, out=said)
+        url, stop = start_secret_page(sg.path, pin, said, lan=lan)
+        relay = RecordingRelay()
+        asked = []
+        console = threading.Thread(target=lambda: asked.append(pin(PROMPT)), daemon=True)
+        console.start()  # the console asks for his move: the client answers it over the websocket
+        exe = _chromium() if client in (None, "chromium") else None
+        try:
+            if exe:
+                _load_with_chromium(exe, url, relay.port)
+            else:
+                _load_with_aiohttp(url, relay.port)
+            console.join(10)
+        finally:
+            seen = relay.stop()
+            stop()
     if asked != ["taxi 46"]:
         raise RuntimeError("the page's move never reached the console (%r)" % asked)
+    captured = len(seen)
+    seen += b"".join(websocket_payloads(x) for x in relay.streams)  # what the observer decodes, read as well
     count, found = readable_bytes(seen, secret_needles(stop.page.key, sg))
     return {"lan_bytes_readable": count, "lan_bytes_captured": captured, "lan_client": "chromium" if exe else "aiohttp",
             "lan_found": found}
