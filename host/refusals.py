@@ -53,6 +53,15 @@ MOVE_REFUSALS = {
 
 UNKNOWN = N_("the board refused (%(code)s)")
 
+# the board's pauses: its status `chain`, the `chain` note, svc_bus's `chain` ({"code", "fault",
+# "after_module"}, docs/protocol.md); after_module -1: before the first module
+PAUSES = {
+    "chain_broken": N_("reader chain broken or mis-clocked after module %(module)d"),
+}
+CHAIN_AT_CONTROLLER = N_("reader chain broken or mis-clocked between the controller and module 0")
+CHAIN_WHOLE = N_("reader chain whole again: the game goes on once the pieces stand where it has them")
+UNKNOWN_PAUSE = N_("the board paused the game (%(code)s)")
+
 
 def refusal(code, piece=None, ticket=None, to=None):
     """The sentence for a refusal code, naming the move where it is given."""
@@ -78,3 +87,19 @@ def shown(error, **move):
     if code in REFUSALS or code in MOVE_REFUSALS:
         return refusal(code, **move)
     return str(error)
+
+
+def pause(code):
+    """The sentence for a pause code from the board ({"code": ..., fields}), None when it is None
+    or its code is null (the chain whole again)."""
+    if not code or not code.get("code"):
+        return None
+    name = code["code"]
+    if name == "chain_broken":
+        k = code.get("after_module")
+        if not isinstance(k, int) or k < 0:
+            return _(CHAIN_AT_CONTROLLER)
+        return _(PAUSES[name]) % {"module": k}
+    if name in PAUSES:
+        return _(PAUSES[name])
+    return _(UNKNOWN_PAUSE) % {"code": name}
