@@ -89,7 +89,7 @@ def test_the_confirm_button_on_a_final_move_names_that_move():
     assert g.phase == 0
     moved = g.save()
     tb.messages()
-    _hold_confirm(tb)
+    tb.hold_confirm()
     msgs = tb.messages()
     refused = [m for m in msgs if m.get("note") == "refused"]
     assert len(refused) == 1 and refused[0]["error"] == "needs_consent", msgs
