@@ -204,7 +204,7 @@ class ChaosGame:
                 t.move(p, TICKETS.index(tk) if tk else None, ev["to"])
         except RuleError as e:
             self._bump("duplicate_events")
-            self.problems.append("event %d refused by the host's rules: %s" % (seq, e.message))
+            self.problems.append("event %d refused by the host's rules: %s" % (seq, e))
 
     # --- the players ------------------------------------------------------------------------
     def sealed(self, station):

@@ -26,8 +26,8 @@ def _refused(code, fn, *args):
     try:
         fn(*args)
     except RuleError as e:
-        assert e.code == code, "expected %s, got %s: %s" % (code, e.code, e.message)
-        assert e.message
+        assert e.code == code, "expected %s, got %s: %s" % (code, e.code, e)
+        assert str(e).startswith(code)
         return e
     raise AssertionError("expected RuleError " + code)
 
@@ -49,7 +49,7 @@ def test_a_move_where_he_may_be_is_final_without_his_consent():
     g.move(0, UNDERGROUND, 46)  # no capture: the players now know he is not on 46
     after = g.save()
     e = _refused("needs_consent", g.check_take_back)
-    assert "D1" in e.message and "46" in e.message
+    assert (e.why, e.values) == ("final_landed", ("D1", 46))
     assert g.save() == after  # the refusal changed nothing
     assert g.check_take_back(True) == takeback.LANDED_WHERE_HE_MAY_BE
     g.take_back()
