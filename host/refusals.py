@@ -127,7 +127,7 @@ DETAILS = {
     "not_on_mrx": (N_("%(piece)s stands on %(station)s, Mister X on another station"), ("piece", "station")),
     # the fair-play check after the game (move 0: his start)
     "route_ok": (N_("Mister X's %(moves)s moves match the commitments and the map"), ("moves",)),
-    "malformed": (N_("the revealed moves are malformed"), ()),
+    "malformed": (N_("the revealed move %(move)s is malformed"), ("move",)),
     "move_commit": (N_("move %(move)s does not match its commitment"), ("move",)),
     "move_uncommitted": (N_("move %(move)s was secret but came without a commitment"), ("move",)),
     "move_not_station": (N_("move %(move)s: %(station)s is not a station"), ("move", "station")),

@@ -108,7 +108,7 @@ def check_chunk(store, graph, state, start, moves, last):
     except RuleError as e:  # the verdict: its codes, for the host to word
         state[2] = e
     except (ValueError, KeyError, TypeError):  # a salt that is not hex or base64url, say
-        state[2] = RuleError("unfair", "malformed")
+        state[2] = RuleError("unfair", "malformed", k + 1)
     finally:
         entries.close()
 
