@@ -258,6 +258,9 @@
       case "refused": return t("refused: %s", [refusal(n)]);
       case "mrx_piece": return t("Mister X's piece on %s", [n.station]);
       case "page": return n.message;
+      case "stopped": return t("the board stopped (Ctrl-C): its REPL is free");
+      case "safe_mode": return t("the board started in safe mode: the game does not run, its REPL is free");
+      case "config_error": return t("the board cannot use its board.json (%s): the game does not start", [n.key || "board.json"]);
       default: return JSON.stringify(n);
     }
   }
