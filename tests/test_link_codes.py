@@ -157,3 +157,44 @@ def test_the_europe_rules_verdicts_are_codes_the_host_words():
 ])
 def test_a_newer_boards_codes_read_clearly_never_a_traceback(reply, said):
     assert refusals.of_reply(reply) == said
+
+
+def test_the_europe_board_on_the_unix_port_sends_no_sentence():
+    """The Europe firmware (europe_main.py on the unix port): its replies to commands and lines it
+    refuses are codes the host words."""
+    from host.europe.sim import EuropeSimBoard, EuropeLink
+    from host import ROOT
+    import os
+    seen = []
+
+    class Watched(EuropeLink):
+        def _lines(self, until):
+            for obj in EuropeLink._lines(self, until):
+                if obj is not None:
+                    assert sentences(obj) == [], obj
+                    seen.append(obj)
+                yield obj
+
+    sim = EuropeSimBoard(os.path.join(ROOT, "tests", "data", "europe_testmap"), "europe_testmap", heapsize="96k",
+                         debounce_ms=10)
+    sim.start()
+    link = Watched(sim.port)
+    try:
+        link.wait_ready()
+        replies = [link.request("fly"), link.request("line", line=5), link.request("line", line={"type": "move"}),
+                   link.request("line", line={"type": "draw"}), link.request("guide", piece="D9"),
+                   link.request("capture", piece="D1"),
+                   link.request("line", line={"type": "setup", "game": "europe", "version": 1, "map": "europe_testmap",
+                                              "detectives": [9, 9], "mrx": None}),
+                   link.request("status")]
+        link.ser.write(b"[1]\n")
+        link.request("status")
+    finally:
+        link.close()
+        sim.stop()
+    refused = [r for r in replies if r.get("ok") is False]
+    assert len(refused) == 7, replies
+    for r in refused:
+        _words(r)
+    assert {r.get("why") for r in refused} >= {"unknown_command", "field", "moves_on_board", "no_game"}, refused
+    assert any(o.get("why") == "not_object" and o.get("id") is None for o in seen), seen
