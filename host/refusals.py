@@ -60,7 +60,7 @@ DETAILS = {
     "service_mode": (N_("the board is in service mode: end yard calibrate or yard selftest first"), ()),
     "not_service": (N_("the board is not in service mode"), ()),
     "game_on": (N_("a game is in progress: finish it or reset it first"), ()),
-    "no_spi": (N_("this board has no reed chain to test (a simulated board)"), ()),
+    "no_spi": (N_("this board has no SPI reed chain to test (a simulated board)"), ()),
     "counter": (N_("the line's counter is not above the last one taken (%(n)s)"), ("n",)),
     "untagged": (N_("%(cmd)s speaks for Mister X: only his host can send it"), ("cmd",)),
     # the game's stage
