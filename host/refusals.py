@@ -100,7 +100,7 @@ DETAILS = {
     "no_line": (N_("no %(ticket)s line joins station %(here)s and station %(to)s"), ("ticket", "here", "to")),
     "ferry_black": (N_("only Mister X may take the ferry, with a black ticket"), ()),
     "cannot_go": (N_("%(piece)s cannot go to %(station)s now"), ("piece", "station")),
-    "guided_to": (N_("the guided move is %(piece)s to %(station)s"), ("piece", "station")),
+    "guided_to": (N_("%(piece)s goes to %(station)s"), ("piece", "station")),  # the guided move
     "not_in_hand": (N_("%(piece)s is not in hand"), ("piece",)),
     "mrx_unreachable": (N_("Mister X cannot reach station %(station)s by %(ticket)s from where he may be"),
                         ("station", "ticket")),
