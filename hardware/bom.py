@@ -9,14 +9,11 @@ relief. hardware/README.md shows this table for the example measurements; a test
 """
 import argparse
 import math
-import os
 import sys
 
 from hardware import magnets, placement, stripboard, wiring
 from sy.hardware import boardconfig
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-EXAMPLE = os.path.join(HERE, "example_measurements.csv")
 SLACK = 1.25              # wire runs are not straight: +25 %
 SPARES = 1.05             # LEDs and reeds: 5 % spares (reeds are glass, LEDs die from static)
 FEED_LEDS = (0, 99, 198)  # where 5 V and GND are fed into the LED chain (the schematic's LED1 pins)
@@ -59,12 +56,19 @@ CATALOGUE = {
                                                    "holds QH while CLK is high"),
     "9 x 10 k bussed network SIP-10 (4610X-101-103)": ("9 x 10 kohm bussed resistor network, SIP-10",
                                                        "Bourns 4610X-101-103LF", "pull-ups + SER"),
-    "2x5 box header": ("2x5 box header, 2.54 mm (shrouded, keyed)", "", "ribbon connectors"),
-    "2x5 box header IN": ("2x5 box header, 2.54 mm (shrouded, keyed)", "", "ribbon connectors"),
-    "2x5 box header OUT": ("2x5 box header, 2.54 mm (shrouded, keyed)", "", "ribbon connectors"),
+    "2x5 box header": ("2x5 box header, 2.54 mm (shrouded, keyed)", "", "ribbon connectors"),   # also IN, OUT
     "1x8 pin header": ("1x8 pin header 2.54 mm + 1x8 Dupont housing and 8 crimp contacts", "",
                        "reed leads plug in"),
 }
+
+
+def _catalogue_key(value):
+    """A part's value as the catalogue knows it: a reader board's box headers are one part, named
+    in the netlist by the ribbon's direction (IN, OUT)."""
+    for side in (" IN", " OUT"):
+        if value.endswith(side):
+            return value[:-len(side)]
+    return value
 
 
 def part_counts(nl, chips):
@@ -76,9 +80,10 @@ def part_counts(nl, chips):
         if part.kind == "mcu":
             desc, pn, note = part.value, "", "MicroPython"
         else:
-            if part.value not in CATALOGUE:
+            value = _catalogue_key(part.value)
+            if value not in CATALOGUE:
                 raise KeyError("hardware.bom: no catalogue entry for %s %r" % (ref, part.value))
-            desc, pn, note = CATALOGUE[part.value]
+            desc, pn, note = CATALOGUE[value]
         n = chips if ref in stripboard.READER_PARTS else 1
         q, _pn, _note = out.get(desc, (0, pn, note))
         out[desc] = (q + n, pn, note)
@@ -167,12 +172,10 @@ def table(cfg, pl):
 def main(argv=None):
     ap = argparse.ArgumentParser(prog="python -m hardware.bom", description=__doc__.split("\n\n")[0])
     ap.add_argument("--board", choices=boardconfig.BOARDS, default="pico")
-    ap.add_argument("--measurements", default=EXAMPLE, help="station,x_mm,y_mm CSV (default: the example)")
+    placement.add_measurements_argument(ap)
     args = ap.parse_args(argv)
-    try:
-        pl = placement.placement_from_file(args.measurements)
-    except (OSError, placement.PlacementError) as e:
-        print("error: %s" % e, file=sys.stderr)
+    pl = placement.placement_or_say(args.measurements)
+    if pl is None:
         return 2
     print(table(boardconfig.default(args.board), pl))
     return 0

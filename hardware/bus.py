@@ -112,7 +112,7 @@ class SimError(Exception):
 
 def segment_lengths(pl=None, chips=CHIPS):
     """Metres of ribbon: [controller -> board 0, board 0 -> 1, ..., board chips-2 -> chips-1]."""
-    pl = pl or placement.placement_from_file(bom.EXAMPLE)
+    pl = pl or placement.placement_from_file(placement.EXAMPLE)
     route, pos = pl.route, pl.pos
     centres = []
     for k in range(chips):

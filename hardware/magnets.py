@@ -24,7 +24,7 @@ import argparse
 import math
 import sys
 
-from hardware import bom, placement
+from hardware import placement
 
 MU0 = 4e-7 * math.pi
 BASE_MM = 0.5             # the piece's base under its magnet
@@ -162,12 +162,10 @@ def reach_mm(magnet, band_low):
 
 def main(argv=None):
     ap = argparse.ArgumentParser(prog="python -m hardware.magnets", description=__doc__.split("\n\n")[0])
-    ap.add_argument("--measurements", default=bom.EXAMPLE, help="station,x_mm,y_mm CSV (default: the example)")
+    placement.add_measurements_argument(ap)
     args = ap.parse_args(argv)
-    try:
-        pl = placement.placement_from_file(args.measurements)
-    except (OSError, placement.PlacementError) as e:
-        print("error: %s" % e, file=sys.stderr)
+    pl = placement.placement_or_say(args.measurements)
+    if pl is None:
         return 2
     cs = choices(pl)
     print("magnet lower face %.1f mm above the glass's axis; pieces within %.1f mm of their station; margin x%.2f"

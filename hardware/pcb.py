@@ -2,8 +2,10 @@
 
     python -m hardware.pcb [-o build/pcb]
 
-The parts sit where the stripboard layout puts them (hardware.stripboard.PLACES, 2.54 mm grid),
-all through-hole. A maze router joins each net's pads on a 0.635 mm grid on both copper layers
+The parts sit on the stripboard's 2.54 mm grid, all through-hole, where PLACES puts them: the
+stripboard's placement (hardware.stripboard.PLACES) with the parts whose bodies would meet moved
+apart (the courtyard check: no two parts' courtyards overlap, the box headers' shrouds and the
+corner standoffs included). A maze router joins each net's pads on a 0.635 mm grid on both copper layers
 (orthogonal tracks, vias where it changes layer), keeping every other net's copper at least
 CLEARANCE away by construction. The design-rules check then measures the finished copper
 itself, independently of the router: every pair of features of different nets on a layer, track
@@ -62,14 +64,44 @@ COURTYARD_MARGIN = 0.25
 STANDOFF = 6.4                  # an M3 hex standoff across its corners, mm
 
 
+def _box_header_across(r, c):
+    """A 2x5 box header lying along a row: odd pins (signals) on row r, even pins (GND) on row
+    r + 1, pin 1 at column c (a PCB's tracks need not follow strips)."""
+    out = {}
+    for k in range(5):
+        out[str(2 * k + 1)] = (r, c + k)
+        out[str(2 * k + 2)] = (r + 1, c + k)
+    return out
+
+
+# the PCB's hole grid: 40 x 20 positions 2.54 mm apart (the stripboard's first 20 rows), M3 holes
+# at its corners
+ROWS, COLS = 20, 40
+MOUNTING = ((0, 0), (0, COLS - 1), (ROWS - 1, 0), (ROWS - 1, COLS - 1))
+
+# part -> {pin: (row, column)} on the PCB: the stripboard's places, and where the PCB differs
+PLACES = dict(stripboard.PLACES, **{
+    # IN one column in: its shroud clears the corner standoff
+    "J3": stripboard._box_header(1, 3, gnd_left=True),
+    # OUT along the top edge, between J6 and the corner standoff: its shroud (20.3 mm along the
+    # pins) clears U5's socket, C4 and the standoff
+    "J4": _box_header_across(2, 30),
+    "U5": stripboard._dip(7, 32, 20),
+    "C3": {"1": (5, 29), "2": (5, 30)},       # beside U4's VCC corner, off U5's socket
+    "C4": {"1": (7, 37), "2": (6, 37)},
+    "R8": {"1": (18, 28), "2": (18, 33)},
+    "R9": {"1": (19, 22), "2": (19, 27)},     # beside R8, not beneath it: their bodies are 2.5 mm wide
+})
+
+
 class RouteError(Exception):
     pass
 
 
 class Board:
     def __init__(self):
-        self.w = (stripboard.COLS - 1) * PITCH + 2 * MARGIN
-        self.h = (stripboard.ROWS - 1) * PITCH + 2 * MARGIN
+        self.w = (COLS - 1) * PITCH + 2 * MARGIN
+        self.h = (ROWS - 1) * PITCH + 2 * MARGIN
         self.pads = []      # (pin ref, net or None, (x, y))
         self.tracks = []    # (layer, net, (x0, y0), (x1, y1))
         self.vias = []      # (net, (x, y))
@@ -78,15 +110,15 @@ class Board:
     def xy(self, hole):
         """A stripboard hole (row, col) in mm, y up, origin at the board's lower left corner."""
         r, c = hole
-        return (MARGIN + c * PITCH, MARGIN + (stripboard.ROWS - 1 - r) * PITCH)
+        return (MARGIN + c * PITCH, MARGIN + (ROWS - 1 - r) * PITCH)
 
 
 def place(nl):
     b = Board()
     for ref in stripboard.READER_PARTS:
         for num, pin in nl.parts[ref].pins.items():
-            b.pads.append((pin.ref, pin.net.name if pin.net else None, b.xy(stripboard.PLACES[ref][num])))
-    b.mounts = [b.xy(h) for h in stripboard.MOUNTING]
+            b.pads.append((pin.ref, pin.net.name if pin.net else None, b.xy(PLACES[ref][num])))
+    b.mounts = [b.xy(h) for h in MOUNTING]
     return b
 
 
@@ -332,7 +364,7 @@ def courtyards(board=None):
     board = board or Board()
     out = {}
     for ref in stripboard.READER_PARTS:
-        pts = [board.xy(h) for h in stripboard.PLACES[ref].values()]
+        pts = [board.xy(h) for h in PLACES[ref].values()]
         xs, ys = [p[0] for p in pts], [p[1] for p in pts]
         across, along = BODIES[FOOTPRINTS[ref]]
         if max(xs) - min(xs) > max(ys) - min(ys):   # the pins run along x
@@ -340,7 +372,7 @@ def courtyards(board=None):
         mx = max(across, PAD / 2) + COURTYARD_MARGIN
         my = max(along, PAD / 2) + COURTYARD_MARGIN
         out[ref] = (min(xs) - mx, min(ys) - my, max(xs) + mx, max(ys) + my)
-    for k, hole in enumerate(stripboard.MOUNTING, 1):   # an M3 standoff: 5.5 mm hex, 6.4 mm across corners
+    for k, hole in enumerate(MOUNTING, 1):   # an M3 standoff: 5.5 mm hex, 6.4 mm across corners
         x, y = board.xy(hole)
         r = STANDOFF / 2 + COURTYARD_MARGIN
         out["MH%d" % k] = (x - r, y - r, x + r, y + r)
@@ -465,12 +497,12 @@ def write(board, nl, outdir):
         save(gf, name)
     silk = GerberFile()
     for ref in stripboard.READER_PARTS:
-        pts = [board.xy(h) for h in stripboard.PLACES[ref].values()]
+        pts = [board.xy(h) for h in PLACES[ref].values()]
         x0, y0 = min(p[0] for p in pts) - 1.2, min(p[1] for p in pts) - 1.2
         x1, y1 = max(p[0] for p in pts) + 1.2, max(p[1] for p in pts) + 1.2
         for a, b in (((x0, y0), (x1, y0)), ((x1, y0), (x1, y1)), ((x1, y1), (x0, y1)), ((x0, y1), (x0, y0))):
             silk.objects.append(go.Line(a[0], a[1], b[0], b[1], line_ap, unit=MM))
-        p1 = board.xy(stripboard.PLACES[ref]["1"])   # pin 1: a dot outside the outline
+        p1 = board.xy(PLACES[ref]["1"])   # pin 1: a dot outside the outline
         silk.objects.append(go.Flash(p1[0] - 1.9, p1[1], CircleAperture(0.5, unit=MM), unit=MM))
     text_ap = CircleAperture(SILK_LINE, unit=MM)
     for st in silk_strokes(silk_texts(board)):
@@ -515,7 +547,7 @@ def _bom_cpl(board, nl, outdir):
         w = csv.writer(f)
         w.writerow(["Designator", "Mid X", "Mid Y", "Layer", "Rotation"])
         for ref in stripboard.READER_PARTS:
-            pts = [board.xy(h) for h in stripboard.PLACES[ref].values()]
+            pts = [board.xy(h) for h in PLACES[ref].values()]
             w.writerow([ref, "%.2fmm" % (sum(p[0] for p in pts) / len(pts)),
                         "%.2fmm" % (sum(p[1] for p in pts) / len(pts)), "Top", 0])
     return [bom, cpl]

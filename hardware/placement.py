@@ -558,6 +558,24 @@ def placement_from_file(measurements_path, stations=None):
     return Placement(fit_affine(stations, read_measurements(measurements_path)), stations)
 
 
+# the example board's measurements: the tools' default, and the figures in hardware/README.md
+EXAMPLE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "example_measurements.csv")
+
+
+def add_measurements_argument(ap):
+    """The --measurements option of the tools that size things for your board (bom, magnets)."""
+    ap.add_argument("--measurements", default=EXAMPLE, help="station,x_mm,y_mm CSV (default: the example)")
+
+
+def placement_or_say(measurements_path):
+    """The placement for a tool's command line, or None after one clear line on stderr."""
+    try:
+        return placement_from_file(measurements_path)
+    except (OSError, PlacementError) as e:
+        print("error: %s" % e, file=sys.stderr)
+        return None
+
+
 def write_outputs(pl, outdir, pdf=True):
     """Write template.svg, tile-RR-CC.svg, route.csv (and template.pdf / tiles.pdf when rsvg-convert is
     installed). Returns the list of files written."""
@@ -593,10 +611,8 @@ def main(argv=None):
     ap.add_argument("-o", "--out", default="build/placement", help="output folder (default build/placement)")
     ap.add_argument("--no-pdf", action="store_true", help="do not call rsvg-convert")
     args = ap.parse_args(argv)
-    try:
-        pl = placement_from_file(args.measurements)
-    except (PlacementError, OSError) as e:
-        print("error: %s" % e, file=sys.stderr)
+    pl = placement_or_say(args.measurements)
+    if pl is None:
         return 2
     print(pl.summary())
     for p in write_outputs(pl, args.out, pdf=not args.no_pdf):

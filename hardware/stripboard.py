@@ -21,7 +21,9 @@ from sy.hardware import boardconfig
 
 READER_PARTS = ("U3", "U4", "U5", "RN1", "C2", "C3", "C4", "R7", "R8", "R9", "J3", "J4", "J5", "J6")
 ICS = ("U3", "U4", "U5")
-ROWS, COLS = 20, 40
+# 20 rows for the parts and 4 spare strips at the bottom: the links that would pass under a
+# socket go round it along them
+ROWS, COLS = 24, 40
 PITCH = 2.54
 # four corner holes drilled out to 3.2 mm for M3 standoffs: no part, cut or link may use them
 MOUNTING = ((0, 0), (0, COLS - 1), (ROWS - 1, 0), (ROWS - 1, COLS - 1))
@@ -56,8 +58,9 @@ PLACES = {
     "J4": _box_header(1, COLS - 4, gnd_left=False),          # OUT, to the next board
     "U3": _dip(7, 8, 16),
     "U4": _dip(7, 26, 14),                                   # CLK and SH/LD re-driver
-    "U5": _dip(7, 32, 20),                                   # QH latch
-    "C3": {"1": (7, 31), "2": (8, 31)},                      # 3V3 (VCC row) to GND (6A row)
+    "U5": _dip(7, 33, 20),                                   # QH latch, 3 holes clear of U4: the links
+                                                             # of its pins' pieces stay off both bodies
+    "C3": {"1": (5, 31), "2": (6, 31)},                      # 3V3 (the ribbon's 3V3 strip) to the GND strip
     "C4": {"1": (7, 37), "2": (6, 37)},                      # 3V3 (VCC row) to a GND strip above
     "R8": {"1": (18, 28), "2": (18, 33)},                    # CLK to the next board
     "R9": {"1": (19, 28), "2": (19, 33)},                    # SH/LD to the next board
@@ -68,11 +71,14 @@ PLACES = {
 }
 
 
-# Cuts placed by hand where the rule in build() leaves a link under a socket: {(row, column of the
-# pin left of the cut): column of the cut}. Row 12 between U4's 4A and U5's D5 (GND): beside U4, so
-# the GND piece reaches out of U5's body (a search over every cut's holes found no other that
-# takes a link from under a socket).
-CUT_AT = {(12, 29): 30}
+# Cuts placed by hand where the rule in build() leaves a piece no free hole outside a socket's
+# body: {(row, column of the pin left of the cut): column of the cut}. Row 12 between U4's 4A and
+# U5's D5 (GND) beside U4, so the GND piece reaches out of U5's body; rows 8 and 9 beside J5, so
+# U4's CLK_N pieces keep free holes for their links round the sockets.
+CUT_AT = {(12, 29): 30, (8, 22): 23, (9, 22): 23}
+# ... and knife cuts between two holes: {(row, column of the pin left of the cut): column after
+# which to cut}. Row 13 between U4's 4Y and U5's D6 (GND): each piece keeps a free hole.
+KNIFE_AT = {(13, 29): 30}
 
 
 class Layout:
@@ -145,10 +151,32 @@ def expected(nl):
     return {frozenset(g) for g in groups.values()}
 
 
-def build(nl, cut_at=None):
+def build(nl, cut_at=None, knife_at=None, partial=False):
+    """The layout (see _build); the nets whose links would pass under a socket are linked first
+    and the board built again, while that leaves fewer such links."""
+    first = []
+    lay = _build(nl, cut_at, knife_at, partial, first)
+    for _ in range(8):
+        under = links_under_sockets(lay)
+        if not under:
+            break
+        nets = [n for _a, _b, n in under if n not in first]
+        if not nets:
+            break
+        again = _build(nl, cut_at, knife_at, partial, first + nets)
+        if len(links_under_sockets(again)) >= len(under):
+            break
+        first, lay = first + nets, again
+    return lay
+
+
+def _build(nl, cut_at, knife_at, partial, first):
     """Cuts and links for PLACES from the netlist. cut_at: {(row, first pin col): cut col} to
-    choose a cut's hole by hand (default: CUT_AT)."""
+    choose a cut's hole by hand (default: CUT_AT); knife_at: {(row, first pin col): col} for a
+    knife cut between col and col + 1 instead (default: KNIFE_AT). partial: leave a net that
+    cannot be linked open (a placement being worked on), else ValueError."""
     cut_at = CUT_AT if cut_at is None else cut_at
+    knife_at = KNIFE_AT if knife_at is None else knife_at
     pins = reader_pins(nl)
     cuts, knife = set(), set()
     for r in range(ROWS):
@@ -157,7 +185,9 @@ def build(nl, cut_at=None):
             if n0 == n1:
                 continue
             free = [c for c in range(c0 + 1, c1) if (r, c) not in pins]
-            if free and cut_at.get((r, c0)) in free:
+            if (r, c0) in knife_at:
+                knife.add((r, knife_at[(r, c0)]))
+            elif free and cut_at.get((r, c0)) in free:
                 cuts.add((r, cut_at[(r, c0)]))
             elif free:
                 # beside an open pin (it needs no link: the other net keeps the free holes for its
@@ -187,7 +217,12 @@ def build(nl, cut_at=None):
     for i, n in net_of_seg.items():
         by_net.setdefault(n, []).append(i)
     links = []
-    for net, idx in sorted(by_net.items()):
+    # rows without a pin (the spare strips at the bottom): a link that would pass under a socket
+    # goes round it instead, down to a spare strip, along it and up again; each such detour takes
+    # its own stretch of the strip, cut off at both ends
+    spare = {r: [] for r in range(ROWS) if not any(rr == r for rr, _c in pins)}
+    for net, idx in sorted(by_net.items(), key=lambda kv: (kv[0] not in first, first.index(kv[0]) if kv[0] in first
+                                                         else 0, kv[0])):
         if len(idx) < 2:
             continue
         # Prim's tree over the net's strip pieces; a link runs between free holes, shortest first
@@ -207,7 +242,22 @@ def build(nl, cut_at=None):
                                 continue
                             if best is None or d < best[0]:
                                 best = (d, a, b, j)
+            if best is None or _crosses_ic(best[1], best[2]):
+                way = _detour([segs[i] for i in done], {j: segs[j] for j in idx if j not in done}, used, links,
+                              spare)
+                if way is not None:
+                    (a, x, y, b, j), r, ends = way
+                    links += [(a, x, net), (y, b, net)]
+                    used.update((a, x, y, b))
+                    cuts.update(ends)
+                    used.update(ends)
+                    spare[r].append((min(x[1], y[1]), max(x[1], y[1])))
+                    done.add(j)
+                    continue
             if best is None:
+                if partial:
+                    print("no free holes to link the pieces of %s" % net, file=sys.stderr)
+                    break
                 raise ValueError("no free holes to link the pieces of %s" % net)
             _d, a, b, j = best
             links.append((a, b, net))
@@ -215,6 +265,40 @@ def build(nl, cut_at=None):
             done.add(j)
     lay.links = links
     return lay
+
+
+def _detour(mine, others, used, links, spare):
+    """The shortest way from one of a net's pieces (mine) to another (others: {index: piece}) round
+    the sockets: a straight link down (or up) to a spare strip, a stretch of it, a link back.
+    ((a, x, y, b, j), spare row, cut holes at the stretch's ends), or None."""
+    best = None
+    for r, taken in spare.items():
+        def drops(pieces):
+            out = []
+            for key, seg in pieces:
+                for h in _free_holes(seg, used):
+                    t = (r, h[1])
+                    if t not in used and not _crosses_ic(h, t) and not _blocked(h, t, used, links):
+                        out.append((abs(h[0] - r), h, t, key))
+            return out
+        starts = drops([(None, seg) for seg in mine])
+        ends = drops(list(others.items()))
+        for da, a, x, _k in starts:
+            for db, b, y, j in ends:
+                lo, hi = min(x[1], y[1]), max(x[1], y[1])
+                if lo == hi or any(lo - 1 <= t1 and t0 <= hi + 1 for t0, t1 in taken):
+                    continue
+                if any((r, c) in used for c in range(lo, hi + 1)):
+                    continue
+                cost = da + db + (hi - lo)
+                if best is None or cost < best[0]:
+                    # a cut only between two stretches: the rest of a spare strip joins nothing
+                    cut = [(r, lo - 1)] * any(t1 < lo for _t0, t1 in taken) + [(r, hi + 1)] * any(
+                        t0 > hi for t0, _t1 in taken)
+                    if any(h in used for h in cut):
+                        continue
+                    best = (cost, (a, x, y, b, j), r, cut)
+    return None if best is None else best[1:]
 
 
 def _free_holes(seg, used):
@@ -344,7 +428,8 @@ def svg(layout, nl):
                  PLACES["U3"]["1"][1], PLACES["U3"]["1"][0], PLACES["RN1"]["1"][0]),
              "Cuts: %d at holes, %d between holes; %d wire links. Check with a meter before fitting U3: no strip "
              "may beep to its neighbour." % (len(layout.cuts), len(layout.knife), len(layout.links)),
-             "Black rings: drill the four corner holes to 3.2 mm for M3 standoffs (the strips there carry nothing)."]
+             "Black rings: drill the four corner holes to 3.2 mm for M3 nylon standoffs (each at a strip's end). "
+             "Rows %d-%d: spare strips for the links that go round the sockets." % (ROWS - 4, ROWS - 1)]
     for i, t in enumerate(notes):
         out.append('<text x="10" y="%.1f" font-size="7">%s</text>' % (y0 + ROWS * s + 30 + 12 * i, _esc(t)))
     out.append("</svg>")

@@ -206,6 +206,16 @@ UNKNOWN = N_("the board refused (%(code)s)")
 _TICKET_VALUES = ("ticket",)  # values that are ticket names: worded in the player's language
 
 
+# the board's pauses: its status `chain`, the `chain` note, svc_bus's `chain` ({"code", "fault",
+# "after_module"}, docs/protocol.md); after_module -1: before the first module
+PAUSES = {
+    "chain_broken": N_("reader chain broken or mis-clocked after module %(module)d"),
+}
+CHAIN_AT_CONTROLLER = N_("reader chain broken or mis-clocked between the controller and module 0")
+CHAIN_WHOLE = N_("reader chain whole again: the game goes on once the pieces stand where it has them")
+UNKNOWN_PAUSE = N_("the board paused the game (%(code)s)")
+
+
 def detail(why, args=()):
     """The detail's sentence with its values, or None where the host does not know it (a newer
     board's) or its values do not fit."""
@@ -279,3 +289,19 @@ def page_table():
     """The tables the pages word refusals with (served in /i18n.json): code -> msgid, and why ->
     [msgid, [value names]]."""
     return {"codes": REFUSALS, "details": {k: [v[0], list(v[1])] for k, v in DETAILS.items()}}
+
+
+def pause(code):
+    """The sentence for a pause code from the board ({"code": ..., fields}), None when it is None
+    or its code is null (the chain whole again)."""
+    if not code or not code.get("code"):
+        return None
+    name = code["code"]
+    if name == "chain_broken":
+        k = code.get("after_module")
+        if not isinstance(k, int) or k < 0:
+            return _(CHAIN_AT_CONTROLLER)
+        return _(PAUSES[name]) % {"module": k}
+    if name in PAUSES:
+        return _(PAUSES[name])
+    return _(UNKNOWN_PAUSE) % {"code": name}

@@ -1,9 +1,17 @@
 """The reed chain's own check (sy.hardware.reeds.ShiftReeds) as plain test functions: run under
 CPython by tests/test_hardware_chain.py and under the MicroPython unix port, where a scan must not
-allocate (the heap is locked around it)."""
+allocate (the heap is locked around it); and a game on the in-process board paused while the
+chain lies (its status, its LEDs, no phantom move) and going on when it is whole again."""
 import sys
 
-from sy.hardware.reeds import CHAIN_OK, LONG, SHORT, ShiftReeds
+if sys.implementation.name != "micropython":
+    import os
+    _ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    for p in (os.path.join(_ROOT, "firmware"), os.path.join(_ROOT, "tests", "fakes")):
+        if p not in sys.path:
+            sys.path.insert(0, p)
+
+from sy.hardware.reeds import CHAIN_OK, LONG, SHORT, BoardInputs, ShiftReeds
 
 CHIPS = 25
 MARKER = CHIPS * 8 - 1   # the last board's D0, wired to GND
@@ -120,3 +128,114 @@ def test_a_scan_allocates_nothing_good_or_refused():
             reeds.scan(bm)
         finally:
             micropython.heap_unlock()
+
+
+# --- the game paused while the chain lies (sy/app.py, sy/play/board.py, sy/play/status.py) -------
+DETECTIVES = (13, 26, 29, 34, 50)
+
+
+class ChainInputs(BoardInputs):
+    """The board's inputs as a real chain clocks them out (the reeds' bits, the marker, the tail),
+    and a chain that drops, doubles or cuts a bit after a module (lie)."""
+
+    def __init__(self, chips):
+        self.spi = BitSpi()
+        self.closed = set()
+        self.plan = (None, 0)
+        BoardInputs.__init__(self, ShiftReeds(self.spi, QuietPin(), chips, True), None, chips)
+        self._load()
+
+    def set(self, bit, closed):   # (the in-process board's switch; buttons are not wired here)
+        if bit < MARKER:
+            if closed:
+                self.closed.add(bit)
+            else:
+                self.closed.discard(bit)
+        self._load()
+
+    def lie(self, kind, after=0):
+        self.plan = (kind, after)
+        self._load()
+
+    def _load(self):
+        self.spi.data = chain(sorted(self.closed), self.plan[0], self.plan[1])
+
+
+def _game():
+    from testkit import TestBoard, scratch
+    tb = TestBoard(scratch("sy-chain-cases"), inputs=ChainInputs(CHIPS))
+    assert tb.command("hello", proto=1)["ok"]
+    assert tb.command("setup", detectives=list(DETECTIVES), bobbies=[])["ok"]
+    for s in DETECTIVES:
+        tb.place(s)
+    assert tb.board.stage == 2   # PLAY
+    assert tb.command("mrx", ticket="taxi", commit="ab" * 32)["ok"]
+    tb.messages()
+    return tb
+
+
+def _notes(tb, name):
+    return [m for m in tb.messages() if m.get("note") == name]
+
+
+def test_a_lying_chain_pauses_the_game_says_where_and_resumes_when_whole():
+    tb = _game()
+    bit_of = tb.bit   # station -> chain bit
+    assert "chain" not in tb.command("status")   # whole: no pause
+    # the chain lies just after the last module a piece stands on: the marker cannot say where a
+    # bit went astray, only which module's closed reeds were still heard (sy/hardware/reeds.py)
+    after = max(bit_of(s) // 8 for s in DETECTIVES)
+    tb.inputs.lie("drop", after)
+    tb.run(2)
+    notes = _notes(tb, "chain")
+    assert notes == [{"note": "chain", "code": "chain_broken", "fault": "short", "after_module": after}], notes
+    st = tb.command("status")
+    assert st["chain"] == {"code": "chain_broken", "fault": "short", "after_module": after}, st
+    # D1 lifted and put on one of its destinations meanwhile: the board sees nothing, no move is
+    # taken or reported
+    to, ticket = tb.board.game.legal(0)[0]
+    tb.lift(13)
+    tb.place(to)
+    tb.settle()
+    msgs = tb.messages()
+    assert not [m for m in msgs if "ev" in m or m.get("note") in ("lifted", "illegal")], msgs
+    st = tb.command("status")
+    assert st["pieces"]["D1"] == 13 and st["lifted"] is None and st["missing"] == [] and st["moves"] == 1, st
+    # the LEDs: the first module not heard flashes amber twice a second; dark between
+    from sy.play.chainpause import CHAIN_RGB
+    m = after + 1
+    shown = [s for s in range(1, 200) if bit_of(s) // 8 == m]
+    assert shown
+    seen = []
+    for k in range(50):   # a second of frames, 20 ms apart
+        tb.run(4)
+        seen.append(tb.colour(shown[0]) == tuple(CHAIN_RGB))
+    lit = [i for i in range(1, len(seen)) if seen[i] and not seen[i - 1]]
+    assert len(lit) == 2 and 11 <= lit[1] - lit[0] <= 13, seen   # two flashes 240 ms apart, then dark
+    assert sum(seen) < len(seen) // 2, seen
+    # a bit taken twice: the same pause, the other fault
+    tb.inputs.lie("double", after)
+    tb.run(2)
+    assert tb.command("status")["chain"]["fault"] == "long"
+    assert [n["fault"] for n in _notes(tb, "chain")] == ["long"]
+    # whole again: the note; the board reads the pieces as they stand and, as after a power cut,
+    # takes nothing the players did while it could not see until they agree with the game again
+    tb.inputs.lie(None)
+    tb.run(2)
+    assert [n["code"] for n in _notes(tb, "chain")] == [None]
+    tb.settle()
+    st = tb.command("status")
+    assert "chain" not in st and st["restoring"] and st["pieces"]["D1"] == 13, st
+    assert st["missing"] == ["D1"] and st["extra"] == [to], st
+    assert not [m for m in tb.messages() if "ev" in m]
+    assert tb.colour(shown[0]) != tuple(CHAIN_RGB)
+    # D1 put back: the game goes on, and its move is taken as usual
+    tb.lift(to)
+    tb.place(13)
+    assert [m for m in tb.messages() if m.get("note") == "restored"]
+    tb.lift(13)
+    tb.place(to)
+    if tb.board.asking_at() == to:
+        tb.press(ticket)
+    msgs = tb.messages()
+    assert [m["ev"]["to"] for m in msgs if "ev" in m] == [to], msgs

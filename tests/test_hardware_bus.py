@@ -36,7 +36,7 @@ def test_selftest_limits_are_the_ones_held_here():
 
 
 def test_the_ribbon_follows_the_placement(lengths):
-    pl = placement.placement_from_file(bom.EXAMPLE)
+    pl = placement.placement_from_file(placement.EXAMPLE)
     assert len(lengths) == bus.CHIPS
     # the same route as the BOM's ribbon, plus the trace across each board
     assert sum(lengths) == pytest.approx(bom.runs(pl, bus.CHIPS)["ribbon"] + bus.CHIPS * bus.BOARD_TRACE_M, rel=1e-6)

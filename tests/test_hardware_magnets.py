@@ -1,13 +1,15 @@
 """hardware.magnets: the piece's magnet closes its own reed through the board and never another
 station's, from magpylib's field (equivalent ampere-turns along the glass)."""
+import os
+
 import pytest
 
-from hardware import bom, magnets as M, placement
+from hardware import magnets as M, placement
 
 
 @pytest.fixture(scope="module")
 def example():
-    return placement.placement_from_file(bom.EXAMPLE)
+    return placement.placement_from_file(placement.EXAMPLE)
 
 
 def test_field_has_the_dead_zone_and_the_strong_ends():
@@ -39,7 +41,7 @@ def test_the_bom_choice_closes_its_own_reed_and_never_a_neighbours(example):
 
 
 def test_readme_shows_the_tools_figures(example):
-    text = open(bom.os.path.join(bom.HERE, "README.md")).read()
+    text = open(os.path.join(os.path.dirname(placement.EXAMPLE), "README.md")).read()
     for c in M.choices(example):
         if (c.magnet, c.band) in ((M.MAGNET, M.REED_BAND), ("8 x 3 mm N42", (10, 15))):
             assert c.line() in text

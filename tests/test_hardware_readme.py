@@ -58,7 +58,7 @@ def test_power_table_matches_the_budget():
 
 def test_bom_is_the_tools_output():
     # quantities typed by hand drift from the design: the README's are the tools' output
-    pl = placement.placement_from_file(bom.EXAMPLE)
+    pl = placement.placement_from_file(placement.EXAMPLE)
     table = bom.table(boardconfig.default("pico"), pl)
     m = re.search(r"<!-- bom:start -->\n(.*?)\n<!-- bom:end -->", TEXT, re.S)
     assert m and m.group(1) == table

@@ -31,7 +31,7 @@ the App by the `mem` command while a benchmark or a test watches; the loop itsel
 import gc
 
 from sy.hardware.debounce import Debouncer
-from sy.hardware.reeds import CHAIN_OK, SHORT
+from sy.hardware.reeds import CHAIN_OK
 from sy.play.board import Board
 from sy import forget
 from sy.link.proto import Protocol
@@ -84,8 +84,9 @@ class App:
         self.steps = 0  # steps of long answers made
         # the reed chain checks itself (sy.hardware.reeds): a refused scan leaves the bitmap as it
         # was, so the game sees no change while the chain lies; the host hears each start and end
-        self.chain = inputs if hasattr(inputs, "fault") else None
+        self.chain = inputs if hasattr(inputs, "chain_fault") else None
         self.chain_fault = CHAIN_OK
+        self.chain_kind = 0
 
     def start(self, now):
         self.inputs.scan(self.bitmap)
@@ -105,10 +106,12 @@ class App:
         self.cycles += 1
         bitmap = self.bitmap
         self.inputs.scan(bitmap)
-        if self.chain is not None and self.chain.fault != self.chain_fault:
+        chain = self.chain
+        if chain is not None and (chain.chain_fault != self.chain_fault or chain.chain_kind != self.chain_kind):
             self._chain_changed()
         deb = self.debouncer
-        deb.update(bitmap, now)
+        if self.chain_fault == CHAIN_OK:  # while the chain lies the game is paused: reeds and buttons held
+            deb.update(bitmap, now)
         board = self.board
         v = deb.pop()
         if v >= 0:  # 1. a settled change
@@ -182,12 +185,15 @@ class App:
             board.send_notes()  # 9. what the players were shown, told to the host
 
     def _chain_changed(self):
-        """A code for the host: {"note": "chain", "fault": "short"|"long"|null, "after": k}: the
-        reader chain broken or mis-clocked after module k (-1: after the controller)."""
-        f = self.chain_fault = self.chain.fault
-        kind = getattr(getattr(self.chain, "reeds", self.chain), "kind", 0)
-        self.proto.note({"note": "chain", "fault": None if f == CHAIN_OK else "short" if kind == SHORT else "long",
-                         "after": f})
+        """The reader chain began to lie, or is whole again: sy/play/chainpause.py pauses or
+        resumes the game and tells the host (loaded for it, dropped when the chain is whole)."""
+        chain = self.chain
+        f = self.chain_fault = chain.chain_fault
+        kind = self.chain_kind = chain.chain_kind
+        from sy.play import chainpause
+        chainpause.changed(self, f, kind)
+        if f == CHAIN_OK:
+            forget("play.chainpause")
 
     def _frame(self, now):
         self.board.dirty = False

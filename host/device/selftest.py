@@ -23,6 +23,7 @@ import time
 
 from host.device.calibrate import (STATIONS, GREEN, Progress, Quit, Service, _out_factory, chain_pos, parse_stations,
                             stopped)
+from host import refusals
 from host.link.boardlink import BoardCommandError
 from sy.hardware import boardconfig
 from host.link.ports import add_port_argument, resolve
@@ -396,6 +397,9 @@ def bus_lines(r):
         return ["READER BUS  not tested: %s" % r["skipped"]]
     ok, fastest = bus_verdict(r)
     out = ["READER BUS  %s" % ("OK" if ok else "PROBLEM")]
+    lied = refusals.pause(r.get("chain"))
+    if lied:   # the chain's own check (its marker bit) refused reads
+        out.append("  " + lied)
     for baud, bad, reads in sorted(r["results"]):
         out.append("  %8d Hz: %s" % (baud, "%d of %d reads differed" % (bad, reads) if bad else "all %d reads agree"
                                      % reads))

@@ -402,6 +402,8 @@ class Console:
                            "press confirm") % {"piece": n.get("piece"), "stations": " / ".join(map(str, n["confirm"]))})
             elif kind == "where":
                 self.ask_where(n.get("piece"), n.get("stations") or [])
+            elif kind == "chain":  # the reader chain lies (the game paused) or is whole again
+                self.out("  " + (refusals.pause(n) or _(refusals.CHAIN_WHOLE)))
             elif kind == "refused" and n.get("error") == "needs_consent":
                 self.ask_consent(n.get("piece"), n.get("from"), n.get("to"))
 

@@ -29,11 +29,13 @@ class Debouncer:
         self.lo = self.hi = 0  # with unsettled bits: the first and last byte that holds one
 
     def prime(self, raw):
-        """Take raw as the settled state (at boot): no changes are reported for it."""
+        """Take raw as the settled state (at boot, the reader chain whole again): no changes are
+        reported for it, and none still queued."""
         for i in range(self.nbytes):
             self.last[i] = raw[i]
             self.stable[i] = raw[i]
         self.unsettled = 0
+        self.tail = self.head
 
     def update(self, raw, now):
         """Feed one scan taken at `now` (ms ticks); returns True if changes were queued."""

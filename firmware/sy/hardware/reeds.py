@@ -33,6 +33,8 @@ class ShiftReeds:
         self.fault = CHAIN_OK
         self.kind = 0
         self.faults = 0
+        self.lied = CHAIN_OK    # fault and kind of the last refused scan, kept (service mode's bus check)
+        self.lied_kind = 0
         load_pin.value(1)
 
     def scan(self, bitmap):
@@ -62,7 +64,8 @@ class ShiftReeds:
         k = chips - 1
         while k >= 0 and (raw[k] ^ idle) & (0xFC if k == chips - 1 else 0xFF) == 0:
             k -= 1
-        self.fault = k
+        self.fault = self.lied = k
+        self.lied_kind = self.kind
 
 
 class PinButtons:
@@ -91,11 +94,14 @@ class BoardInputs:
         self.buttons = buttons
         self.chips = chips
         self._view = None
-        self.fault = CHAIN_OK   # the reed chain's (ShiftReeds.fault), after each scan
+        # the reed chain's check (ShiftReeds.fault and kind) after each scan, for the main loop
+        self.chain_fault = CHAIN_OK
+        self.chain_kind = 0
 
     def scan(self, bitmap):
         if self._view is None:
             self._view = memoryview(bitmap)[:self.chips]  # made once
         self.reeds.scan(self._view)
-        self.fault = self.reeds.fault
+        self.chain_fault = self.reeds.fault
+        self.chain_kind = self.reeds.kind
         bitmap[self.chips] = self.buttons.read() if self.buttons else 0

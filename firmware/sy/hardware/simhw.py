@@ -10,7 +10,8 @@ Memory-backed stand-ins for in-process tests and the benchmark are in tests/test
 
 
 class FileInputs:
-    fault = -2   # sy.hardware.reeds.CHAIN_OK: the simulator's chain never lies
+    chain_fault = -2   # sy.hardware.reeds.CHAIN_OK: the simulator's chain never lies
+    chain_kind = 0
 
     def __init__(self, path, nbytes):
         self.path = path

@@ -28,7 +28,7 @@ Service mode ends by itself after IDLE_MS without a command (a wizard that died)
 from binascii import hexlify
 
 from sy import forget
-from sy.hardware.reeds import CHAIN_OK
+from sy.hardware.reeds import CHAIN_OK, LONG
 from sy.link.fields import ProtoError as SvcError
 from sy.storage.stages import SETUP, PLAY
 
@@ -134,8 +134,13 @@ class Service:
                 raise SvcError("bad_input", "field", "baudrates")
         if not isinstance(reads, int) or isinstance(reads, bool) or not 2 <= reads <= 500:
             raise SvcError("bad_input", "field", "reads")
-        return {"results": bus_sweep(reeds, rates, reads, bytearray(self.app.chips)),
-                "configured": reeds.baudrate, "spi_mode": reeds.spi_mode}
+        faults = reeds.faults
+        out = {"results": bus_sweep(reeds, rates, reads, bytearray(self.app.chips)),
+               "configured": reeds.baudrate, "spi_mode": reeds.spi_mode, "chain": None}
+        if reeds.faults != faults:   # the chain's own check refused reads: where the last one lied
+            out["chain"] = {"code": "chain_broken", "fault": "long" if reeds.lied_kind == LONG else "short",
+                            "after_module": reeds.lied}
+        return out
 
     def info(self, msg):
         app = self.app

@@ -143,6 +143,7 @@ class Board:
         self._confirm_down_at = -1  # when the confirm button went down (ms), while it is down
         self._log_view_until = 0  # the travel log is shown until then (ms)
         self._snap = bytearray(192)  # the game's snapshot is made here (Game.save_into), not allocated
+        self.chain_pause = None  # sy/play/chainpause.py while the reader chain lies: the game paused
 
     # --- what the others may read besides the fields above --------------------------------
     def piece_in_hand(self):
@@ -634,6 +635,12 @@ class Board:
             return True
         return False
 
+    def pause_for(self, pause):
+        """The reader chain lies: the game is paused by `pause` (sy/play/chainpause.py: the status's
+        code, the frame; the reeds and buttons held by sy/app.py), or goes on (None)."""
+        self.chain_pause = pause
+        self.dirty = True
+
     # --- drawing --------------------------------------------------------------------------
     def render(self, now):
         """Draw the frame for the state at `now` (ms). No allocation."""
@@ -641,6 +648,10 @@ class Board:
         L = self.leds
         L.clear()
         g = self.game
+        if self.chain_pause is not None:  # the reader chain lies: the game is paused
+            self.chain_pause.draw(self, now)
+            L.show()
+            return
         slow = (now // 500) & 1
         fast = (now // 125) & 1
         if self.stage == IDLE or g is None:

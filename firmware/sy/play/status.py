@@ -9,6 +9,8 @@ def status(b):
     """The game as the host sees it."""
     g = b.game
     st = {"stage": STAGE_NAMES[b.stage], "restoring": b.restoring, "seq": b.store.seq}
+    if b.chain_pause is not None:  # the reader chain lies: the game is paused (sy/play/chainpause.py)
+        st["chain"] = b.chain_pause.code()
     if b.blind is not None:  # reeds out of service (none: no key, the heap is fullest at the end)
         st["dead"] = b.blind.stations()
     if g is None:
