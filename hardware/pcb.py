@@ -3,9 +3,9 @@
     python -m hardware.pcb [-o build/pcb]
 
 The parts sit on the stripboard's 2.54 mm grid, all through-hole, where PLACES puts them: the
-stripboard's placement (hardware.stripboard.PLACES) with the parts whose bodies would meet moved
-apart (the courtyard check: no two parts' courtyards overlap, the box headers' shrouds and the
-corner standoffs included). A maze router joins each net's pads on a 0.635 mm grid on both copper layers
+stripboard's placement (hardware.stripboard.PLACES) with the parts a PCB lets sit otherwise
+moved (the courtyard check, on both placements: no two parts' courtyards overlap, the box
+headers' shrouds and the corner standoffs included). A maze router joins each net's pads on a 0.635 mm grid on both copper layers
 (orthogonal tracks, vias where it changes layer), keeping every other net's copper at least
 CLEARANCE away by construction. The design-rules check then measures the finished copper
 itself, independently of the router: every pair of features of different nets on a layer, track
@@ -359,12 +359,15 @@ def drc(board, rules=None):
 
 
 # ---- courtyards and silkscreen ------------------------------------------------------------------------
-def courtyards(board=None):
-    """{ref: (x0, y0, x1, y1)}: each part's body or pads, whichever reaches further, + the margin."""
+def courtyards(board=None, places=None, mounting=None):
+    """{ref: (x0, y0, x1, y1)}: each part's body or pads, whichever reaches further, + the margin.
+    places, mounting: another placement on the same grid (default: the PCB's PLACES, MOUNTING)."""
     board = board or Board()
+    places = PLACES if places is None else places
+    mounting = MOUNTING if mounting is None else mounting
     out = {}
     for ref in stripboard.READER_PARTS:
-        pts = [board.xy(h) for h in PLACES[ref].values()]
+        pts = [board.xy(h) for h in places[ref].values()]
         xs, ys = [p[0] for p in pts], [p[1] for p in pts]
         across, along = BODIES[FOOTPRINTS[ref]]
         if max(xs) - min(xs) > max(ys) - min(ys):   # the pins run along x
@@ -372,7 +375,7 @@ def courtyards(board=None):
         mx = max(across, PAD / 2) + COURTYARD_MARGIN
         my = max(along, PAD / 2) + COURTYARD_MARGIN
         out[ref] = (min(xs) - mx, min(ys) - my, max(xs) + mx, max(ys) + my)
-    for k, hole in enumerate(MOUNTING, 1):   # an M3 standoff: 5.5 mm hex, 6.4 mm across corners
+    for k, hole in enumerate(mounting, 1):   # an M3 standoff: 5.5 mm hex, 6.4 mm across corners
         x, y = board.xy(hole)
         r = STANDOFF / 2 + COURTYARD_MARGIN
         out["MH%d" % k] = (x - r, y - r, x + r, y + r)

@@ -21,9 +21,9 @@ from sy.hardware import boardconfig
 
 READER_PARTS = ("U3", "U4", "U5", "RN1", "C2", "C3", "C4", "R7", "R8", "R9", "J3", "J4", "J5", "J6")
 ICS = ("U3", "U4", "U5")
-# 20 rows for the parts and 4 spare strips at the bottom: the links that would pass under a
+# 20 rows for the parts and 5 spare strips at the bottom: the links that would pass under a
 # socket go round it along them
-ROWS, COLS = 24, 40
+ROWS, COLS = 25, 40
 PITCH = 2.54
 # four corner holes drilled out to 3.2 mm for M3 standoffs: no part, cut or link may use them
 MOUNTING = ((0, 0), (0, COLS - 1), (ROWS - 1, 0), (ROWS - 1, COLS - 1))
@@ -54,16 +54,20 @@ def _box_header(r, c, gnd_left):
 # part -> {pin number: (row, column)}
 PLACES = {
     "J6": {str(k): (0, 8 + k) for k in range(1, 9)},       # reeds' GND leads, 2.54 mm apart on one strip
-    "J3": _box_header(1, 2, gnd_left=True),                  # IN, toward the controller
-    "J4": _box_header(1, COLS - 4, gnd_left=False),          # OUT, to the next board
+    # the box headers stand across the strips; each shroud reaches 5 mm past its end pins, so
+    # they keep clear of the corner standoffs and of the sockets' top row (row 7)
+    "J3": _box_header(1, 3, gnd_left=True),                  # IN, toward the controller
+    "J4": _box_header(1, 20, gnd_left=False),                # OUT, to the next board: over RN1 and J5's gap
     "U3": _dip(7, 8, 16),
     "U4": _dip(7, 26, 14),                                   # CLK and SH/LD re-driver
     "U5": _dip(7, 33, 20),                                   # QH latch, 3 holes clear of U4: the links
                                                              # of its pins' pieces stay off both bodies
     "C3": {"1": (5, 31), "2": (6, 31)},                      # 3V3 (the ribbon's 3V3 strip) to the GND strip
-    "C4": {"1": (7, 37), "2": (6, 37)},                      # 3V3 (VCC row) to a GND strip above
+    "C4": {"1": (7, 38), "2": (6, 38)},                      # 3V3 (VCC row) to a GND strip above, one
+                                                             # column off U5's socket
     "R8": {"1": (18, 28), "2": (18, 33)},                    # CLK to the next board
-    "R9": {"1": (19, 28), "2": (19, 33)},                    # SH/LD to the next board
+    "R9": {"1": (19, 21), "2": (19, 26)},                    # SH/LD to the next board: beside R8, not
+                                                             # beneath it (their bodies are 2.5 mm wide)
     "C2": {"1": (7, 13), "2": (8, 13)},                      # 3V3 (VCC row) to GND (CLK_INH row)
     "RN1": _column(7, 18, 10),                               # COM on the VCC row
     "J5": {str(k): (7 + k, 22) for k in range(1, 9)},       # reed k-1 beside RN1's R(k)
@@ -329,6 +333,20 @@ def links_under_sockets(layout):
     return [(a, b, n) for a, b, n in layout.links if _crosses_ic(a, b)]
 
 
+def links_under_shrouds(layout):
+    """The links that pass under a box header's shroud (3.2 mm beside its pins, 5.1 mm past its
+    end pins: 1.25 and 2 holes): they go in before the header."""
+    out = []
+    for a, b, n in layout.links:
+        for ref in ("J3", "J4"):
+            (r0, c0), (r1, c1) = min(PLACES[ref].values()), max(PLACES[ref].values())
+            if any(r0 - 1.99 <= a[0] + (b[0] - a[0]) * t / 20 <= r1 + 1.99
+                   and c0 - 1.25 <= a[1] + (b[1] - a[1]) * t / 20 <= c1 + 1.25 for t in range(21)):
+                out.append((a, b, n))
+                break
+    return out
+
+
 def _crosses_ic(a, b):
     """Does the straight link a-b pass over an IC's body?"""
     for ref in ICS:
@@ -429,11 +447,23 @@ def svg(layout, nl):
              "Cuts: %d at holes, %d between holes; %d wire links. Check with a meter before fitting U3: no strip "
              "may beep to its neighbour." % (len(layout.cuts), len(layout.knife), len(layout.links)),
              "Black rings: drill the four corner holes to 3.2 mm for M3 nylon standoffs (each at a strip's end). "
-             "Rows %d-%d: spare strips for the links that go round the sockets." % (ROWS - 4, ROWS - 1)]
+             "Rows %d-%d: spare strips for the links that go round the sockets." % (_spare_from(), ROWS - 1)]
     for i, t in enumerate(notes):
         out.append('<text x="10" y="%.1f" font-size="7">%s</text>' % (y0 + ROWS * s + 30 + 12 * i, _esc(t)))
     out.append("</svg>")
     return "\n".join(out) + "\n"
+
+
+def _spare_from():
+    """The first spare strip: the row below the parts' lowest pin."""
+    return max(r for holes in PLACES.values() for r, _c in holes.values()) + 1
+
+
+def courtyard_overlaps():
+    """[(ref, ref)] of parts (and the corner standoffs, MH1..MH4) whose courtyards overlap on this
+    placement, by the PCB's courtyard check (hardware.pcb.courtyards: the same footprints)."""
+    from hardware import pcb
+    return pcb.courtyard_overlaps(pcb.courtyards(places=PLACES, mounting=MOUNTING))
 
 
 def _esc(t):
@@ -450,11 +480,15 @@ def main(argv=None):
     if connections(lay) != expected(nl):
         print("error: the layout does not join the netlist's nets", file=sys.stderr)
         return 1
+    overlaps = courtyard_overlaps()
+    if overlaps:
+        print("error: courtyards overlap: %s" % ", ".join("%s/%s" % p for p in overlaps), file=sys.stderr)
+        return 1
     os.makedirs(os.path.dirname(args.out) or ".", exist_ok=True)
     with open(args.out, "w") as f:
         f.write(svg(lay, nl))
     print("wrote %s: %d x %d holes, %d cuts at holes, %d between holes, %d wire links; connections match "
-          "wiring.net" % (args.out, COLS, ROWS, len(lay.cuts), len(lay.knife), len(lay.links)))
+          "wiring.net, no two courtyards overlap" % (args.out, COLS, ROWS, len(lay.cuts), len(lay.knife), len(lay.links)))
     if args.png:
         from hardware.schematic import to_png
         png = os.path.splitext(args.out)[0] + ".png"

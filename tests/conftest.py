@@ -143,25 +143,79 @@ def pytest_terminal_summary(terminalreporter):
             terminalreporter.write_line(line)
 
 
-# --- the order of the files ------------------------------------------------------------------
-# `make test` spreads the files over workers (pytest-xdist, --dist loadfile: a file's tests run in
-# one worker, where they may share a board or a browser; pytest-randomly shuffles the files and
-# the tests in each first). The files below are handed out first, longest first, so that no worker
-# is left with a long file at the end while the others idle; the rest keep their shuffled order.
-# Time a file with `python -m pytest -q --durations=0 FILE`.
+# Files whose test functions each set up their own boards or runs, and are long one by one: under
+# `--dist loadfile` each test function of theirs (with all its parameters: they may share a
+# module-scoped fixture) is a work unit of its own, spread over the workers, instead of one file
+# that bounds the whole run (`make test`).
+SPREAD = (
+    "test_pico.py",  # a boot of the emulated Pico for each test; the power cuts and the cut sweep minutes each
+    "test_reliability.py",  # power cuts, link cuts, fuzzed lines: each its own games
+    "test_firmware_e2e.py",  # a simulated board over a pty for each test
+    "test_host_e2e.py",  # `yard play` and a simulated board for each test
+    "test_capture_proof.py",  # a simulated board for each test
+)
+
+
+def work_unit(nodeid):
+    """The work unit of a test under `make test`: its file, or for a SPREAD file its test function."""
+    path, _, rest = nodeid.partition("::")
+    if os.path.basename(path) not in SPREAD:
+        return path
+    return path + "::" + rest.split("[", 1)[0]
+
+
+@pytest.hookimpl(optionalhook=True)  # a hook of pytest-xdist's: a run without it (-p no:xdist) ignores it
+def pytest_xdist_make_scheduler(config, log):
+    """`--dist loadfile`, with each test function of a SPREAD file a work unit of its own."""
+    if config.getvalue("dist") != "loadfile":
+        return None
+    from xdist.scheduler import LoadFileScheduling
+
+    class SpreadLoadFile(LoadFileScheduling):
+        def _split_scope(self, nodeid):
+            return work_unit(nodeid)
+
+    return SpreadLoadFile(config, log)
+
+
+# --- the order of the work units ---------------------------------------------------------------
+# `make test` spreads the work units over workers (pytest-xdist, --dist loadfile: a file's tests
+# run in one worker, where they may share a board or a browser; SPREAD below; pytest-randomly
+# shuffles the files and the tests in each first). The units below are handed out first, longest
+# first (each a file, or a SPREAD file's test function), so that no worker is left with a long one
+# at the end while the others idle; the rest keep their shuffled order. A worker is handed its next
+# unit when two tests of its current one are left, so a long unit handed out last would wait
+# behind another. Time them with `python -m pytest -q --durations=0 FILE` (docs/testing.md).
 LONGEST_FIRST = (
-    "test_pico.py",  # the emulated Pico: a full game, power cuts in flash writes, yard flash
-    "test_reliability.py",  # whole games under power cuts and link cuts, fuzzed lines
+    "test_pico.py::test_full_game_with_commitments_reveal_and_record",
+    "test_pico.py::test_power_cuts_inside_flash_writes_lose_nothing",
+    "test_hardware_bus.py",  # ngspice: the bus at every reader
+    "test_pico.py::test_yard_flash_with_mpremote_then_machine_reset_and_resume",
+    "test_firmware_e2e.py",
     "test_firmware_units.py",  # every plain firmware test, CPython and MicroPython
-    "test_host_e2e.py",
-    "test_mrx_page.py",
+    "test_reliability.py::test_power_cuts_over_whole_games",
+    "test_europe_pico.py",
+    "test_pico.py::test_a_cut_at_every_flash_boundary_of_every_kind_of_save_loses_nothing",
     "test_host_modes.py",
     "test_ai.py",
+    "test_host_e2e.py",
+    "test_host_wire.py",
+    "test_hardware_pcb.py",
+    "test_capture_proof.py",
+    "test_mrx_page.py",
+    "test_reliability.py::test_link_cuts_over_a_whole_game",
+    "test_reliability.py::test_fuzz_lines_in_every_state",
 )
 
 
 def pytest_collection_modifyitems(items):
     def rank(item):
         name = os.path.basename(str(item.path))
-        return LONGEST_FIRST.index(name) if name in LONGEST_FIRST else len(LONGEST_FIRST)
-    items.sort(key=rank)  # stable: the other files, and the tests within a file, keep their (shuffled) order
+        func = name + "::" + item.name.split("[", 1)[0]
+        for key in (func, name):
+            if key in LONGEST_FIRST:
+                return LONGEST_FIRST.index(key)
+        return len(LONGEST_FIRST)
+    items.sort(key=rank)  # stable: the other units, and the tests within a unit, keep their (shuffled) order
+
+

@@ -185,7 +185,7 @@ def test_a_lying_chain_pauses_the_game_says_where_and_resumes_when_whole():
     # the chain lies just after the last module a piece stands on: the marker cannot say where a
     # bit went astray, only which module's closed reeds were still heard (sy/hardware/reeds.py)
     after = max(bit_of(s) // 8 for s in DETECTIVES)
-    tb.inputs.lie("drop", after)
+    tb.inputs.lie("drop", 1)
     tb.run(2)
     notes = _notes(tb, "chain")
     assert notes == [{"note": "chain", "code": "chain_broken", "fault": "short", "after_module": after}], notes
@@ -239,3 +239,33 @@ def test_a_lying_chain_pauses_the_game_says_where_and_resumes_when_whole():
         tb.press(ticket)
     msgs = tb.messages()
     assert [m["ev"]["to"] for m in msgs if "ev" in m] == [to], msgs
+
+
+def test_the_paused_frame_flashes_exactly_the_first_module_not_heard_and_dims_every_piece():
+    from testkit import TestBoard, scratch
+    from sy.play.chainpause import CHAIN_RGB
+    from sy.play.board import BOBBY_RGB, PIECE_RGB
+    amber = tuple(CHAIN_RGB)
+    # two detectives play with two bobbies. The last module whose closed reeds were heard is the
+    # pieces' last: 3 (an odd one: 3 + 1 is not 3 | 1), then module 4 is shown; or the chain's
+    # last, 24 (station 197), which is then shown itself
+    for dets, bobbies, heard, shown in (((13, 26), (29, 20), 3, 4), ((13, 197), (29, 20), CHIPS - 1, CHIPS - 1)):
+        tb = TestBoard(scratch("sy-chain-frame"), inputs=ChainInputs(CHIPS))
+        assert tb.command("hello", proto=1)["ok"]
+        assert tb.command("setup", detectives=list(dets), bobbies=list(bobbies))["ok"]
+        for s in dets + bobbies:
+            tb.place(s)
+        assert tb.board.stage == 2
+        tb.inputs.lie("drop", 1)   # a bit lost after module 1
+        tb.run(2)
+        assert tb.command("status")["chain"]["after_module"] == heard
+        module = {s for s in range(1, 200) if tb.bit(s) // 8 == shown} - set(dets + bobbies)
+        assert module
+        flashed = set()
+        for _ in range(50):   # a second of frames
+            tb.run(4)
+            flashed |= {s for s in range(1, 200) if tb.colour(s) == amber}
+            for i, s in enumerate(dets + bobbies):   # each piece dim in its own colour, all the while
+                c = 3 * i if i < len(dets) else BOBBY_RGB
+                assert tb.colour(s) == tuple((PIECE_RGB[c + k] * 24) >> 8 for k in range(3)), (s, tb.colour(s))
+        assert flashed == module, (heard, sorted(flashed), sorted(module))

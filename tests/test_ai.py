@@ -8,6 +8,7 @@ from sy.rules import game as rules
 from host.ai import make_mrx_agent, make_detective_agent, public_view, play_game
 from host.ai import bench
 from host.ai.model import bits
+from host.errors import UserError
 
 DETS = [13, 26, 29, 34, 50]
 
@@ -434,3 +435,36 @@ def test_playout_detectives_who_peek_close_in_on_him():
                 policy.playout_detective(sim, rnd, 0.0, sim.to_move(), peek)
             near[peek] += 0 if sim.result == "detectives" else policy.dmin(sim.tb, sim.pos, sim.mrx)
     assert near[1.0] < 0.9 * near[0.0], near
+
+
+def test_bench_demo_length_plays_the_demos_players_reproducibly():
+    # yard sim --demo draws 1-5 detective players (1: the two-player game) and plays easy against easy
+    games = [bench.demo_game(4, k) for k in range(8)]
+    assert {g["players"] for g in games} <= {1, 2, 3, 4, 5}
+    for g in games:
+        assert 1 <= g["round"] <= 22 and g["mrx_moves"] >= 1 and g["result"] in ("mrx", "detectives")
+    out = bench.demo_length(8, seed=4)
+    assert out == bench.demo_length(8, seed=4)  # seeded: the same games
+    rounds = sorted(g["round"] for g in games)
+    assert out["rounds_min"] == rounds[0] and out["rounds_max"] == rounds[-1]
+    assert out["rounds_mean"] == round(sum(rounds) / 8, 1) and out["rounds_sd"] >= 0
+    assert out["mrx_win_rate"]["rate"] == round(sum(g["result"] == "mrx" for g in games) / 8, 3)
+
+
+def test_bench_rejects_a_negative_demo_count():
+    p = argparse.ArgumentParser()
+    bench.add_arguments(p)
+    with pytest.raises(UserError):
+        bench.run(p.parse_args(["--demo-games", "-1"]))
+
+
+@pytest.mark.parametrize("bad", [["--double-escape", "2"], ["--mix", "-1"], ["--mrx-iterations", "0"],
+                                 ["--room", "-3"], ["--mrx", "easy,nobody", "--mix", "10"]])
+def test_bench_refuses_a_bad_knob_and_changes_nothing(bad):
+    from host.ai import agents, safety
+    p = argparse.ArgumentParser()
+    bench.add_arguments(p)
+    before = (agents.MIX, safety.DOUBLE_ESCAPE)
+    with pytest.raises(UserError):
+        bench.run(p.parse_args(bad + ["--games", "1", "--workers", "1"]))
+    assert (agents.MIX, safety.DOUBLE_ESCAPE) == before

@@ -172,3 +172,52 @@ def test_tracker_restarts_from_the_public_set_when_it_missed_a_turn():
     view.round = 3  # joined midway: nothing to start from
     b = tracker.update(view)
     assert abs(sum(b.values()) - 1) < 1e-9 and set(b) == set(view.candidates())
+
+
+def _trap_position():
+    """Mister X on 2 (exits 10 and 20); two detectives one step from 10 and from 20, none in
+    reach of 2 itself."""
+    g = rules.Game([13, 26, 29, 34, 50], [], 45)
+    sim = Sim.from_game(g, g.mrx)
+    tb = sim.tb
+    assert sorted(tb.any_nbr[2]) == [10, 20]
+    near = set(tb.any_nbr[2]) | {2} | set(tb.any_nbr[10]) & set(tb.any_nbr[20])
+    a = next(s for s in sorted(tb.any_nbr[10]) if s not in near and 2 not in tb.any_nbr[s])
+    b = next(s for s in sorted(tb.any_nbr[20]) if s not in near | {a} and 2 not in tb.any_nbr[s])
+    return sim, a, b
+
+
+def test_trappable_when_the_pieces_can_close_every_exit():
+    sim, a, b = _trap_position()
+    far = [s for s in (100, 150, 190, 170) if s not in (a, b)]
+    sim.pos[:sim.n_pieces] = [a, b] + far[:sim.n_pieces - 2]
+    assert safety.Safety(sim).safe(2)
+    assert safety.trappable(sim, 2, 0, [4, 3, 3])
+    sim.pos[1] = 180  # nobody can reach 20 any more
+    assert not safety.trappable(sim, 2, 0, [4, 3, 3])
+    sim.pos[1] = b
+    assert safety.trappable(sim, 2, 0, [0, 0, 0])  # no ticket: no exit to close, he is stuck anyway
+
+
+def test_the_easy_level_ends_where_he_can_be_shut_in_only_when_nothing_safer_existed():
+    """safety.Safety.tier: safe for two moves, then not trappable, then safe for one move. The easy
+    level's last check (safety.guard, two moves) takes the highest tier among his single moves, and
+    among his double moves where no single move is better than the last tier (a double whose
+    first half surfaces aside: its hidden second half is drawn from the plan, host/ai/hiding.py)."""
+    seen = {"moves": 0, "shut_in": 0, "escaped_by_double": 0}
+
+    def check(game, action):
+        sim = Sim.from_game(game, game.mrx)
+        sf = safety.Safety(sim)
+        mine = sf.tier(safety.final(action), *safety._tickets(action))
+        acts = safety.safe_actions(sim)
+        if not acts or (action[0] == "double" and (game.moves + 1) in game.reveals):
+            return  # (a double whose first half surfaces: its hidden second half is the plan's draw)
+        seen["moves"] += 1
+        best_single = max(sf.tier(safety.final(a), *safety._tickets(a)) for a in acts)
+        assert mine >= best_single, (action, mine, best_single)
+        if action[0] == "double" and any(a[0] == "move" for a in acts):
+            seen["escaped_by_double"] += 1
+        seen["shut_in"] += mine == safety.WEIGHT_ONE_MOVE
+    _games("easy", "normal", range(70, 100), on_mrx=check)
+    assert seen["moves"] > 300 and seen["escaped_by_double"] > 0, seen

@@ -118,6 +118,16 @@ def test_the_check_knows_the_board_modules_only():
     assert set(mutation.DEFAULT_MODULES) <= set(mutation.STAGES)
 
 
+def test_every_module_of_the_game_flow_and_the_link_is_measured_by_default():
+    """play/ (the board's game flow) and link/ (the host's link) are the modules a change to the board
+    touches most: every one of them is in the benchmark's default list, with its tests."""
+    for folder in ("play", "link"):
+        for name in sorted(os.listdir(os.path.join(ROOT, "firmware", "sy", folder))):
+            if name.endswith(".py") and name != "__init__.py":
+                assert "%s/%s" % (folder, name) in mutation.DEFAULT_MODULES, name
+                assert "%s/%s" % (folder, name) in mutation.STAGES, name
+
+
 def test_the_check_runs_each_file_at_the_heap_the_tests_give_it():
     """The unix port's heap of each plain-test file in the stages is the one the test suite runs it
     with (tests/test_firmware_units.py HEAP and HEAPS, tests/test_core_micropython.py): a smaller one
@@ -129,10 +139,16 @@ def test_the_check_runs_each_file_at_the_heap_the_tests_give_it():
                  and node.targets[0].id in ("HEAP", "HEAPS")}
     with open(os.path.join(ROOT, "tests", "test_core_micropython.py"), encoding="utf-8") as f:
         core = f.read()
+    elsewhere = {}  # plain-test files test_firmware_units.py does not run: the test file that does
+    for stem, runner in (("fw_fairplay", "test_fairplay_board.py"), ("hardware_chain_cases", "test_hardware_chain.py")):
+        with open(os.path.join(ROOT, "tests", runner), encoding="utf-8") as f:
+            elsewhere[stem] = f.read()
     for plain, _pytest_files in mutation.STAGES.values():
         for name, heap in plain:
-            if name.startswith("firmware/"):
-                stem = os.path.basename(name)[:-3]
+            stem = os.path.basename(name)[:-3]
+            if stem in elsewhere:
+                assert '"%s.py"), "%s"' % (stem, heap) in elsewhere[stem], name
+            elif name.startswith("firmware/"):
                 assert heap == units["HEAPS"].get(stem, units["HEAP"]), name
             else:
                 assert '"%s"), "%s")' % (os.path.basename(name), heap) in core, name

@@ -94,3 +94,29 @@ def test_no_link_passes_under_a_socket(built):
     text = open(os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "hardware",
                              "README.md")).read()
     assert "no link passes under a socket's body" in text
+
+
+def test_no_two_parts_collide(built, monkeypatch, tmp_path):
+    assert stripboard.courtyard_overlaps() == []
+    # the check sees R9 back beneath R8, a box header's shroud over its corner standoff and C4
+    # against U5's socket, and the tool then draws nothing
+    places = dict(stripboard.PLACES, R9={"1": (19, 28), "2": (19, 33)}, J3=stripboard._box_header(1, 2, gnd_left=True),
+                  C4={"1": (7, 37), "2": (6, 37)})
+    monkeypatch.setattr(stripboard, "PLACES", places)
+    got = {frozenset(p) for p in stripboard.courtyard_overlaps()}
+    assert got == {frozenset(p) for p in (("R8", "R9"), ("J3", "MH1"), ("U5", "C4"))}, got
+    out = tmp_path / "r.svg"
+    assert stripboard.main(["-o", str(out)]) == 1 and not out.exists()
+
+
+def test_readme_names_the_links_under_the_shrouds(built):
+    import os
+    _nl, lay = built
+    under = stripboard.links_under_shrouds(lay)
+    assert under and all(stripboard.links_under_shrouds(stripboard.Layout(lay.pins, lay.cuts, lay.knife, [u]))
+                         for u in under)
+    far = ((stripboard.ROWS - 2, 1), (stripboard.ROWS - 2, 6), "x")   # along a spare strip
+    assert stripboard.links_under_shrouds(stripboard.Layout(lay.pins, lay.cuts, lay.knife, [far])) == []
+    text = " ".join(open(os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "hardware",
+                                      "README.md")).read().split())
+    assert "%d links lie under the shrouds' outline" % len(under) in text

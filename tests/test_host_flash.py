@@ -25,9 +25,15 @@ class VirtualBoard:
         self.proc = subprocess.Popen(
             ["socat", "PTY,link=%s,raw,echo=0" % self.port, "EXEC:%s,pty,raw,echo=0" % program],
             cwd=self.fs, start_new_session=True)
-        for _ in range(100):
-            if os.path.exists(self.port):
-                break
+        # socat makes the pty's link once it runs: seconds on a loaded machine (a fixed 5 s had run
+        # out, and the test then failed as "no board at ...")
+        end = time.monotonic() + 60
+        while not os.path.exists(self.port):
+            if self.proc.poll() is not None:
+                raise AssertionError("socat exited with %s before it made %s" % (self.proc.returncode, self.port))
+            if time.monotonic() > end:
+                self.stop()
+                raise AssertionError("socat made no %s in 60 s" % self.port)
             time.sleep(0.05)
         time.sleep(0.3)
 

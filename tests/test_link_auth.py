@@ -145,3 +145,16 @@ def test_the_host_s_link_key_tags_only_mister_x_s_lines_and_follows_the_board(tm
     assert again.verify(line, json.loads(line)["n"]) is None
     lk.took("setup", {}, {"ok": True, "seq": 1})  # a new game without a key
     assert lk.line({"cmd": "mrx", "id": 4}) is None and not lk.lost("no_key")
+
+
+def test_only_mister_x_s_commands_need_his_tag():
+    """His moves, his game-ending claims and his route need the tag; a take-back only with his
+    consent; a new game or a reset only while his keyed game is on. Every other command of the
+    board's table (the detectives', the public view's, the link's own) goes without one."""
+    from sy.link.proto import COMMANDS
+    his = {"mrx", "capture", "cornered", "reveal"}
+    for cmd in sorted(COMMANDS):
+        for game_on in (False, True):
+            want = cmd in his or (game_on and cmd in ("setup", "reset"))
+            assert board_auth.speaks_for_mrx(cmd, {}, game_on) is want, (cmd, game_on)
+    assert board_auth.speaks_for_mrx("undo", {"consent": True}, True) is True

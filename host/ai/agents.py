@@ -17,6 +17,12 @@ DEADLINE = {"random": 0.2, "easy": 0.2}
 HIDDEN = "search"
 # how often the detectives in the MCTS levels' playouts chase him rather than a possible station
 PEEK = 0.5
+# the easy level's hidden moves: a draw among the safest moves within MIX points of the best one's
+# score (policy.heuristic_mrx), so that detectives who replay the formula find several stations
+MIX = 0  # off: it lost games and hid little (docs/ai.md, plans measured)
+# normal and hard: the search's choice goes through the guard's tiers too (safety.guard two_moves:
+# safe for two moves, then not to be shut in, a double where every single move can be)
+TIERS = False  # off: no change outside the noise (docs/ai.md)
 DETECTIVE_SECONDS = 1.0  # the hard detectives' search a move
 # the Mister X whose code the product's informed detectives assume: the easy level's plan, exact and
 # cheap to follow (the bench gives them the code of the level they face)
@@ -132,15 +138,16 @@ class HeuristicMrX(_MrX):
     formula does (docs/ai.md). Either way the hidden second half of a double whose first half
     surfaces comes from the plan."""
 
-    def __init__(self, level, seed, deadline=0.0, hidden="formula"):
+    def __init__(self, level, seed, deadline=0.0, hidden="formula", mix=None):
         super().__init__(level, seed, deadline)
         self.hider = hiding.Hider(hiding.BETA["easy"])
         self.hidden = hidden
+        self.mix = MIX if mix is None else mix
 
     def _choose(self, game):
         if hiding.surfaces_next(game) or self.hidden != "plan":
             sim = Sim.from_game(game, game.mrx)
-            action = safety.guard(sim, policy.heuristic_mrx(sim, self.rnd), self.rnd, two_moves=True)
+            action = safety.guard(sim, policy.heuristic_mrx(sim, self.rnd, self.mix), self.rnd, two_moves=True)
             return self.hider.second_half(game, action, self.rnd)
         return self.hider.choose(game, self.rnd)
 
@@ -184,6 +191,8 @@ class MctsMrX(_MrX):
         if hiding.surfaces_next(game) or self.hidden == "search":
             action, self.last = mcts.search_mrx(game, self.budget, fast_rng(self.rnd), safe=True, peek=self.peek)
             self.last.pop("root", None)
+            if TIERS:
+                action = safety.guard(Sim.from_game(game, game.mrx), action, self.rnd, two_moves=True)
             return self.hider.second_half(game, action, self.rnd)
         root = None
         if self.tilt:

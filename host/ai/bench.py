@@ -30,7 +30,7 @@ import time
 from sy.maps import london
 from sy.rules import game as rules
 from host.errors import UserError
-from host.ai import belief, safety
+from host.ai import agents, belief, mcts, policy, safety
 from host.ai.agents import make_mrx_agent, make_detective_agent
 from host.ai.model import Sim
 
@@ -77,6 +77,32 @@ def add_arguments(parser):
     parser.add_argument("--peek", type=float, default=None,
                         help="normal and hard: the share of their playouts' detective moves that chase him "
                              "(default: the level's, agents.PEEK)")
+    parser.add_argument("--demo-games", type=int, default=0,
+                        help="also play this many demo-like games (yard sim --demo's players, in the rules core) and "
+                             "report how long a demo game lasts (rounds: mean, spread)")
+    parser.add_argument("--mrx-iterations", type=int, default=None,
+                        help="normal Mister X's MCTS iterations a move (hard: 4 times) when they differ from the "
+                             "detectives' (default: --iterations)")
+    parser.add_argument("--two-moves", choices=("on", "off"), default=None,
+                        help="normal and hard: search only the moves safe for two moves where there are some "
+                             "(default: the level's, mcts.TWO_MOVES)")
+    parser.add_argument("--sample", type=float, default=None,
+                        help="normal and hard: on a hidden move draw the root action by visits ** SAMPLE instead "
+                             "of the most visited (default: the level's, mcts.SAMPLE)")
+    parser.add_argument("--room", type=float, default=None,
+                        help="easy: points per station of room to run (policy.ROOM; default the level's)")
+    parser.add_argument("--trap-tier", choices=("on", "off"), default=None,
+                        help="the guard's tier for one-move-safe stations the pieces cannot close in on "
+                             "(safety.TRAP_TIER; default the level's)")
+    parser.add_argument("--double-escape", type=float, default=None,
+                        help="the guard: double moves too where no single move reaches a safety tier above this "
+                             "(safety.DOUBLE_ESCAPE: 0.5, 0.25 or 0 for never; default the level's)")
+    parser.add_argument("--tiers", choices=("on", "off"), default=None,
+                        help="normal and hard: pass the search's choice through the guard's safety tiers "
+                             "(agents.TIERS; default the level's)")
+    parser.add_argument("--mix", type=float, default=None,
+                        help="easy: draw hidden moves among the safest within this many points of the best "
+                             "(default: the level's, agents.MIX)")
     parser.add_argument("--leak-levels", default="",
                         help="Mister X levels also measured by the station-by-station attacker of host/ai/leak.py "
                              "(slow; leak_bits_per_move comes from every game anyway)")
@@ -110,10 +136,12 @@ def game_setup(seed, k, n_det):
 
 
 PEEK = None  # --peek: the MCTS levels' PEEK for this run (None: the level's)
+MRX_ITERATIONS = None  # --mrx-iterations: normal Mister X's iterations a move (hard: 4 times), if not --iterations
 
 
 def mrx_agent(level, seed, iterations, seconds, hidden=None):
     if level in MCTS_MRX:
+        iterations = MRX_ITERATIONS or iterations
         scale = 4 if level == "hard" else 1
         return make_mrx_agent(level, seed, seconds=seconds and seconds * scale,
                               iterations=None if seconds else iterations * scale, deadline=0, hidden=hidden,
@@ -334,6 +362,45 @@ def targets(out):
     return v
 
 
+# --- how long a demo game lasts (`yard sim --demo`: its players, in the rules core) ----------------
+DEMO_LEVEL = "easy"  # yard sim's default level, both sides
+
+
+def demo_game(seed, k, level=DEMO_LEVEL):
+    """One game as `yard sim --demo` plays it: 1-5 detective players drawn at random (one: the
+    two-player game), start cards drawn, the computer Mister X and detectives at `level`; played in
+    the rules core without the board and without the answer deadline. Returns
+    {"players", "result", "round", "mrx_moves", "detective_moves"}."""
+    from host.misterx.secretgame import draw_setup
+    from host.ai.agents import play_game
+    rng = random.Random("demo/%d/%d" % (seed, k))
+    players = 1 + rng.randrange(5)
+    line = draw_setup(players, rng)
+    mrx = make_mrx_agent(level, seed * 7907 + k, deadline=0)
+    det = make_detective_agent(level, seed * 7907 + k + 1)
+    r = play_game(mrx, det, line["detectives"], line["bobbies"], line["mrx"],
+                  two_player=line.get("two_player", False))
+    return {"players": players, "result": r["result"], "round": r["round"], "mrx_moves": len(r["mrx_times"]),
+            "detective_moves": len(r["detective_times"])}
+
+
+def demo_length(games, seed=1, level=DEMO_LEVEL):
+    """How long a demo game lasts: rounds (mean, standard deviation, quartiles, range), moves, and
+    how often Mister X wins, over `games` demo-like games (demo_game)."""
+    rows = [demo_game(seed, k, level) for k in range(games)]
+    rounds = sorted(r["round"] for r in rows)
+    n = len(rounds)
+    mean = sum(rounds) / n
+    sd = math.sqrt(sum((x - mean) ** 2 for x in rounds) / (n - 1)) if n > 1 else 0.0
+    wins = sum(r["result"] == "mrx" for r in rows)
+    return {"games": n, "level": level, "seed": seed,
+            "rounds_mean": round(mean, 1), "rounds_sd": round(sd, 1),
+            "rounds_quartiles": [rounds[n // 4], rounds[n // 2], rounds[(3 * n) // 4]],
+            "rounds_min": rounds[0], "rounds_max": rounds[-1],
+            "moves_mean": round(sum(r["mrx_moves"] + r["detective_moves"] for r in rows) / n, 1),
+            "mrx_win_rate": _rate(wins, n)}
+
+
 # --- the policy-aware attacker (host/ai/leak.py): the leak by replaying his code station by station --
 LEAK_TARGET_BITS = 0.5
 
@@ -392,22 +459,53 @@ def leak_levels(levels, games, games_mcts=12, seed=1, n_det=5, iterations=150, s
     return out
 
 
+# the plans' knobs (docs/ai.md): option -> (module, its constant, the values it takes)
+KNOBS = {
+    "tiers": (agents, "TIERS", lambda v: v in ("on", "off")),
+    "trap_tier": (safety, "TRAP_TIER", lambda v: v in ("on", "off")),
+    "double_escape": (safety, "DOUBLE_ESCAPE", lambda v: 0 <= v <= 1),
+    "room": (policy, "ROOM", lambda v: v >= 0),
+    "mix": (agents, "MIX", lambda v: v >= 0),
+    "sample": (mcts, "SAMPLE", lambda v: v >= 0),
+    "two_moves": (mcts, "TWO_MOVES", lambda v: v in ("on", "off")),
+}
+
+
 def run(args):
-    global PEEK
-    if args.games < 0 or args.games_mcts < 0:
-        raise UserError("--games and --games-mcts must be 0 or more")
+    global PEEK, MRX_ITERATIONS
+    if args.games < 0 or args.games_mcts < 0 or args.demo_games < 0:
+        raise UserError("--games, --games-mcts and --demo-games must be 0 or more")
     if args.peek is not None and not 0 <= args.peek <= 1:
         raise UserError("--peek: a share from 0 to 1")
-    PEEK = args.peek
+    if args.mrx_iterations is not None and args.mrx_iterations < 1:
+        raise UserError("--mrx-iterations: 1 or more")
     mrx = _names(args.mrx, MRX_LEVELS, "--mrx")
     panel = _names(args.panel, PANEL, "--panel")
     pairs = parse_matchups(args.matchups) if args.matchups else None
+    levels = _names(args.leak_levels, MRX_LEVELS, "--leak-levels")
+    knobs = {}
+    for name, (module, attr, ok) in KNOBS.items():
+        value = getattr(args, name)
+        if value is None:
+            continue
+        if not ok(value):
+            raise UserError("--%s: not a value it takes (%r)" % (name.replace("_", "-"), value))
+        knobs[name] = value
+    PEEK = args.peek
+    MRX_ITERATIONS = args.mrx_iterations
+    # before the workers fork: the detectives' model of him (they know his code) plays the same
+    for name, value in knobs.items():
+        module, attr, _ok = KNOBS[name]
+        setattr(module, attr, value == "on" if value in ("on", "off") else value)
     out = {}
     if (args.games or args.games_mcts) and ((mrx and panel) or pairs):
         out = tournament(mrx, panel, args.games, args.games_mcts, args.iterations, args.seconds, args.detectives,
                          args.seed, args.workers, (args.replay_stations, args.replay_samples),
                          None if args.hidden == "level" else args.hidden, pairs)
-    levels = _names(args.leak_levels, MRX_LEVELS, "--leak-levels")
+    if out and knobs:
+        out["knobs"] = knobs
+    if args.demo_games:
+        out["demo"] = demo_length(args.demo_games, args.seed)
     if levels:
         out["leak"] = leak_levels(levels, args.leak_games, args.leak_games_mcts, args.seed, args.detectives,
                                   args.iterations, args.leak_stations, args.leak_stations_mcts, args.leak_samples,

@@ -26,6 +26,12 @@ from host.ai.model import Sim, bits
 # index min(d, 5). Hand-set (Mister X rarely stays next to a piece), not yet fitted to game
 # statistics as the paper does; a station next to a piece keeps some weight.
 CATEGORY_WEIGHTS = (0.0, 0.35, 0.8, 1.0, 1.2, 1.3)
+# Mister X's root (safe=True): where some single move is safe for two moves (safety.Safety.weight),
+# search only those (no double: it is kept for when he is closed in)
+TWO_MOVES = False  # off: no change measured (docs/ai.md)
+# Mister X's choice on a hidden move: 0 the most visited root action; p > 0 a draw with
+# probability proportional to visits ** p
+SAMPLE = 0  # off: no change measured (docs/ai.md)
 
 
 class Node:
@@ -159,6 +165,12 @@ def _safe_root(sim, one):
     firsts = [a for a in acts if a[0] == 1 and _safe_second(sim, a, one)]
     if not singles and not firsts:
         firsts = sorted({(1, a[1], a[2]) for a in safe if a[0] == "double"})
+    if TWO_MOVES and singles:
+        sf = safety.Safety(sim)
+        two = [a for a in singles if sf.weight(a[2], a[1]) == 1.0]
+        if two:  # the root spends its iterations on moves that leave a safe move after any reply
+            singles = two
+            firsts = []
     out = singles + firsts
     pri = [policy.mrx_score(sim.tb, sim.pos, to) / 500.0 - 0.1 * (kind == 1) for kind, _t, to in out]
     return out, pri
@@ -226,8 +238,17 @@ def search_mrx(game, budget, rnd, c=0.7, bias=1.0, eps=0.1, safe=False, peek=0.0
         for nd in path:
             nd.n += 1
             nd.w += r
-    # the most visited first action (then, for a double, the most visited second half)
+    # the most visited first action (then, for a double, the most visited second half); on a
+    # hidden move with SAMPLE, a draw by visits (a detective who replays the search finds it less often)
     first = max(root.children.items(), key=lambda kv: (kv[1].n, kv[1].w))
+    if SAMPLE and (root_sim.moves + 1) not in root_sim.reveals:
+        items = sorted(root.children.items(), key=lambda kv: -kv[1].n)
+        x = rnd.random() * sum(nd.n ** SAMPLE for _a, nd in items)
+        for kv in items:
+            x -= kv[1].n ** SAMPLE
+            if x < 0:
+                first = kv
+                break
     (kind, t, to), node = first
     stats = {"iterations": root.n, "value": node.w / node.n if node.n else 0.0, "root": root}
     if kind == 0:

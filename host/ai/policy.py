@@ -8,7 +8,7 @@ import random as _random
 
 from sy.rules.game import PHASE_DETECTIVES
 from host.ai.model import BLACK, random_station
-from host.ai.safety import INF, dmin, mrx_score, reach
+from host.ai.safety import INF, Safety, dmin, mrx_score, reach, reach2
 
 
 
@@ -62,8 +62,37 @@ def spread_size(sim, ticket):
 
 
 # --- heuristic Mister X (the "easy" agent and the baseline) ---------------------------------
-def heuristic_mrx(sim, rnd):
-    """('move', t, to) or ('double', t1, to1, t2, to2) for the state in sim (Mister X to play)."""
+# points of mrx_score per station within two of his moves of a destination and out of every
+# piece's two-move reach (_Room): room to run when informed detectives close in (0: off)
+ROOM = 0  # off: it lost games (docs/ai.md)
+
+
+class _Room:
+    """For one decision: how many stations within two moves of a destination (by black ticket:
+    any transport) no piece can reach within two moves (safety.reach2)."""
+
+    def __init__(self, sim):
+        self.black = sim.tb.spread[BLACK]
+        self.free = ~reach2(sim)
+
+    def __call__(self, to):
+        black = self.black
+        one = black[to]
+        two = one
+        m = one
+        while m:
+            low = m & -m
+            two |= black[low.bit_length() - 1]
+            m ^= low
+        return (two & self.free).bit_count()
+
+
+def heuristic_mrx(sim, rnd, mix=0):
+    """('move', t, to) or ('double', t1, to1, t2, to2) for the state in sim (Mister X to play).
+    mix: on a hidden move, draw uniformly among the single moves of the safest tier (safety.Safety
+    .tier: safe for two moves, then not to be shut in, then safe for one move) whose score is within `mix` points of mrx_score of the
+    best one, instead of the best one: detectives who replay the formula then find several
+    destinations per station he may be on, not one."""
     tb = sim.tb
     pos = sim.pos
     opts = mrx_filtered_options(sim)
@@ -76,11 +105,19 @@ def heuristic_mrx(sim, rnd):
             v = spread[key] = spread_size(s, t)
         return v
     best = None
+    scored = []
+    room = _Room(sim) if ROOM else None
     for to, t in opts:
         sc = mrx_score(tb, pos, to) * 1000 + spread_of(sim, t) + rnd.random()
+        if room:
+            sc += ROOM * 1000 * room(to)
+        scored.append((sc, t, to))
         if best is None or sc > best[0]:
             best = (sc, t, to)
-    if best[0] < 200 * 1000 and double_ok(sim):  # the best single move ends next to a piece
+    greedy = best
+    if mix and (sim.moves + 1) not in sim.reveals:
+        best = _mixed(sim, scored, best, mix, rnd)
+    if greedy[0] < 200 * 1000 and double_ok(sim):  # the best single move ends next to a piece
         dbest = None
         for to1, t1 in opts:
             probe = sim.copy()
@@ -92,6 +129,23 @@ def heuristic_mrx(sim, rnd):
         if dbest and dbest[0] >= 200 * 1000:
             return ("double",) + dbest[1:]
     return ("move", best[1], best[2])
+
+
+def _mixed(sim, scored, best, mix, rnd):
+    """A uniform draw among the scored single moves (sc, t, to) of the safest tier whose score is
+    within mix points (of mrx_score) of that tier's best; best itself where no move is safe."""
+    sf = Safety(sim)
+    tiers = {}
+    for m in scored:
+        w = sf.tier(m[2], m[1])
+        if w:
+            tiers.setdefault(w, []).append(m)
+    if not tiers:
+        return best
+    tier = tiers[max(tiers)]
+    top = max(m[0] for m in tier)
+    near = [m for m in tier if m[0] >= top - mix * 1000]
+    return near[rnd.randrange(len(near))]
 
 
 def surfacing_escape(sim, rnd=None):

@@ -18,6 +18,13 @@ INF = 99  # farther than any station
 
 # the weight, against 1, of a destination safe for one move only where one safe for two exists
 WEIGHT_ONE_MOVE = 0.25
+# the guard's and the mixed formula's tier for a one-move-safe destination the pieces cannot close
+# in on next move (trappable); TRAP_TIER off: that tier is not used
+WEIGHT_OPEN = 0.5
+TRAP_TIER = True
+# the guard (two_moves): where no single move reaches a tier (Safety.tier) above DOUBLE_ESCAPE, the
+# double moves count too (his double tickets kept for when the pieces close in); 0: never
+DOUBLE_ESCAPE = WEIGHT_ONE_MOVE
 
 
 def dmin(tb, pos, s):
@@ -118,6 +125,20 @@ class Safety:
                 return True
         return False
 
+    def tier(self, to, ticket=None, ticket2=None):
+        """Safety.weight, with a tier between its two: WEIGHT_OPEN for a destination safe for one
+        move whose exits the pieces cannot all close next move (trappable)."""
+        w = self.weight(to, ticket, ticket2)
+        if w != WEIGHT_ONE_MOVE or not TRAP_TIER:
+            return w
+        sim = self.sim
+        black = sim.black - (ticket == BLACK) - (ticket2 == BLACK)
+        supply = list(sim.supply)
+        for t in (ticket, ticket2):
+            if t is not None and t != BLACK:
+                supply[t] -= 1
+        return WEIGHT_ONE_MOVE if trappable(sim, to, black, supply) else WEIGHT_OPEN
+
     def weight(self, to, ticket=None, ticket2=None):
         """1 for a two-move-safe destination, WEIGHT_ONE_MOVE for a one-move-safe one, 0 in reach.
         ticket(s): the ones spent to get there (for the exits' tickets)."""
@@ -134,6 +155,43 @@ class Safety:
             else:
                 supply[t] -= 1
         return 1.0 if self.safe_two(to, black, supply) else WEIGHT_ONE_MOVE
+
+
+def trappable(sim, to, black=None, supply=None):
+    """Whether the pieces, each moving once (detectives by a ticket they hold, bobbies by any
+    transport), can stand on every station Mister X could leave `to` by (his tickets: `black`,
+    `supply`; default sim's): he would be stuck there, and lose, on his next turn. A matching of
+    the pieces to his exits (public facts only)."""
+    outs = set(exits(sim, to, sim.black if black is None else black, sim.supply if supply is None else supply))
+    outs.discard(to)
+    if len(outs) > sim.n_pieces:
+        return False
+    spread = sim.tb.spread
+    can = []  # per piece: the bitmap of stations it can step on next move
+    for p in range(sim.n_pieces):
+        here = sim.pos[p]
+        m = 0
+        for t in range(3):
+            if p >= sim.n_det or sim.tickets[p][t]:
+                m |= spread[t][here]
+        can.append(m)
+    held = {}  # exit -> piece standing there in the matching
+
+    def place(e, seen):
+        for p in range(sim.n_pieces):
+            if (can[p] >> e) & 1 and p not in seen:
+                seen.add(p)
+                owner = {q: x for x, q in held.items()}
+                if p not in owner or place(owner[p], seen):
+                    if p in owner:
+                        del held[owner[p]]
+                    held[e] = p
+                    return True
+        return False
+    for e in outs:
+        if not place(e, set()):
+            return False
+    return True
 
 
 def final(action):
@@ -157,6 +215,18 @@ def safe_actions(sim, doubles=True):
     return out
 
 
+def _doubles(sim, sf):
+    """His double moves whose end is out of reach and not where he stands (his escapes)."""
+    out = []
+    for to1, t1 in sim.mrx_options_from(sim.mrx):
+        probe = sim.copy()
+        probe.mrx_step(t1, to1)
+        for to2, t2 in probe.mrx_options_from(to1):
+            if to2 != sim.mrx and sf.safe(to2):
+                out.append(("double", t1, to1, t2, to2))
+    return out
+
+
 def guard(sim, action, rnd, two_moves=False):
     """The action, or, if it ends in reach while a safe action exists, the best safe one: safe for
     two moves first (Safety.weight), then away from the pieces (policy.mrx_score), a plain ticket
@@ -167,11 +237,19 @@ def guard(sim, action, rnd, two_moves=False):
     sf = Safety(sim)
     mine = final(action)
     if sf.safe(mine):
-        if not two_moves or sf.weight(mine, *_tickets(action)) == 1.0:
+        if not two_moves:
             return action
-        acts = [a for a in safe_actions(sim) if sf.weight(final(a), *_tickets(a)) == 1.0]
-        if not acts:
-            return action  # nothing safe for two moves: his own safe move stands
+        w = sf.tier(mine, *_tickets(action))
+        if w == 1.0:
+            return action
+        tiers = [(sf.tier(final(a), *_tickets(a)), a) for a in safe_actions(sim)]
+        if DOUBLE_ESCAPE and sim.double and all(a[0] == "move" for _t, a in tiers) \
+                and max(t for t, _a in tiers) <= DOUBLE_ESCAPE:
+            tiers += [(sf.tier(final(a), *_tickets(a)), a) for a in _doubles(sim, sf)]
+        top = max(t for t, _a in tiers)
+        if top <= w:
+            return action  # nothing safer: his own safe move stands
+        acts = [a for t, a in tiers if t == top]
     else:
         acts = safe_actions(sim)
         if not acts:
@@ -180,7 +258,7 @@ def guard(sim, action, rnd, two_moves=False):
     for a in acts:
         to = final(a)
         tickets = (a[1],) if a[0] == "move" else (a[1], a[3])
-        sc = sf.weight(to, *tickets) * 1000 + mrx_score(sim.tb, sim.pos, to) \
+        sc = sf.tier(to, *tickets) * 1000 + mrx_score(sim.tb, sim.pos, to) \
             - 30 * tickets.count(BLACK) - 150 * (a[0] == "double") + rnd.random()
         if best is None or sc > best[0]:
             best = (sc, a)
@@ -203,4 +281,4 @@ def is_blunder(sim, action):
 
 
 __all__ = ["INF", "dmin", "mrx_score", "reach", "reach2", "Safety", "safe_actions", "guard", "has_safe_move", "is_blunder", "final",
-           "WEIGHT_ONE_MOVE"]
+           "trappable", "WEIGHT_ONE_MOVE", "WEIGHT_OPEN"]

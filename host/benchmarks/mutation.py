@@ -33,9 +33,14 @@ from host.device.mpy_build import tool
 from host.errors import UserError
 
 # the fast tests that reach each module of the board: host/benchmarks/mutation_check.py (STAGES)
+# by default: the rules' core, the store, the scan's two hot modules, and every module of the game's
+# flow (play/) and of the link (link/) (tests/test_bench_mutation.py holds that the list is whole)
 DEFAULT_MODULES = ("rules/game.py", "storage/store.py", "hardware/debounce.py", "hardware/leds.py",
-                   "play/board.py", "link/proto.py", "link/handlers.py", "link/fields.py", "link/lines.py",
-                   "link/service.py")
+                   "play/board.py", "play/newgame.py", "play/mrxturn.py", "play/declare.py", "play/undo.py",
+                   "play/status.py", "play/report.py", "play/verify.py", "play/deadreed.py", "play/blind.py",
+                   "play/rhythm.py", "play/chainpause.py",
+                   "link/proto.py", "link/handlers.py", "link/fields.py", "link/lines.py", "link/service.py",
+                   "link/auth.py")
 PYTEST = ("-m", "pytest", "-x", "-q", "-p", "no:cacheprovider", "--hypothesis-seed=0")
 
 # what the copy leaves out: version control, installed packages, outputs

@@ -23,8 +23,9 @@ _RULES_CORE = ("core/test_rules_core.py", "80k")
 _CASES = ("firmware/fw_cases.py", "192k")
 _TAKEBACK = ("firmware/fw_takeback.py", "192k")
 _DEADREED = ("firmware/fw_deadreed.py", "192k")
-# the link's own units, then whole games; the refusals' sentence numbers
-_LINK = ((("firmware/fw_link.py", "192k"), _CASES), ("tests/test_messages.py",))
+# the link's own units, the commands' replies (hello's version, every command's fields), then
+# whole games; the refusals' sentence numbers
+_LINK = ((("firmware/fw_link.py", "192k"), ("firmware/fw_commands.py", "224k"), _CASES), ("tests/test_messages.py",))
 _RULES_EDGES = ("firmware/fw_rules.py", "192k")
 _RULES = ((_RULES_CORE, _RULES_EDGES, _CASES, _TAKEBACK), ("tests/test_messages.py", "tests/test_rules_properties.py"))
 STAGES = {  # module below firmware/sy -> (plain-test files, pytest files)
@@ -68,6 +69,15 @@ STAGES.update({
     # then the wizards' in-process runs (tests/test_selftest_service.py)
     "link/service.py": ((("firmware/fw_commands.py", "224k"), ("firmware/fw_link.py", "192k"), _CASES),
                         ("tests/test_selftest_service.py",)),
+    # the link's tags: the board's fair-play games (signed lines, restarts), then the HMAC against
+    # RFC 4231 and the host's tags under both Pythons
+    "link/auth.py": ((("firmware/fw_fairplay.py", "224k"), _CASES), ("tests/test_link_auth.py",)),
+    # the game paused while the reader chain lies: the chain's own cases (a lying chain pauses the
+    # game, says where, resumes when whole)
+    "play/chainpause.py": ((("hardware_chain_cases.py", "192k"),), ()),
+    # the LEDs' second channel (board.json leds.patterns, off by default, so the game flow's files
+    # never light it): the rhythms' shapes, then whole boards with the setting on and off
+    "play/rhythm.py": ((), ("tests/test_colour_vision.py", "tests/test_led_rhythms.py")),
 })
 
 

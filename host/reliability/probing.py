@@ -103,7 +103,9 @@ def play(k, seed, mode, n_det=5, mrx_level="easy", det_level="easy"):
     """One game k of the series `seed` in one mode. Returns (result, counts)."""
     dets, bobbies, x = game_setup(seed, k, n_det)
     aseed = seed * 100003 + k
-    mrx = make_mrx_agent(mrx_level, aseed)
+    # no answer time: the table's deadline (host/ai/agents.py DEADLINE) only waits, and the choice does
+    # not depend on it; hundreds of games would wait minutes for nothing
+    mrx = make_mrx_agent(mrx_level, aseed, deadline=0)
     det = make_detective_agent(det_level, aseed + 1)
     ref = rules.Game(list(dets), list(bobbies), x)
     board = rules.Game(list(dets), list(bobbies), 0)  # the board's Game: never knows him

@@ -193,6 +193,44 @@ def test_taken_out_during_a_game_and_place_by_the_host():
     assert tb.board.n_missing == 0 and tb.board.n_extra == 0
 
 
+class _PowerCutAtRename:
+    """The os module for sy.play.deadreed, with the power cut at the n-th rename."""
+
+    def __init__(self, real, n):
+        self.real = real
+        self.left = n
+
+    def rename(self, a, b):
+        self.left -= 1
+        if self.left == 0:
+            raise OSError(5)  # EIO: the power went
+        self.real.rename(a, b)
+
+    def remove(self, p):
+        self.real.remove(p)
+
+
+def test_a_rewrite_cut_between_its_own_renames_is_finished_at_boot():
+    # the rewrite's own file names, cut where it has moved board.json aside and not yet put the new
+    # one in its place: recover() at boot must find what the rewrite left
+    import os
+    from sy.play import deadreed
+    tb = TestBoard(TMP)
+    path = TMP + "/board.json"
+    deadreed.os = _PowerCutAtRename(os, 2)
+    try:
+        r = tb.command("reed", station=45, out=True)
+    finally:
+        deadreed.os = os
+    assert not r["ok"], r
+    try:
+        open(path).close()
+        assert False, "board.json is still there: the cut came too late"
+    except OSError:
+        pass
+    assert deadreed.recover(path) and boardconfig.load(path)["reeds"]["dead"] == [45]
+
+
 def test_a_rewrite_cut_by_a_power_cut_is_finished_at_boot():
     import os
     from sy.play.deadreed import recover

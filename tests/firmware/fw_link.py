@@ -46,6 +46,14 @@ def test_broken_json_is_not_well_formed():
         assert not well_formed(text), text
 
 
+def test_a_long_line_cut_after_a_backslash_is_not_well_formed():
+    # lengths past 256 too: the end is found by comparing positions (CPython keeps one object for
+    # each int only up to 256)
+    for n in (1, 300, 1000):
+        assert not well_formed(b'"' + b'a' * n + b'\\'), n
+        assert well_formed(b'"' + b'a' * n + b'\\n"'), n
+
+
 def test_nesting_is_bounded_at_thirty_levels():
     assert well_formed(b'[' * 30 + b']' * 30)
     assert not well_formed(b'[' * 31 + b']' * 31)

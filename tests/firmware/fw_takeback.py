@@ -88,6 +88,27 @@ def test_take_back_by_the_confirm_button_held():
     assert every[-3:] == ["move", "undo", "move"], every
 
 
+def test_the_confirm_button_on_a_final_move_names_that_move():
+    # the turn's last move handed Mister X the turn: final; the button's refusal names it (D5, not
+    # the turn's first mover), so that his host can ask him for his consent
+    tb = _start()
+    tb.command("mrx", ticket="taxi")
+    g = tb.board.game
+    finish = [(i, g.legal(i)[0][0]) for i in range(5)]
+    for i, to in finish:
+        tb.lift(g.pos[i])
+        tb.place(to)
+    assert g.phase == 0
+    moved = g.save()
+    tb.messages()
+    _hold_confirm(tb)
+    msgs = tb.messages()
+    refused = [m for m in msgs if m.get("note") == "refused"]
+    assert len(refused) == 1 and refused[0]["error"] == "needs_consent", msgs
+    assert (refused[0]["piece"], refused[0]["from"], refused[0]["to"]) == ("D5", finish[4][1], 50), refused  # back to 50
+    assert not [m for m in msgs if "ev" in m] and g.save() == moved
+
+
 def test_take_back_by_the_host_and_its_refusals():
     tb = _start()
     r = tb.command("undo")
