@@ -278,5 +278,5 @@ def test_a_cut_at_every_flash_boundary_of_every_kind_of_save_loses_nothing():
     saves = got["saves"]
     assert {"setup", "ready", "mrx", "move", "take_back", "end", "reveal"} <= set(saves), saves
     for kind, row in saves.items():
-        assert row["boundaries"] >= 3 and row["cuts"] == 2 * row["boundaries"], (kind, row)
+        assert row["boundaries"] >= 1 and row["cuts"] == 2 * row["boundaries"], (kind, row)
     assert got["cuts_in_erase"] >= 1 and got["power_cuts"] == sum(r["cuts"] for r in saves.values())

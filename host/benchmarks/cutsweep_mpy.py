@@ -3,7 +3,7 @@
 # port mounts it (os.VfsLfs2, program size 256 B, 4 KB blocks), over a flash chip modelled here.
 # Prints one JSON line of figures.
 #
-# The game below makes each kind of save once (a setup, the pieces ready, Mister X's move, a
+# The game below (two rounds) makes each kind of save (a setup, the pieces ready, Mister X's move, a
 # detective's move, a take-back, the end of the game, the reveal's verdict). For each save:
 #   1. from the flash as it was before the save, boot the board, make the save, count the erases
 #      and programs it made (n);
@@ -161,9 +161,11 @@ def _move(tb, a, b):
 
 
 def scenario():
-    """(kind, what the players and the host do) for each save of a short game with commitments."""
+    """(kind, what the players and the host do) for each save of a short game with commitments:
+    two rounds, so the journal's file passes the 512 bytes littlefs keeps inside the directory and
+    the later saves append to a block of its own (a new block erased and the last one copied)."""
     from sy.rules import commit as commitlib
-    c45, c46 = commitlib.commitment(45, SALT), commitlib.commitment(46, SALT)
+    c45, c46, c13 = (commitlib.commitment(s, SALT) for s in (45, 46, 13))
 
     def setup(tb):
         ok(tb.command("setup", detectives=[13, 26], bobbies=[29, 34], commit=c45, replace=True))
@@ -186,19 +188,26 @@ def scenario():
     def put_back(tb):
         _move(tb, 4, 13)
 
+    def moves(a, b):  # taxi only: no ticket to ask
+        return lambda tb: _move(tb, a, b)
+
+    def mrx2(tb):
+        ok(tb.command("mrx", ticket="underground", commit=c13))
+
     def capture_move(tb):
-        _move(tb, 13, 46)
+        _move(tb, 4, 13)
 
     def end(tb):
-        ok(tb.command("capture", piece="D1", reveal=[SALT, 46]))
+        ok(tb.command("capture", piece="D1", reveal=[SALT, 13]))
         assert tb.board.stage == 3
 
     def reveal(tb):
-        r = tb.command("reveal", offset=0, start=[SALT, 45], moves=[[SALT, 46]])
+        r = tb.command("reveal", offset=0, start=[SALT, 45], moves=[[SALT, 46], [SALT, 13]])
         assert r["ok"] and r["verified"], r
 
     return (("setup", setup), ("ready", ready), ("mrx", mrx), ("move", move), ("take_back", take_back),
-            ("put_back", put_back), ("move", capture_move), ("end", end), ("reveal", reveal))
+            ("put_back", put_back), ("move", moves(26, 27)), ("move", moves(29, 6)), ("move", moves(34, 10)),
+            ("move", move), ("mrx", mrx2), ("move", capture_move), ("end", end), ("reveal", reveal))
 
 
 def copy_inputs(inputs):

@@ -31,6 +31,11 @@ reference for every heap and timing figure. All with the flash chip's datasheet 
   save_ms                 the longest save of one committed event (journal line and snapshot)
   scan_alloc_bytes        gc.mem_alloc() change over 1,000 cycles with a piece in hand and the
                           LED animation running
+  store_save_median_us    one save on its own (a journal line and a 160-byte snapshot, sy/storage/store.py),
+                          timed on the board's REPL after the game, 60 in a row in a folder of their own:
+                          the median, _max_us the longest, store_saves_over_10ms how many took longer
+                          (the ones littlefs erased a block in)
+  flash_erases, flash_programs   the flash chip's erases and page programs from power-on to the game's end
   boot_ms                 power-on to the first LED frame (the scan loop runs)
   cuts_every_boundary     power cuts at every flash erase and program of every kind of save (right
                           before each, and half-way through it) on MicroPython's littlefs, each
@@ -137,7 +142,7 @@ def _measure_repl(pico, link):
     t = SerialTransport(pico.port, baudrate=115200)
     try:
         t.enter_raw_repl(soft_reset=False)
-        out, err = t.exec_raw(_REPL_SCRIPT, timeout=600)
+        out, err = t.exec_raw(_REPL_SCRIPT.replace("STORE_SAVES", str(STORE_SAVES)), timeout=600)
         if err:
             raise RuntimeError("the measurement on the Pico's REPL failed: %s" % err.decode(errors="replace"))
         out = out.decode()
@@ -151,6 +156,10 @@ def _measure_repl(pico, link):
             figures[key] = float(value) if "." in value else int(value)
     return figures
 
+
+# saves timed on their own after the game (store_save_*): enough for the flushes and compactions
+# to come round several times
+STORE_SAVES = 60
 
 # App.cycle itself, not the watcher's timed twin the game's `mem` put on the App (sy/cyclewatch.py)
 _REPL_SCRIPT = """
@@ -173,6 +182,26 @@ for i in range(1000):
     now += 5
     cycle(app, now)
 print('FIG scan_alloc_bytes', gc.mem_alloc() - before)
+# saves on their own: a journal line and a snapshot, as the board makes them, in a folder of its own
+import os
+from sy.storage.store import Store
+from sy.storage import resume
+st = Store('benchsaves')
+st.reset()
+resume.load(st)  # as at boot: the store told which file system it is on (nothing saved: None)
+game = bytes(160)
+took = []
+for i in range(STORE_SAVES):
+    t0 = time.ticks_us()
+    st.append('{"type": "move", "piece": "D1", "from": 13, "to": %d, "ticket": "taxi"}' % (i % 199 + 1))
+    st.save({'v': 1, 'stage': 2, 'x_on': 0}, game)
+    took.append(time.ticks_diff(time.ticks_us(), t0))
+st.reset()
+os.rmdir('benchsaves')
+took.sort()
+print('FIG store_save_median_us', took[len(took) // 2])
+print('FIG store_save_max_us', took[-1])
+print('FIG store_saves_over_10ms', sum(1 for t in took if t > 10000))
 """
 
 
@@ -253,6 +282,9 @@ def run(args):
         figures["heap_watch_bytes"] = watched["alloc"] - mem["alloc"]
         figures["debounce_ms"] = pico.config["debounce_ms"]
         figures.update(play_measured_game(pico, link, args.seed))
+        stats = pico.stats()  # the game's flash work (the REPL's saves below come after)
+        figures["flash_erases"] = stats["erases"]
+        figures["flash_programs"] = stats["programs"]
         figures["heap_peak_unwatched_bytes"] = figures["heap_peak_used_bytes"] - figures["heap_watch_bytes"]
         # the idle cycle and the scan loop's allocations, with a piece in hand
         link.request("setup", detectives=[13, 26, 29, 34, 50], replace=True, timeout=60)
@@ -261,9 +293,6 @@ def run(args):
         link.request("mrx", ticket="taxi", timeout=60)
         pico.lift(13)
         figures.update(_measure_repl(pico, link))
-        stats = pico.stats()
-        figures["flash_erases"] = stats["erases"]
-        figures["flash_programs"] = stats["programs"]
     finally:
         pico.stop()
     from host.benchmarks.cutsweep import run_sweep

@@ -205,3 +205,45 @@ def test_a_snapshot_whose_checksum_is_all_ones():
     st.save(header, game)
     assert read_file(TMP + "/state.bin")[4:13] == b"ffffffff\n"
     assert resume.load(Store(TMP)) == ({"stage": 5, "jlen": 0, "seq": 0}, game)
+
+
+# --- the snapshot written over in place on littlefs (sy/storage/store.py) ------------------
+def test_only_littlefs_takes_a_snapshot_written_over_in_place():
+    from sy.storage.resume import replaced_whole
+    assert not replaced_whole(TMP)  # a POSIX folder (or CPython): copied and renamed
+    if sys.implementation.name != "micropython":
+        return
+    # MicroPython's littlefs on a block device in RAM, mounted beside the POSIX folders
+
+    class Ram:
+        def __init__(self):
+            self.buf = bytearray(b"\xff" * (16 * 512))
+
+        def readblocks(self, n, buf, off=0):
+            buf[:] = self.buf[n * 512 + off:n * 512 + off + len(buf)]
+
+        def writeblocks(self, n, buf, off=None):
+            if off is None:
+                off = 0
+            self.buf[n * 512 + off:n * 512 + off + len(buf)] = buf
+
+        def ioctl(self, op, arg):
+            return 16 if op == 4 else 512 if op == 5 else 0
+    ram = Ram()
+    os.VfsLfs2.mkfs(ram)
+    os.mount(os.VfsLfs2(ram), "/fw_store_lfs")
+    try:
+        assert replaced_whole("/fw_store_lfs/game") and replaced_whole("/fw_store_lfs")
+        assert not replaced_whole(TMP)
+        st = Store("/fw_store_lfs/game")
+        assert resume.load(st) is None  # at boot: nothing saved yet, and the store told it is on littlefs
+        assert st.in_place
+        st.append('{"type": "setup"}')
+        st.save({"stage": 1}, b"\x01")
+        st.save({"stage": 2}, b"\x02")
+        assert sorted(os.listdir("/fw_store_lfs/game")) == ["game.jsonl", "state.bin"]  # no copy kept
+        st2 = Store("/fw_store_lfs/game")
+        header, data = resume.load(st2)
+        assert data == b"\x02" and [t for _s, t in st2.lines()] == ['{"type": "setup"}']
+    finally:
+        os.umount("/fw_store_lfs")

@@ -28,6 +28,25 @@ def resume(b):
     return True
 
 
+def replaced_whole(folder):
+    """Whether a file written over in `folder` keeps its old contents until it is closed: on
+    MicroPython's littlefs (VfsLfs1, VfsLfs2) yes; on a POSIX or FAT folder, or under CPython, no."""
+    try:
+        mounts = os.mount()  # MicroPython: [(vfs, mount point)]
+    except (AttributeError, TypeError):  # CPython; a MicroPython that does not list its mounts
+        return False
+    path = folder if folder[:1] == "/" else os.getcwd().rstrip("/") + "/" + folder.lstrip(".")
+    path = path.rstrip("/") + "/"
+    best = ""
+    whole = False
+    for vfs, at in mounts:
+        at = at.rstrip("/") + "/"
+        if path.startswith(at) and len(at) > len(best):
+            best = at
+            whole = type(vfs).__name__.startswith("VfsLfs")
+    return whole
+
+
 def _read(path):
     try:
         f = open(path, "rb")
@@ -55,8 +74,14 @@ def _read(path):
 
 
 def load(store):
-    """(header, game_bytes) of the newest good snapshot, or None. Trims the journal to it."""
-    got = _read(store.state) or _read(store.bak)
+    """(header, game_bytes) of the newest good snapshot, or None. Trims the journal to it. First
+    tells the store whether it is on littlefs (sy/storage/store.py: the snapshot written over in
+    place)."""
+    store.in_place = replaced_whole(store.state[:store.state.rfind("/") + 1] or ".")
+    got = _read(store.state)
+    if got is not None and store.in_place and exists(store.bak):
+        os.remove(store.bak)  # a copy an earlier firmware rotated: older than state.bin, never needed
+    got = got or _read(store.bak)
     if got is None:
         return None
     header = got[0]
