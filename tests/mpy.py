@@ -24,6 +24,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 FIRMWARE = os.path.join(ROOT, "firmware")
 FAKES = os.path.join(ROOT, "tests", "fakes")
 TESTKIT = os.path.join(ROOT, "tests", "testkit.py")
+RULEKIT = os.path.join(ROOT, "tests", "rulekit.py")
 
 
 def _found(name):
@@ -53,12 +54,13 @@ def _run(argv, build, heapsize, timeout, cwd=None):
 
 def _build(build, extra_trees=()):
     """The firmware, the in-process board (host/benchmarks/inprocess.py, never flashed), the tests'
-    kit on it (tests/testkit.py) and any extra folders (tests/fakes: the board's hardware modules)
+    kit on it (tests/testkit.py), the rules tests' (tests/rulekit.py) and any extra folders (tests/fakes: the board's hardware modules)
     compiled into build/ side by side."""
     for tree in (FIRMWARE, *extra_trees):
         compile_tree(tree, build)
     compile_inprocess(build)
     compile_module(TESTKIT, build, "testkit")
+    compile_module(RULEKIT, build, "rulekit")
 
 
 def run_script(script, heapsize="256k", timeout=600, extra_trees=()):

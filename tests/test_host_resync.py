@@ -10,16 +10,13 @@ port, with what a cheat or a bad cable does to the serial line between them.
 """
 import json
 import os
-import pty
 import random
-import select
-import threading
 import time
-import tty
 
 import pytest
 
 from host.misterx.secretgame import SecretGame
+from host.reliability.hostside import LossyWire  # a cable that loses one line
 from host.simulator.board import SimBoard
 from pty_terminal import PtyTerminal
 from sy.rules.game import PHASE_DETECTIVES
@@ -34,49 +31,6 @@ START = "13,26,29,34:172"  # Mister X far from the detectives: the game cannot e
 @pytest.fixture
 def env(tmp_path):
     return yard_env(tmp_path)
-
-
-class LossyWire:
-    """A serial cable between the host and the simulated board that loses lines: the host opens
-    `port` (a pty), the relay copies bytes both ways, and the first line from the board that
-    `drop(line)` picks never arrives."""
-
-    def __init__(self, board_port, drop):
-        self.board = os.open(board_port, os.O_RDWR | os.O_NOCTTY)
-        self.master, self.slave = pty.openpty()
-        tty.setraw(self.slave)
-        self.port = os.ttyname(self.slave)
-        self.drop = drop
-        self.dropped = []
-        self.stopped = False
-        self.thread = threading.Thread(target=self._run, daemon=True, name="lossy-wire")
-        self.thread.start()
-
-    def _run(self):
-        from_board = b""
-        while not self.stopped:
-            ready, _, _ = select.select([self.master, self.board], [], [], 0.1)
-            for fd in ready:
-                try:
-                    data = os.read(fd, 65536)
-                except OSError:
-                    continue
-                if fd == self.master:
-                    os.write(self.board, data)
-                    continue
-                from_board += data
-                while b"\n" in from_board:
-                    line, from_board = from_board.split(b"\n", 1)
-                    if not self.dropped and self.drop(line):
-                        self.dropped.append(line)
-                        continue
-                    os.write(self.master, line + b"\n")
-
-    def close(self):
-        self.stopped = True
-        self.thread.join(2)
-        for fd in (self.board, self.master, self.slave):
-            os.close(fd)
 
 
 def journal(sim):

@@ -38,7 +38,7 @@ START = "13,26,29,34:45"
 # what the public page's game may hold (host/web/public.py): nothing else
 PUBLIC_GAME_KEYS = {"stage", "phase", "round", "rounds", "moves", "reveals", "next_reveal", "surfaced", "pieces",
                     "tickets", "shared_tickets", "mrx_tickets", "log", "result", "reason", "candidates", "verified",
-                    "problem", "caught_at", "error"}
+                    "problem", "caught_at", "error", "take_backs"}
 DESKTOP = {"viewport": {"width": 1366, "height": 768}}
 PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True, "device_scale_factor": 2}
 

@@ -154,6 +154,14 @@ class TestBoard(InProcessBoard):
             if self.board.asking_at() == s:
                 self.press(t)
 
+    def hold_confirm(self, ms=1600):
+        """The confirm button held `ms` (a take-back is 1.5 s), then let go."""
+        self.button(3, True)
+        self.settle()
+        self.run(ms // self.period)
+        self.button(3, False)
+        self.settle()
+
     def messages(self):
         out = [json.loads(t) for t in self.link.outbox]
         self.link.outbox = []

@@ -187,7 +187,12 @@ class InProcessBoard:
         args["cmd"] = cmd
         args["id"] = rid = self.next_id
         self.next_id += 1
-        self.link.inbox.append(json.dumps(args).encode())
+        return self.send_line(json.dumps(args).encode(), rid)
+
+    def send_line(self, line, rid):
+        """Send one line as it is (bytes: a tagged line, a forged one) and run cycles until the
+        reply to id `rid` (dict), as command() does."""
+        self.link.inbox.append(line)
         cycles = 0
         while cycles < SETTLE_GUARD_MS // self.period + 2 or self.app.proto.job is not None:
             cycles += 1
@@ -197,7 +202,17 @@ class InProcessBoard:
                 if msg.get("id") == rid and "ok" in msg:
                     del self.link.outbox[k]
                     return msg
-        raise AssertionError("no reply to %s" % cmd)
+        raise AssertionError("no reply to %r" % line)
+
+    def start_game(self, detectives=(13, 26, 29, 34, 50), bobbies=(), **setup):
+        """The start of a game: hello, setup (with `setup`'s own fields: key, commit...), every
+        piece put on its start station; the game is in play."""
+        self.command("hello", proto=1)
+        r = self.command("setup", detectives=list(detectives), bobbies=list(bobbies), **setup)
+        assert r["ok"], r
+        for s in list(detectives) + list(bobbies):
+            self.place(s)
+        assert self.board.stage == 2, "setup not complete"
 
 
 class Dealer:
@@ -237,13 +252,8 @@ def play_game(tb, detectives=(13, 26, 29, 34, 50), bobbies=(), mrx=45, seed=7, c
     from sy.rules.game import Game
     deal = Dealer(seed)
     truth = Game(list(detectives), list(bobbies), mrx)
-    tb.command("hello", proto=1)
-    r = tb.command("setup", detectives=list(detectives), bobbies=list(bobbies))
-    assert r["ok"], r
-    for s in list(detectives) + list(bobbies):
-        tb.place(s)
+    tb.start_game(detectives, bobbies)
     board = tb.board
-    assert board.stage == 2, "setup not complete"
     while truth.result is None:
         # Mister X
         opts = truth.legal_mrx()

@@ -413,9 +413,12 @@ class Console:
         if self.mrx_agent is not None:
             self.out("  %s's move to %s stands: Mister X does not allow taking it back" % (piece, at))
             return
+        prompt = ("%s asks to take back its move to %s (the board has answered it: they know you are "
+                  "not there). Allow it? [y/N] " % (piece, at))
+        ask = getattr(self.inp, "ask", None)  # the secret page's input: the page asks with its own buttons
         try:
-            text = self.inp("%s asks to take back its move to %s (the board has answered it: they know you are "
-                            "not there). Allow it? [y/N] " % (piece, at)).strip().lower()
+            text = (ask(prompt, {"kind": "consent", "piece": piece, "station": at}) if ask
+                    else self.inp(prompt)).strip().lower()
         except EOFError:
             return
         if text not in ("y", "yes"):

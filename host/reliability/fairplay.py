@@ -6,8 +6,8 @@
   another key or for another session, a good line changed or sent again), opens the port while
   the host holds it, and holds the confirm button on a move that landed where he could be.
   Every line's reply and the board's journal say whether it took it.
-- the host's side (`host_loops`, `lan_bytes_readable`) comes from the host's own measures when
-  they exist (HOST_SIDE below), else it is reported as not measured (None).
+- the host's side (`host_loops`, `lan_bytes_readable`): host/reliability/hostside.py (HOST_SIDE
+  below; a figure whose module is missing is reported as not measured, None).
 """
 import json
 import os
@@ -243,7 +243,7 @@ def forged_lines(heap=SIM_HEAP):
     return out
 
 
-def host_side():
+def host_side(log=None):
     """The host's measures (host loops, LAN bytes readable), or None each where not built."""
     import importlib
     got = {"host_loops": None, "lan_bytes_readable": None}
@@ -252,7 +252,7 @@ def host_side():
             m = importlib.import_module(module)
         except ImportError:
             continue
-        got.update(getattr(m, fn)())
+        got.update(getattr(m, fn)(log=log))
     return got
 
 
@@ -268,5 +268,5 @@ def run(probing_games=200, seed=1, heap=SIM_HEAP, log=None):
     out.update(forged_lines(heap))
     if log:
         log("fair play: forged lines %.1f s" % (time.monotonic() - t0))
-    out.update(host_side())
+    out.update(host_side(log))
     return out

@@ -31,6 +31,7 @@ class PageInput:
         self.q = queue.Queue()
         self.lock = threading.Lock()
         self.asking = None        # the prompt the console waits at, or None
+        self.question = None      # what that prompt asks, for the page's own buttons (ask()), or None: a move
         self.reading = False      # a terminal read is under way (its line comes into the queue)
 
     def _read_terminal(self, prompt):
@@ -68,11 +69,26 @@ class PageInput:
             with self.lock:
                 self.asking = None
 
-    def submit(self, text):
-        """A command from the page. PageBusy unless the console is waiting for one."""
+    def ask(self, prompt, question):
+        """A yes/no question (a dict, its "kind" first: {"kind": "consent", ...}) the page shows with
+        its own buttons; the terminal reads it as any prompt. Returns the line answered."""
+        with self.lock:
+            self.question = question
+        try:
+            return self(prompt)
+        finally:
+            with self.lock:
+                self.question = None
+
+    def submit(self, text, answering=None):
+        """A command from the page; `answering`: the kind of question it answers (None: a move).
+        PageBusy unless the console is waiting for that: a click meant for one prompt never
+        answers another (a move is no answer to a question, nor the reverse)."""
         with self.lock:
             if self.asking is None or not self.q.empty():
                 raise PageBusy("wait: it is not your move now")
+            if answering != (self.question or {}).get("kind"):
+                raise PageBusy("wait: the console asks something else now")
             self.q.put(("page", text))
             self.asking = None  # one command per prompt
 

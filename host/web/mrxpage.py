@@ -38,6 +38,7 @@ POLL_S = 0.1
 KEY_WAIT_S = 10  # a websocket that has not sent the key by then is closed
 TICKETS = ("taxi", "bus", "underground", "black")
 LOOPBACK = ("127.0.0.1", "::1")
+ANSWERS = {"consent": "consent"}  # a page action that answers a question -> the question's kind
 
 
 def piece_colours():
@@ -60,6 +61,11 @@ def command(msg):
         if not (isinstance(steps, list) and len(steps) == 2 and all(isinstance(x, list) and len(x) == 2 for x in steps)):
             raise ValueError("a double move is two [ticket, station] steps")
         return "double " + " ".join(step(t, s) for t, s in steps)
+    if do == "consent":  # his answer to a detective's asking to take back a move (docs/fairplay.md)
+        allow = msg.get("allow")
+        if not isinstance(allow, bool):
+            raise ValueError("a consent is allow: true or false")
+        return "y" if allow else "n"
     if do == "undo":
         return "undo"
     if do == "done":
@@ -84,7 +90,7 @@ class SecretPage(Page):
     def read_state(self):
         self.watch.poll()
         return json.dumps({"t": "state", "game": self.watch.state, "said": list(self.said.lines),
-                           "asking": self.inp.asking, "error": self.watch.error})
+                           "asking": self.inp.asking, "question": self.inp.question, "error": self.watch.error})
 
     def hello(self):
         return json.dumps({"t": "hello", "map": self.map, "colours": self.colours})
@@ -172,7 +178,7 @@ async def _ws(request):
         async for msg in ws_messages(ws):
             reply = {"t": "done", "id": msg.get("id"), "ok": True}
             try:
-                page.inp.submit(command(msg))
+                page.inp.submit(command(msg), answering=ANSWERS.get(msg.get("do")))
             except (PageBusy, ValueError) as e:
                 reply.update(ok=False, error=str(e))
             await ws.send_str(json.dumps(reply))

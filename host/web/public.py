@@ -49,6 +49,7 @@ def public_state(lines):
     log = []  # [ticket, station or null, move number]
     verified = None
     problem = None
+    take_backs = []  # every take-back, announced: the board's `undo` lines (docs/fairplay.md)
     for line in lines[1:]:
         kind = line.get("type")
         try:
@@ -72,6 +73,9 @@ def public_state(lines):
                     g.capture(p)
             elif kind == "undo":
                 g.take_back()  # the detectives' last move of the turn, taken back on the board
+                # its public fields only: the piece, the station it had moved to, Mister X's consent
+                take_backs.append({"piece": line["piece"], "station": line.get("from"), "round": g.round,
+                                   "consent": line.get("consent") is True})
             elif kind == "capture":
                 if g.reason != "capture":
                     g.capture(g.piece_index(line["piece"]))
@@ -110,6 +114,7 @@ def public_state(lines):
         "candidates": g.candidates() if g.phase != 2 else [],
         "verified": verified,
         "problem": problem,
+        "take_backs": take_backs,
     }
     if g.result == "detectives" and g.mrx:
         st["caught_at"] = g.mrx  # public once he is caught

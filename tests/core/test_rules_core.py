@@ -3,29 +3,16 @@
 Plain functions and asserts: pytest collects this file, and tests/mpy_run.py runs it under the
 MicroPython unix port with a small heap (tests/test_core_micropython.py).
 """
-from sy.rules.game import (Game, RuleError, TAXI, BUS, UNDERGROUND, BLACK, PHASE_MRX, PHASE_DETECTIVES,
+from sy.rules.game import (Game, TAXI, BUS, UNDERGROUND, BLACK, PHASE_MRX, PHASE_DETECTIVES,
                       PHASE_OVER)
 from sy.rules import mapgraph
+from rulekit import five, refused
 
 FAR = [103, 141, 174]  # start cards far from the north-west corner used below
 
 
-def refused(code, fn, *args):
-    try:
-        fn(*args)
-    except RuleError as e:
-        assert e.code == code, "expected %s, got %s: %s" % (code, e.code, e)
-        assert str(e).startswith(code)
-        return e
-    raise AssertionError("expected RuleError %s" % code)
-
-
 def state(g):
     return g.save()
-
-
-def five(mrx=45, at=(13, 26, 29, 34, 50), **kw):
-    return Game(list(at), [], mrx, **kw)
 
 
 def next_piece(g):

@@ -1,4 +1,4 @@
-"""Fair play on the board (docs/fairplay.md), as plain functions: tests/test_fairplay_board.py runs
+"""Fair play on the board (docs/fairplay.md), as plain functions: tests/test_fairplay_firmware.py runs
 them under CPython and under the MicroPython unix port. Each is an attack a cheat at the table
 could make: a take-back that probes where Mister X is, a line on the serial port that speaks for
 him without his host's key, a second reveal after the game was verified.
@@ -26,17 +26,14 @@ DETECTIVES = (13, 26, 29, 34, 50)
 
 
 def _start(key=None, commit=None):
+    """The game in play (with a key, a commitment), and the board's session from its hello."""
     tb = TestBoard(TMP)
-    r = tb.command("hello", proto=1)
-    args = {"detectives": list(DETECTIVES), "bobbies": []}
+    setup = {}
     if key is not None:
-        args["key"] = key
+        setup["key"] = key
     if commit is not None:
-        args["commit"] = commit
-    assert tb.command("setup", **args)["ok"]
-    for s in DETECTIVES:
-        tb.place(s)
-    assert tb.board.stage == PLAY
+        setup["commit"] = commit
+    tb.start_game(DETECTIVES, **setup)
     r = tb.command("hello", proto=1, acked=tb.store.seq)
     tb.messages()
     return tb, r.get("session", "").encode()
@@ -60,27 +57,6 @@ def _signed(key, session, n, obj):
     return payload[:-1] + b',"mac":"' + _tag(key, session, payload) + b'"}'
 
 
-def _send(tb, line, rid):
-    """Send a raw line (the command's id is rid); its reply."""
-    tb.link.inbox.append(line)
-    for _ in range(20):
-        tb.run(1)
-        for k in range(len(tb.link.outbox)):
-            msg = json.loads(tb.link.outbox[k])
-            if msg.get("id") == rid and "ok" in msg:
-                del tb.link.outbox[k]
-                return msg
-    raise AssertionError("no reply to %r" % line)
-
-
-def _hold_confirm(tb, ms=1600):
-    tb.button(3, True)
-    tb.settle()
-    tb.run(ms // tb.period)
-    tb.button(3, False)
-    tb.settle()
-
-
 def _journal(tb):
     tb.messages()
     r = tb.command("record", all=True)
@@ -99,7 +75,7 @@ def test_the_confirm_button_cannot_take_back_a_probe():
     assert g.pos[0] == 46
     moved = g.save()
     tb.messages()
-    _hold_confirm(tb)
+    tb.hold_confirm()
     msgs = tb.messages()
     assert not [m for m in msgs if "ev" in m], msgs  # no undo
     refused = [m for m in msgs if m.get("note") == "refused"]
@@ -113,23 +89,23 @@ def test_the_confirm_button_cannot_take_back_a_probe():
     tb.place(27)
     assert g.pos[1] == 27
     tb.messages()
-    _hold_confirm(tb)
+    tb.hold_confirm()
     evs = [m["ev"] for m in tb.messages() if "ev" in m]
     assert evs == [{"type": "undo", "piece": "D2", "from": 27, "to": 26}], evs
 
 
 def test_mister_x_s_host_consents_and_the_take_back_is_journalled_as_consented():
     tb, session = _start(KEY_HEX)
-    assert _send(tb, _signed(KEY, session, 1, {"cmd": "mrx", "ticket": "taxi", "id": 900}), 900)["ok"]
+    assert tb.send_line(_signed(KEY, session, 1, {"cmd": "mrx", "ticket": "taxi", "id": 900}), 900)["ok"]
     g = tb.board.game
     tb.lift(13)
     tb.place(46)
     moved = g.save()
     r = tb.command("undo", consent=True)  # untagged: anyone on the port could have sent it
     assert r["error"] == "unauthenticated" and g.save() == moved
-    r = _send(tb, _signed(bytes(32), session, 2, {"cmd": "undo", "consent": True, "id": 901}), 901)
+    r = tb.send_line(_signed(bytes(32), session, 2, {"cmd": "undo", "consent": True, "id": 901}), 901)
     assert r["error"] == "unauthenticated" and g.save() == moved
-    r = _send(tb, _signed(KEY, session, 2, {"cmd": "undo", "consent": True, "id": 902}), 902)
+    r = tb.send_line(_signed(KEY, session, 2, {"cmd": "undo", "consent": True, "id": 902}), 902)
     assert r["ok"], r
     assert g.pos[0] == 13
     assert _journal(tb)[-1] == {"type": "undo", "piece": "D1", "from": 46, "to": 13, "consent": True}
@@ -168,11 +144,11 @@ def test_forged_lines_change_nothing_in_a_game_with_a_key():
     ]
     for k, (line, code) in enumerate(forged):
         rid = json.loads(line)["id"]
-        r = _send(tb, line, rid)
+        r = tb.send_line(line, rid)
         assert r["ok"] is False and r["error"] == code and "message" not in r, (k, r)
         assert tb.store.seq == seq and g.save() == before and tb.board.stage == PLAY, k
-    assert _send(tb, good, 700)["ok"]
-    assert _send(tb, good, 700)["error"] == "replayed"  # the same line again
+    assert tb.send_line(good, 700)["ok"]
+    assert tb.send_line(good, 700)["error"] == "replayed"  # the same line again
     assert tb.store.seq == seq + 1
     assert tb.command("status")["phase"] == "detectives"
 
@@ -184,14 +160,14 @@ def test_a_restarted_board_takes_the_key_again_and_only_the_game_s():
     new = r["session"].encode()
     assert new != session and r["keyed"] and not r["key_ok"]
     line = _signed(KEY, new, 1, {"cmd": "mrx", "ticket": "taxi", "id": 800})
-    assert _send(tb, line, 800)["error"] == "no_key"
+    assert tb.send_line(line, 800)["error"] == "no_key"
     assert tb.command("hello", proto=1, key="ab" * 32)["key_ok"] is False  # not the game's: not taken
     assert tb.command("hello", proto=1, key="xyz")["error"] == "bad_input"
     r = tb.command("hello", proto=1, key=KEY_HEX)
     assert r["ok"] and r["key_ok"] and r["auth_n"] == 0
     old = _signed(KEY, session, 1, {"cmd": "mrx", "ticket": "taxi", "id": 801})
-    assert _send(tb, old, 801)["error"] == "unauthenticated"  # made before the restart
-    assert _send(tb, line, 800)["ok"]
+    assert tb.send_line(old, 801)["error"] == "unauthenticated"  # made before the restart
+    assert tb.send_line(line, 800)["ok"]
     assert tb.command("hello", proto=1)["auth_n"] == 1
 
 
@@ -253,6 +229,6 @@ def test_the_key_leaves_ram_when_the_game_loop_stops_for_the_repl():
     tb.app.proto.stopped()  # main.py, at Ctrl-C
     assert auth.key is None and bytes(held) == bytes(32)
     line = _signed(KEY, session, 1, {"cmd": "mrx", "ticket": "taxi", "id": 600})
-    assert _send(tb, line, 600)["error"] == "no_key"
+    assert tb.send_line(line, 600)["error"] == "no_key"
     assert tb.command("hello", proto=1, key=KEY_HEX)["key_ok"]
-    assert _send(tb, line, 600)["ok"]
+    assert tb.send_line(line, 600)["ok"]

@@ -13,33 +13,24 @@ if sys.implementation.name != "micropython":
         if p not in sys.path:
             sys.path.insert(0, p)
 
+from rulekit import five, refused
 from sy.rules.game import Game, RuleError, TAXI, BUS, UNDERGROUND, BLACK, PHASE_MRX, PHASE_DETECTIVES, PHASE_OVER
-
-
-def refused(code, fn, *args):
-    try:
-        fn(*args)
-    except RuleError as e:
-        assert e.code == code, "expected %s, got %s: %s" % (code, e.code, e)
-        assert str(e).startswith(code)
-        return e
-    raise AssertionError("expected RuleError %s from %r" % (code, args))
 
 
 # --- a setup's limits, at their edges (sy/rules/gamestart.py) ---------------------------------------
 def test_rounds_and_surfacing_moves_from_1_to_99():
     for rounds in (1, 99):
-        assert Game([13, 26, 29, 34, 50], [], 45, rounds=rounds).rounds == rounds
+        assert five(45, rounds=rounds).rounds == rounds
     for rounds in (0, 100, -1, True, 5.0, "22", None):
         refused("bad_input", Game, [13, 26, 29, 34, 50], [], 45, False, None, None, rounds)
-    assert list(Game([13, 26, 29, 34, 50], [], 45, reveals=(99, 1)).reveals) == [1, 99]
-    assert list(Game([13, 26, 29, 34, 50], [], 45, reveals=()).reveals) == []
+    assert list(five(45, reveals=(99, 1)).reveals) == [1, 99]
+    assert list(five(45, reveals=()).reveals) == []
     for bad in (0, 100, True, 3.0, "3", None):
         refused("bad_input", Game, [13, 26, 29, 34, 50], [], 45, False, None, None, 22, (3, bad))
 
 
 def test_ticket_counts_from_0_to_255():
-    g = Game([13, 26, 29, 34, 50], [], 45, tickets=(0, 9, 0), mrx_tickets=(255, 0))
+    g = five(45, tickets=(0, 9, 0), mrx_tickets=(255, 0))
     assert list(g.tickets[4]) == [0, 9, 0] and (g.black, g.double) == (255, 0)
     for stock in ((11, -1, 4), (11, 8, 256), (True, 8, 4), (11, 8.0, 4)):
         refused("bad_input", Game, [13, 26, 29, 34, 50], [], 45, False, stock)
@@ -48,7 +39,7 @@ def test_ticket_counts_from_0_to_255():
 
 
 def test_the_box_holds_the_tickets_handed_out_to_its_last_one():
-    g = Game([13, 26, 29, 34, 50], [], 45, tickets=(11, 9, 4))  # 5 x 9 = the box's 45 bus tickets
+    g = five(45, tickets=(11, 9, 4))  # 5 x 9 = the box's 45 bus tickets
     assert list(g.supply) == [57 - 55, 0, 23 - 20]
     refused("bad_input", Game, [13, 26, 29, 34, 50], [], 45, False, (11, 10, 4))
     refused("bad_input", Game, [13, 26, 29, 34, 50], [], 45, False, (12, 8, 4))
@@ -85,8 +76,8 @@ def test_no_two_pieces_and_not_mister_x_share_a_start():
         refused("bad_input", Game, [13, 26, 29, 34, 50], [], mrx)
     for s in (1, 199):
         assert Game([13, 26, 29, 34, s], [], 45).pos[4] == s
-        assert Game([13, 26, 29, 34, 50], [], s).mrx == s
-    assert Game([13, 26, 29, 34, 50], [], 0).mrx == 0  # no station: a secret game
+        assert five(s).mrx == s
+    assert five(0).mrx == 0  # no station: a secret game
     refused("bad_input", Game, [13, 26, 29, 34, 200], [], 45)
     refused("bad_input", Game, [13, 26], [29, 0], 45)
     refused("bad_input", Game, [13, 26, 29, 34, True], [], 45)  # True is no station 1, on the host either
@@ -99,7 +90,7 @@ def _midgame(two_player=False):
     if two_player:
         g = Game([13, 26], [29, 34], 45, two_player=True)
     else:
-        g = Game([13, 26, 29, 34, 50], [], 45)
+        g = five(45)
     g.mrx_move(TAXI, 46)
     g.move(0, TAXI, 4)  # 13-4 taxi
     g.move(1, TAXI, 27)  # 26-27 taxi
@@ -107,7 +98,7 @@ def _midgame(two_player=False):
 
 
 def _over():
-    g = Game([13, 26, 29, 34, 50], [], 45, rounds=1)
+    g = five(45, rounds=1)
     g.mrx_move(TAXI, 46)
     while g.phase != PHASE_OVER:
         mask = g.to_move()
@@ -120,7 +111,7 @@ def _over():
 
 
 def _after_mister_x():
-    g = Game([13, 26, 29, 34, 50], [], 0, reveals=(2,))  # Mister X's station unknown, his move 2 a surfacing
+    g = five(0, reveals=(2,))  # Mister X's station unknown, his move 2 a surfacing
     g.mrx_move(TAXI)
     return g
 
@@ -137,7 +128,7 @@ def _offset_of_counters(g):
 
 
 def test_a_saved_game_reads_back_the_same():
-    for g in (_midgame(), _midgame(two_player=True), _over(), _after_mister_x(), Game([13, 26, 29, 34, 50], [], 45)):
+    for g in (_midgame(), _midgame(two_player=True), _over(), _after_mister_x(), five(45)):
         data = g.save()
         back = Game.load(data)
         assert back.save() == data
@@ -171,7 +162,7 @@ def test_a_saved_game_takes_back_the_moves_of_its_turn():
 
 
 def test_a_game_read_back_takes_back_its_turn_ticket_by_ticket():
-    g = Game([13, 26, 29, 34, 50], [], 45)
+    g = five(45)
     g.mrx_move(TAXI, 46)
     g.move(1, TAXI, 27)
     saves = [g.save()]
@@ -389,29 +380,29 @@ def test_his_legal_moves_are_the_maps_lines_he_has_tickets_for():
     for mrx, at in ((45, [13, 26, 29, 34, 50]), (115, [13, 26, 29, 34, 50]), (46, [13, 26, 29, 34, 47])):
         g = Game(at, [], mrx)
         assert g.legal_mrx() == _his_moves_from_the_map(g, mrx), mrx
-    g = Game([13, 26, 29, 34, 50], [], 46)
+    g = five(46)
     g.supply[BUS] = 0
     g.black = 0
     moves = g.legal_mrx()
     assert moves == _his_moves_from_the_map(g, 46) and all(t in (TAXI, UNDERGROUND) for _s, t in moves), moves
-    refused("bad_input", Game([13, 26, 29, 34, 50], [], 0).legal_mrx)  # secret: nobody knows where he is
+    refused("bad_input", five(0).legal_mrx)  # secret: nobody knows where he is
 
 
 def test_his_move_must_follow_a_line_of_its_ticket():
-    g = Game([13, 26, 29, 34, 50], [], 115)
+    g = five(115)
     refused("ferry", g.mrx_move, TAXI, 108)  # 115-108 is the ferry
     refused("not_connected", g.mrx_move, BUS, 126)  # 115-126 is a taxi line
     refused("not_connected", g.mrx_move, BLACK, 1)  # no line at all
     assert (g.moves, g.mrx, g.black) == (0, 115, 5)
     g.mrx_move(BLACK, 157)  # the ferry, with a black ticket
     assert (g.mrx, g.black) == (157, 4)
-    g = Game([13, 26, 29, 34, 50], [], 46)
+    g = five(46)
     g.mrx_move(BLACK, 1)  # a black ticket on a bus line
     assert g.mrx == 1
 
 
 def test_a_capture_needs_a_piece_of_the_game_on_his_station():
-    g = Game([13, 26, 29, 34, 50], [], 45)
+    g = five(45)
     g.mrx_move(TAXI, 46)
     for piece in (-1, 5, 6, True, "D1", None, 1.0):
         refused("bad_input", g.capture, piece)
@@ -428,7 +419,7 @@ def test_a_capture_needs_a_piece_of_the_game_on_his_station():
 def _last_round_onto(station_wanted, last_first=False):
     """A secret game of one round, its last move onto one of his possible stations (or not); the
     detectives move D1 first (or D5 first)."""
-    g = Game([13, 26, 29, 34, 50], [], 0, rounds=1, reveals=())
+    g = five(0, rounds=1, reveals=())
     g.mrx_move(TAXI)
     last = None
     while g.phase != PHASE_OVER:
@@ -482,12 +473,12 @@ def test_no_capture_after_a_game_he_lost_cornered():
 
 
 def test_cornered_is_his_turn_and_only_when_he_cannot_move():
-    g = Game([13, 26, 29, 34, 50], [], 45)
+    g = five(45)
     refused("bad_input", g.mrx_cornered)  # he can move
     assert g.phase == PHASE_MRX and g.result is None
     g.mrx_move(TAXI, 46)
     refused("wrong_turn", g.mrx_cornered)
-    g = Game([13, 26, 29, 34, 50], [], 0)
+    g = five(0)
     g.mrx_cornered()  # secret: the host knows
     assert (g.phase, g.result, g.reason) == (PHASE_OVER, "detectives", "mrx_stuck")
     refused("game_over", g.mrx_cornered)
@@ -509,7 +500,7 @@ def _turn_moves(g, n):
 
 
 def test_each_move_of_the_turn_taken_back_leaves_the_game_as_before_it():
-    for g in (Game([13, 26, 29, 34, 50], [], 45), Game([13, 26], [29, 34], 45), Game([13, 26, 29, 34, 50], [], 0)):
+    for g in (five(45), Game([13, 26], [29, 34], 45), five(0)):
         g.mrx_move(TAXI, 46 if g.mrx else 0)
         n = g.n_pieces
         before = _turn_moves(g, n)  # the whole turn: the last move handed the game to Mister X
@@ -523,7 +514,7 @@ def test_each_move_of_the_turn_taken_back_leaves_the_game_as_before_it():
 
 
 def test_a_move_onto_one_of_his_possible_stations_taken_back_makes_it_possible_again():
-    g = Game([13, 26, 29, 34, 50], [], 0)
+    g = five(0)
     g.mrx_move(TAXI)
     i, (s, t) = 0, (0, 0)
     for i in range(5):
@@ -539,7 +530,7 @@ def test_a_move_onto_one_of_his_possible_stations_taken_back_makes_it_possible_a
 
 
 def test_the_landing_before_a_take_back_is_the_one_a_capture_counts():
-    g = Game([13, 26, 29, 34, 50], [], 0)
+    g = five(0)
     g.mrx_move(TAXI)
     first = None
     for i in range(5):
@@ -558,12 +549,12 @@ def test_the_landing_before_a_take_back_is_the_one_a_capture_counts():
 
 
 def test_no_take_back_once_the_game_is_over_or_mister_x_moved():
-    g = Game([13, 26, 29, 34, 50], [], 45)
+    g = five(45)
     g.mrx_move(TAXI, 46)
     _turn_moves(g, 5)
     g.mrx_move(TAXI, 45)  # his move clears the turn
     refused("wrong_turn", g.take_back)
-    g = Game([13, 26, 29, 34, 50], [], 45)
+    g = five(45)
     g.mrx_move(TAXI, 46)
     g.move(3, BUS, 46)  # onto him: the move ended the game
     refused("game_over", g.take_back)
@@ -589,21 +580,21 @@ def test_a_whole_number_is_an_int_but_not_a_bool():
 
 # --- Mister X's moves (sy/rules/mrxmoves.py) --------------------------------------------------------
 def test_his_ticket_is_one_of_the_four_kinds():
-    g = Game([13, 26, 29, 34, 50], [], 45)
+    g = five(45)
     for ticket in (-1, 4, True, 1.0, "taxi", None):
         refused("bad_input", g.mrx_move, ticket, 46)
     assert g.moves == 0 and g.mrx == 45
 
 
 def test_a_station_that_is_not_on_the_map_is_refused_before_its_line():
-    g = Game([13, 26, 29, 34, 50], [], 45)
+    g = five(45)
     for to in (-1, 200, 256):
         refused("bad_input", g.mrx_move, TAXI, to)  # not "not connected": there is no such station
     assert g.moves == 0
 
 
 def test_his_travel_log_holds_255_moves():
-    g = Game([13, 26, 29, 34, 50], [], 45)
+    g = five(45)
     data = bytearray(g.save())
     k = _offset_of_counters(g)
     for moves, ok in ((254, True), (255, False)):
@@ -619,7 +610,7 @@ def test_his_travel_log_holds_255_moves():
 
 def test_a_surfacing_move_without_its_station_names_the_move():
     for reveal in (1, 2, 3, 8):
-        g = Game([13, 26, 29, 34, 50], [], 0, reveals=(reveal,))
+        g = five(0, reveals=(reveal,))
         while g.moves + 1 < reveal:
             g.mrx_move(TAXI)
             while g.phase == PHASE_DETECTIVES:
@@ -660,7 +651,7 @@ def test_to_move_in_machine_code_agrees_with_the_python_one():
     spots = (1, 8, 9, 18, 19, 20, 32, 33, 43, 46, 57, 58, 59, 74, 75, 189, 190, 191, 192, 194, 195, 197)
     stuck = 0
     for case in range(400):
-        g = Game([13, 26, 29], [34], 45) if case & 1 else Game([13, 26, 29, 34, 50], [], 45)
+        g = Game([13, 26, 29], [34], 45) if case & 1 else five(45)
         n = g.n_pieces
         g.phase = PHASE_DETECTIVES
         taken = []

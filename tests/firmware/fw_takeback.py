@@ -19,20 +19,8 @@ TMP = scratch("sy-fwtest-takeback")
 
 def _start(detectives=(13, 26, 29, 34, 50)):
     tb = TestBoard(TMP)
-    tb.command("hello", proto=1)
-    assert tb.command("setup", detectives=list(detectives), bobbies=[])["ok"]
-    for s in detectives:
-        tb.place(s)
-    assert tb.board.stage == 2
+    tb.start_game(detectives)
     return tb
-
-
-def _hold_confirm(tb, ms=1600):
-    tb.button(3, True)
-    tb.settle()
-    tb.run(ms // tb.period)
-    tb.button(3, False)
-    tb.settle()
 
 
 def _record(tb, everything=False):
@@ -54,7 +42,7 @@ def test_take_back_by_the_confirm_button_held():
     tb.press(3)  # a short press only shows the travel log
     assert g.pos[0] == 23
     tb.messages()
-    _hold_confirm(tb)
+    tb.hold_confirm()
     evs = [m["ev"] for m in tb.messages() if "ev" in m]
     assert evs == [{"type": "undo", "piece": "D1", "from": 23, "to": 13}], evs
     assert (bytes(g.pos), list(g.tickets[0]), bytes(g.supply), g.candidates(), g.to_move()) == before
@@ -101,7 +89,7 @@ def test_the_confirm_button_on_a_final_move_names_that_move():
     assert g.phase == 0
     moved = g.save()
     tb.messages()
-    _hold_confirm(tb)
+    tb.hold_confirm()
     msgs = tb.messages()
     refused = [m for m in msgs if m.get("note") == "refused"]
     assert len(refused) == 1 and refused[0]["error"] == "needs_consent", msgs

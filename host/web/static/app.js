@@ -93,6 +93,7 @@
     tickets(g);
     pieces(m);
     notes(m.notes || []);
+    takeBacks(g);
     helpLayer(g);
     for (const s in stationEls) stationEls[s].g.classList.toggle("stuck", (m.stuck || {})[s] !== undefined);
     for (const s in stationEls) stationEls[s].g.classList.toggle("dead", (m.dead || []).includes(+s));
@@ -222,6 +223,19 @@
     const last = list[list.length - 1];
     const want = last && last.note === "choose" ? last.tickets : [];
     document.querySelectorAll(".tk").forEach((b) => b.classList.toggle("want", want.includes(b.dataset.button)));
+  }
+  // every take-back of the game, from the board's journal (public: the piece, where it had gone, and
+  // whether Mister X had to consent), latest first: a take-back is never made unseen
+  function takeBacks(g) {
+    const ul = $("takebacks"); ul.textContent = "";
+    for (const b of (g.take_backs || []).slice().reverse()) {
+      const li = document.createElement("li");
+      const values = { round: b.round, piece: b.piece, station: b.station };
+      li.textContent = b.consent ? t("Round %(round)s: %(piece)s's move to %(station)s taken back, with Mister X's consent", values)
+                                 : t("Round %(round)s: %(piece)s's move to %(station)s taken back", values);
+      li.className = b.consent ? "back consent" : "back";
+      ul.appendChild(li);
+    }
   }
   let pageNotes = [];
   function note(n, mine) { n.at = Date.now() / 1000; pageNotes.push(n); pageNotes = pageNotes.slice(-4); if (yard.state) notes(yard.state.notes || []); }

@@ -89,8 +89,20 @@
     gameInfo(g);
     tickets(g);
     said(m.said || []);
+    consent(m);
     fit(g, tg);
   }
+  // a detective asks to take back a move the game has answered: only he may allow it (the console
+  // asks the same at the terminal; either answer goes to the board through the console)
+  function consent(m) {
+    const q = m.question, box = $("consent");
+    const open = !!(q && q.kind === "consent" && m.asking !== null);
+    box.hidden = !open;
+    if (!open) return;
+    $("consentq").textContent = tr("%(piece)s asks to take back its move to %(station)s, a station you could have been on. " +
+                                   "They already know you are not there. Allow it?", { piece: q.piece, station: q.station });
+  }
+  function answer(allow) { $("consent").hidden = true; send({ do: "consent", allow: allow }); }
   function pieces(g) {
     const layer = $("pieces"); layer.textContent = "";
     g.pieces.forEach((p, i) => {
@@ -266,6 +278,8 @@
   $("double").addEventListener("click", () => { doubleMode = !doubleMode; first = null; asked = null; render(); });
   $("cancel").addEventListener("click", () => { first = null; asked = null; render(); });
   $("takeback").addEventListener("click", () => send({ do: "undo" }));
+  $("allow").addEventListener("click", () => answer(true));
+  $("refuse").addEventListener("click", () => answer(false));
   $("done").addEventListener("click", () => send({ do: "done" }));
   $("zoom").addEventListener("click", () => { zoomed = !zoomed; render(); });
   $("maybebox").addEventListener("change", () => yard.state && render());
