@@ -51,4 +51,4 @@ import sy  # noqa: E402  (the package loads after the safe-mode check above is d
 
 sy.safe_mode = _safe_mode()
 if sy.safe_mode:
-    print("safe mode: the game does not start; the REPL is free")
+    print('{"note": "safe_mode"}')  # the game does not start; the REPL is free

@@ -8,7 +8,7 @@ def main():
     try:
         app.run()
     except KeyboardInterrupt:
-        print("\nboard stopped (Ctrl-C); REPL free. main() restarts the game")
+        print('\n{"note": "stopped"}')  # the REPL is free; main() starts the game again
 
 
 main()

@@ -28,7 +28,7 @@ def main():
         app.run()
     except KeyboardInterrupt:
         app.proto.stopped()  # nothing at the REPL can tag a line for Mister X (docs/fairplay.md)
-        print("\nboard stopped (Ctrl-C); REPL free. main() restarts the game")
+        print('\n{"note": "stopped"}')  # the REPL is free; main() starts the game again
 
 
 main()

@@ -13,11 +13,11 @@ def five(mrx=45, at=FIVE, **kw):
 
 
 def refused(code, fn, *args):
-    """fn(*args) refuses with RuleError `code` and a message; the error."""
+    """fn(*args) refuses with RuleError `code` (codes and values, no sentence); the error."""
     try:
         fn(*args)
     except RuleError as e:
-        assert e.code == code, "expected %s, got %s: %s" % (code, e.code, e.message)
-        assert e.message
+        assert e.code == code, "expected %s, got %s: %s" % (code, e.code, e)
+        assert str(e).startswith(code)
         return e
     raise AssertionError("expected RuleError %s from %r" % (code, args))

@@ -45,7 +45,7 @@ class PublicRulesBoard:
         if self.guided and self.guided["to"] == city:
             verdict = self.rules.feed(json.dumps(self.guided))
             if not verdict["ok"]:
-                raise BoardError("the board refused the guided move: %s" % verdict["message"])
+                raise BoardError("the board refused the guided move: %s" % verdict)
             self.events.append(self.guided)
             self.guided = None
 

@@ -53,7 +53,7 @@ def test_guided_move_is_lit_and_wrong_placements_are_refused(board):
     # a legal move, but not the guided one: refused, red blink
     sim.place(4)
     note = link.wait_note("illegal")
-    assert note["station"] == 4 and note["error"] == "guided" and "D1 goes to 23" in note["message"]
+    assert note["station"] == 4 and (note["error"], note["why"], note["args"]) == ("guided", "guided_to", ["D1", 23])
     seen = frames(sim, 4, 0.6)
     assert ERROR in seen and (0, 0, 0) in seen
     st = link.request("status")

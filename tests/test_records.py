@@ -121,7 +121,7 @@ def test_verdict_shapes():
         "line": 2, "ok": True, "legal": [[4, "taxi"], [14, "bus"], [23, "taxi"], [23, "bus"], [24, "taxi"],
                                          [46, "underground"], [52, "bus"], [67, "underground"], [89, "underground"]]}
     v = r.feed('{"type": "move", "piece": "D1", "ticket": "taxi", "to": 4}')
-    assert v == {"line": 3, "ok": False, "error": "wrong_turn", "message": "it is Mister X's turn"}
+    assert v == {"line": 3, "ok": False, "error": "wrong_turn", "why": "mrx_turn", "message": "it is Mister X's turn"}
     assert r.feed('{"type": "mrx", "ticket": "taxi", "to": 46}') == {"line": 4, "ok": True}
     v = r.feed('{"type": "move", "piece": "B2", "to": 46}')  # bobby on 34 by bus: capture
     assert v == {"line": 5, "ok": True}
@@ -130,20 +130,20 @@ def test_verdict_shapes():
     assert v["error"] == "game_over"
 
 
-@pytest.mark.parametrize("line, words", [
-    ("not json", "JSON"),
-    ("[1, 2]", "object"),
-    ('{"type": "dance"}', "unknown line type"),
-    ('{"type": "move", "piece": "D9", "ticket": "taxi", "to": 4}', "no piece"),
-    ('{"type": "move", "piece": "D1", "ticket": "taxi", "to": 400}', "not a station"),
-    ('{"type": "move", "piece": "D1", "ticket": "rocket", "to": 4}', "unknown ticket"),
-    ('{"type": "move", "piece": "D1", "ticket": "taxi", "to": true}', "station number"),
-    ('{"type": "mrx", "double": [{"ticket": "taxi", "to": 46}]}', "two moves"),
-    ('{"type": "setup", "detectives": [1, 2], "bobbies": [3, 4]}', "already set up"),
-    ('{"type": "query", "what": "future"}', "legal"),
-    ("x" * 5000, "longer"),
+@pytest.mark.parametrize("line, why, words", [
+    ("not json", "not_json", "JSON"),
+    ("[1, 2]", "not_object", "object"),
+    ('{"type": "dance"}', "field", "type"),
+    ('{"type": "move", "piece": "D9", "ticket": "taxi", "to": 4}', "no_piece", "no piece D9"),
+    ('{"type": "move", "piece": "D1", "ticket": "taxi", "to": 400}', "not_station", "400 is not a station"),
+    ('{"type": "move", "piece": "D1", "ticket": "rocket", "to": 4}', "field", "ticket"),
+    ('{"type": "move", "piece": "D1", "ticket": "taxi", "to": true}', "field", "to"),
+    ('{"type": "mrx", "double": [{"ticket": "taxi", "to": 46}]}', "field", "double"),
+    ('{"type": "setup", "detectives": [1, 2], "bobbies": [3, 4]}', "set_up_already", "set up already"),
+    ('{"type": "query", "what": "future"}', "field", "what"),
+    ("x" * 5000, "line_long", "longer"),
 ])
-def test_bad_input_is_refused_with_a_sentence(line, words):
+def test_bad_input_is_refused_with_a_code_the_host_words(line, why, words):
     r = Replayer()
     r.feed('{"type": "setup", "detectives": [13, 26, 29, 34], "mrx": 45}')
     if "D1" in line:
@@ -151,7 +151,7 @@ def test_bad_input_is_refused_with_a_sentence(line, words):
     before = r.game.save()
     v = r.feed(line)
     assert v["ok"] is False and v["error"] == "bad_input", v
-    assert words in v["message"]
+    assert v["why"] == why and words in v["message"], v
     assert r.game.save() == before
 
 

@@ -74,7 +74,7 @@ def test_a_setup_with_mister_x_off_the_map_is_refused():
     for mrx in (256, -1, 10 ** 40, 0.5, True, "13"):
         v = europe_record.Replayer().feed(json.dumps(dict(setup, mrx=mrx)))
         assert (v["ok"], v["error"]) == (False, "bad_input"), mrx
-        assert "city" in v["message"]
+        assert (v["why"], v["args"]) == ("field", ["mrx"]), v
 
 
 def spent_lamps_record(rounds):

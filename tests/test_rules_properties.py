@@ -35,7 +35,7 @@ def random_record(seed, n_det, two_player):
                     lines.append({"type": "mrx", "double": [{"ticket": rules.TICKET_NAMES[t], "to": s},
                                                             {"ticket": rules.TICKET_NAMES[t2], "to": s2}]})
                 except rules.RuleError as e:
-                    assert e.code in ("no_ticket",), e.message  # the supply ran out for the 2nd half
+                    assert e.code in ("no_ticket",), e  # the supply ran out for the 2nd half
                     continue
             else:
                 g.mrx_move(t, s)
@@ -107,7 +107,7 @@ def test_bad_lines_change_nothing(seed, junk):
         assert r.game.save() == before
         assert v["error"] in ("bad_input", "wrong_turn", "already_moved", "not_connected", "no_ticket",
                               "occupied", "ferry", "double_used", "game_over")
-        assert isinstance(v["message"], str) and v["message"]
+        assert isinstance(v["message"], str) and v["message"] and not v["message"].startswith("the board refused (")
 
 
 def _state(g):

@@ -76,8 +76,68 @@ def write_file(path, data):
     f.close()
 
 
+# --- the board is language-free (docs/protocol.md, "Error codes") -------------------------------
+# The rule every line the board sends must keep: no string value holds a space (a sentence to show
+# would), except in the fields listed here, which hold data rather than words for a player; and
+# `error` and `why` are codes. Every test of the in-process board checks every line it sends.
+DATA_FIELDS = ("longest_command",)  # `mem`: the longest command the board ran, as the host sent it
+
+
+def _is_code(s):
+    """snake_case, or (an `internal` error's why) an exception's class name."""
+    if not isinstance(s, str) or not s or not s[0].isalpha():
+        return False
+    for c in s:
+        if not (c.isalpha() or c.isdigit() or c == "_"):
+            return False
+    return True
+
+
+def sentences(obj, where=""):
+    """[(where, value)] for each value in a line the board sent that breaks the rule above."""
+    out = []
+    if isinstance(obj, dict):
+        for k in obj:
+            v = obj[k]
+            if k in ("error", "why") and v is not None and not _is_code(v):
+                out.append((where + "." + k, v))
+            elif k not in DATA_FIELDS:
+                out.extend(sentences(v, where + "." + k))
+    elif isinstance(obj, list):
+        for i in range(len(obj)):
+            out.extend(sentences(obj[i], where + "[%d]" % i))
+    elif isinstance(obj, str) and " " in obj:
+        out.append((where, obj))
+    return out
+
+
+def check_language_free(text):
+    """Fail on a line the board sent that holds a sentence (or is not JSON)."""
+    found = sentences(json.loads(text))
+    if found:
+        raise AssertionError("the board sent words, not codes: %r in %s" % (found, text))
+
+
+def watch_language_free(link):
+    """Check every line sent on the link from now on (and those waiting in its outbox)."""
+    for text in link.outbox:
+        check_language_free(text)
+    send = link.send
+
+    def checked(text):
+        check_language_free(text)
+        send(text)
+    link.send = checked
+
+
 class TestBoard(InProcessBoard):
-    """The in-process board with the tests' own helpers."""
+    """The in-process board with the tests' own helpers; every line it sends is checked for
+    sentences (watch_language_free)."""
+    __test__ = False  # a helper, not a test class (pytest would collect it by its name)
+
+    def __init__(self, *args, **kwargs):
+        InProcessBoard.__init__(self, *args, **kwargs)
+        watch_language_free(self.link)
 
     def detectives_round(self):
         """The detectives' turn: each piece that may move takes its first legal move (its ticket

@@ -28,7 +28,7 @@ def _hardware(folder, sim):
             cfg = boardconfig.load(path)
     except boardconfig.ConfigError as e:
         import json
-        print(json.dumps({"note": "config_error", "message": str(e)}))
+        print(json.dumps({"note": "config_error", "key": e.key}))  # the key at fault (None: the file); the host words it
         return None
     inputs, leds = hw.simulated(cfg, folder) if sim else hw.real(cfg)
     small = hw.compact(cfg)

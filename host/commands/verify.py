@@ -82,7 +82,7 @@ def verify_lines(lines, board_lines=None):
     result = None
     for v in replay(record):
         if v.get("ok") is False:
-            problems.append("rules: record line %d refused: %s" % (v["line"], v["message"]))
+            problems.append("rules: record line %d refused: %s" % (v["line"], v.get("message") or v.get("error")))
         if "result" in v:
             result = v
     if board_lines is not None:

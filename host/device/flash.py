@@ -19,7 +19,7 @@ import sys
 import tempfile
 import time
 
-from host import ROOT
+from host import ROOT, refusals
 from host.errors import BoardError, UserError
 from host.i18n import _
 from host.device.mpy_build import arch_of_mpy, compile_file, on_board, tool, wanted
@@ -294,7 +294,7 @@ class Flasher:
                     continue
                 if isinstance(msg, dict) and msg.get("id") == rid:
                     if not msg.get("ok"):
-                        raise BoardError("the new firmware refused hello: %s" % msg.get("message"))
+                        raise BoardError("the new firmware refused hello: %s" % refusals.of_reply(msg))
                     return msg.get("firmware"), msg.get("proto")
         raise BoardError("the board did not answer after the reset: the firmware may not start "
                          "(see `yard monitor`, or connect with mpremote to read the error)")

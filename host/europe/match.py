@@ -4,6 +4,7 @@ Europe). Every line goes through the rules (sy/europe/record.py) before anyone s
 """
 import json
 
+from host import refusals
 from host.europe.bag import Bag
 from sy.europe import record as europe_record
 from sy.europe.rules import LEVEL_NAMES
@@ -26,7 +27,7 @@ class EuropeMatch:
         """Feed one full line; returns (verdict, public line or None). A refused line raises."""
         verdict = self.replayer.feed(json.dumps(line))
         if not verdict["ok"]:
-            raise ValueError("the rules refused %s: %s" % (json.dumps(line), verdict.get("message")))
+            raise ValueError("the rules refused %s: %s" % (json.dumps(line), refusals.of_reply(verdict)))
         self.full.append(line)
         pub = self.public_line(line, verdict)
         if pub is not None:

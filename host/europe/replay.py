@@ -14,4 +14,14 @@ def europe_verdicts(lines, map_folder=None):
 
         def load(_name):
             return graph
-    return europe_record.replay(lines, load)
+    return _worded(europe_record.replay(lines, load))
+
+
+def _worded(verdicts):
+    """The rules' verdicts with a refusal worded for a person beside its codes, as London's
+    (host/misterx/record.py): the rules send codes only (host/refusals.py)."""
+    from host import refusals
+    for v in verdicts:
+        if v.get("ok") is False:
+            v["message"] = refusals.of_reply(v)
+        yield v

@@ -17,7 +17,7 @@ import time
 
 import serial
 
-from host import words
+from host import refusals, words
 from host.errors import UserError, BoardError
 from host.i18n import _, number
 from host.europe.agents import MrxAgent, DetectiveAgent
@@ -128,7 +128,7 @@ def send(link, pub):
     """A public line to the board; its verdict must be the host's."""
     reply = link.request("line", line=pub)
     if not reply.get("ok"):
-        raise BoardError("the board refused %s: %s" % (json.dumps(pub), reply.get("message")))
+        raise BoardError("the board refused %s: %s" % (json.dumps(pub), refusals.of_reply(reply)))
     return reply
 
 
@@ -172,7 +172,7 @@ def play(match, sim, link, rng, out, max_rounds, pace=0.0):
             i, city, ticket = choice
             reply = link.request("guide", piece="D%d" % (i + 1), to=city, ticket=ticket_name(ticket))
             if not reply.get("ok"):
-                raise BoardError("the board refused the guide: %s" % reply.get("message"))
+                raise BoardError("the board refused the guide: %s" % refusals.of_reply(reply))
             sim.lift(g.pos[i])
             sim.place(city)
             ev = link.event()
@@ -183,7 +183,7 @@ def play(match, sim, link, rng, out, max_rounds, pace=0.0):
             if g.reason == "capture":
                 reply = link.request("capture", piece=ev["piece"])
                 if not reply.get("ok"):
-                    raise BoardError("the board refused the capture: %s" % reply.get("message"))
+                    raise BoardError("the board refused the capture: %s" % refusals.of_reply(reply))
         if g.phase == PH_OVER:
             break
         op = det.operation(g)

@@ -22,7 +22,9 @@ async def catalog(request):
     text = _cache.get(lang)
     if text is None:
         page = i18n.page_catalog(lang)
-        page["refusals"] = refusals.REFUSALS  # code -> msgid: the pages render the board's refusals too
+        table = refusals.page_table()  # the pages word the board's refusals too
+        page["refusals"] = table["codes"]  # code -> msgid
+        page["refusal_details"] = table["details"]  # why -> [msgid, [value names]]
         text = _cache[lang] = json.dumps(page, ensure_ascii=False)
     return web.Response(text=text, content_type="application/json", charset="utf-8")
 

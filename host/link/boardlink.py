@@ -79,7 +79,26 @@ class LinkClosed(LinkError):
 
 
 class BoardCommandError(LinkError):
-    """The board refused a command (error codes: docs/protocol.md)."""
+    """The board refused a command (error codes: docs/protocol.md): `code`, and the detail `why` with
+    its `values` where the board sent them; `message` words them in the player's language."""
+
+    def __init__(self, code, message, why=None, values=()):
+        super().__init__(code, message)
+        self.why = why
+        self.values = tuple(values)
+
+
+def refused(reply):
+    """The error for an error reply: codes and values as the board sent them, worded here."""
+    from host import refusals
+    code = reply.get("error", "unknown")
+    args = reply.get("args")
+    values = tuple(args) if isinstance(args, list) else ()
+    why = reply.get("why") if isinstance(reply.get("why"), str) else None
+    cls = VersionMismatch if code == "version" else BoardCommandError
+    e = cls(code, refusals.refusal(code, why=why, args=values))
+    e.why, e.values = why, values
+    return e
 
 
 class BoardLink:
@@ -233,11 +252,7 @@ class BoardLink:
                 self._streams.pop(rid, None)
         self.key.took(cmd, args, reply)
         if not reply.get("ok"):
-            code = reply.get("error", "unknown")
-            msg = reply.get("message", "the board refused %s" % cmd)
-            if code == "version":
-                raise VersionMismatch(code, msg)
-            raise BoardCommandError(code, msg)
+            raise refused(reply)
         return reply
 
     def record(self, everything=False, timeout=None):
@@ -248,7 +263,7 @@ class BoardLink:
 
     def reveal(self, start, moves, chunk=REVEAL_CHUNK, timeout=None):
         """After the game: reveal Mister X's start [salt, station] and moves [[salt, station], ...]
-        a few per line (reveal_requests). Returns the final reply (verified, message)."""
+        a few per line (reveal_requests). Returns the final reply (verified, why, args)."""
         for args in reveal_requests(start, moves, chunk):
             reply = self.request("reveal", timeout=timeout, **args)
         return reply
@@ -355,7 +370,10 @@ class BoardLink:
         if self.ser is None:
             raise LinkClosed("closed", "the link to the board is not open")
         if self._failure is not None:
-            raise type(self._failure)(self._failure.code, self._failure.message)
+            f = self._failure
+            e = type(f)(f.code, f.message)
+            e.why, e.values = getattr(f, "why", None), getattr(f, "values", ())
+            raise e
 
     def handle_line(self, raw):
         """One line from the board, filed for whoever waits for it (the reader thread calls this)."""

@@ -103,7 +103,7 @@ class BoardSide:
             except LinkError as e:
                 refused = self.link.take_refusal()  # an error the board could not tie to an id
                 if refused is not None:
-                    raise BoardError("the board refused %s: %s" % (cmd, refused.get("message")))
+                    raise BoardError("the board refused %s: %s" % (cmd, refusals.of_reply(refused)))
                 if time.monotonic() > deadline:
                     raise BoardError(_("the board is gone (%s); your game is saved: yard play --resume") % refusals.shown(e))
                 self.out(_("(the board does not answer: %s; reconnecting...)") % refusals.shown(e))
@@ -273,9 +273,10 @@ class BoardSide:
             try:
                 for args in reveal_requests(start, moves):
                     reply = self._call("reveal", **args)
-                return bool(reply.get("verified")), reply.get("message", "")
+                return bool(reply.get("verified")), (refusals.detail(reply.get("why"), reply.get("args") or ())
+                                                     or reply.get("message", ""))
             except BoardCommandError as e:
-                if attempt == 2 or not e.message.startswith("the next chunk starts"):
+                if attempt == 2 or e.why != "next_chunk":
                     return False, e.message
 
     def events(self, timeout):

@@ -12,6 +12,7 @@ confirm button held, the console's undo) goes back the same way before the next 
 """
 import time
 
+from host import refusals
 from host.errors import BoardError
 from host.ai import make_detective_agent, make_mrx_agent, public_view
 from sy.rules.game import TICKET_NAMES
@@ -88,4 +89,4 @@ class GuidedDetectives:
         if note.get("note") == "back" and note.get("piece") == self.back:
             self.back = None
         if note.get("note") == "illegal" and not self.quiet:
-            self.out("  the board refuses %s on %s: %s" % (note.get("piece"), note.get("station"), note.get("message")))
+            self.out("  the board refuses %s on %s: %s" % (note.get("piece"), note.get("station"), refusals.of_reply(note)))

@@ -17,7 +17,7 @@ MAX_LINE = 4096
 def _int(obj, key, what):
     v = obj.get(key)
     if not isinstance(v, int) or isinstance(v, bool):
-        raise RuleError("bad_input", "%s must be a whole number" % what)
+        raise RuleError("bad_input", "field", what)
     return v
 
 
@@ -26,10 +26,10 @@ def _station_list(obj, key, required):
     if v is None and not required:
         return []
     if not isinstance(v, list):
-        raise RuleError("bad_input", "setup.%s must be a list of stations" % key)
+        raise RuleError("bad_input", "field", key)
     for s in v:
         if not isinstance(s, int) or isinstance(s, bool):
-            raise RuleError("bad_input", "setup.%s must be a list of stations" % key)
+            raise RuleError("bad_input", "field", key)
     return v
 
 
@@ -37,7 +37,7 @@ def parse_ticket(name, bobby=False):
     if name is None and bobby:
         return None
     if not isinstance(name, str) or name not in TICKET_NAMES:
-        raise RuleError("bad_input", "unknown ticket %r: taxi, bus, underground or black" % (name,))
+        raise RuleError("bad_input", "field", "ticket")
     return TICKET_NAMES.index(name)
 
 
@@ -49,22 +49,22 @@ def setup_game(obj):
     if mrx is not None:
         mrx = _int(obj, "mrx", "setup.mrx")
         if mrx == 0:
-            raise RuleError("bad_input", "0 is not a station")
+            raise RuleError("bad_input", "not_station", 0)
     two = obj.get("two_player", False)
     if not isinstance(two, bool):
-        raise RuleError("bad_input", "setup.two_player must be true or false")
+        raise RuleError("bad_input", "field", "two_player")
     tickets = None
     if obj.get("tickets") is not None:
         t = obj["tickets"]
         if not isinstance(t, dict):
-            raise RuleError("bad_input", "setup.tickets must map taxi, bus and underground to counts")
+            raise RuleError("bad_input", "field", "tickets")
         tickets = (_int(t, "taxi", "tickets.taxi"), _int(t, "bus", "tickets.bus"),
                    _int(t, "underground", "tickets.underground"))
     mrx_tickets = None
     if obj.get("mrx_tickets") is not None:
         t = obj["mrx_tickets"]
         if not isinstance(t, dict):
-            raise RuleError("bad_input", "setup.mrx_tickets must map black and double to counts")
+            raise RuleError("bad_input", "field", "mrx_tickets")
         mrx_tickets = (_int(t, "black", "mrx_tickets.black"), _int(t, "double", "mrx_tickets.double"))
     rounds = 22
     if obj.get("rounds") is not None:
@@ -76,7 +76,7 @@ def setup_game(obj):
     try:
         graph = mapgraph.load(name)
     except (ValueError, TypeError):
-        raise RuleError("bad_input", "unknown map %r" % (name,))
+        raise RuleError("bad_input", "field", "map")
     return Game(detectives, bobbies, mrx or 0, two, tickets, mrx_tickets, rounds, reveals, graph)
 
 
@@ -85,7 +85,7 @@ def _step(obj):
     ticket = parse_ticket(t)
     to = obj.get("to")
     if to is not None and (not isinstance(to, int) or isinstance(to, bool)):
-        raise RuleError("bad_input", "'to' must be a station number")
+        raise RuleError("bad_input", "field", "to")
     return ticket, to or 0
 
 
@@ -106,7 +106,8 @@ class Replayer:
         try:
             out = self._apply(text)
         except RuleError as e:
-            return {"line": self.line, "ok": False, "error": e.code, "message": e.message}
+            from host import refusals
+            return e.reply({"line": self.line, "ok": False, "message": refusals.of(e)})
         verdict = {"line": self.line, "ok": True}
         if out:
             verdict.update(out)
@@ -114,24 +115,24 @@ class Replayer:
 
     def _apply(self, text):
         if len(text) > MAX_LINE:
-            raise RuleError("bad_input", "the line is longer than %d characters" % MAX_LINE)
+            raise RuleError("bad_input", "line_long", MAX_LINE)
         try:
             obj = json.loads(text)
         except (ValueError, RecursionError):
-            raise RuleError("bad_input", "the line is not valid JSON (or nested too deeply)")
+            raise RuleError("bad_input", "not_json")
         if not isinstance(obj, dict):
-            raise RuleError("bad_input", "a record line is a JSON object")
+            raise RuleError("bad_input", "not_object")
         kind = obj.get("type")
         g = self.game
         if kind == "setup":
             if g is not None:
-                raise RuleError("bad_input", "the game is already set up")
+                raise RuleError("bad_input", "set_up_already")
             self.game = setup_game(obj)
             return None
         if kind not in ("mrx", "move", "query"):
-            raise RuleError("bad_input", "unknown line type %r" % (kind,))
+            raise RuleError("bad_input", "field", "type")
         if g is None:
-            raise RuleError("bad_input", "the first line must be the setup")
+            raise RuleError("bad_input", "setup_first")
         if kind == "query":
             return self._query(g, obj)
         over = g.result is not None
@@ -139,7 +140,7 @@ class Replayer:
             double = obj.get("double")
             if double is not None:
                 if not isinstance(double, list) or len(double) != 2 or not all(isinstance(d, dict) for d in double):
-                    raise RuleError("bad_input", "a double move lists two moves")
+                    raise RuleError("bad_input", "field", "double")
                 t1, to1 = _step(double[0])
                 t2, to2 = _step(double[1])
                 shown = g.mrx_double(t1, to1, t2, to2)
@@ -152,14 +153,14 @@ class Replayer:
             ticket = parse_ticket(obj.get("ticket"), g.is_bobby(piece))
             to = obj.get("to")
             if not isinstance(to, int) or isinstance(to, bool):
-                raise RuleError("bad_input", "'to' must be a station number")
+                raise RuleError("bad_input", "field", "to")
             capture = obj.get("capture", False)
             if capture and g.mrx:
                 capture = False  # a full record: the rules see the capture themselves
             if capture:
                 # check before moving, so that a refused capture changes nothing
                 if not (g.is_candidate(to) or to == g.surfaced):
-                    raise RuleError("bad_input", "Mister X cannot be on station %d" % to)
+                    raise RuleError("bad_input", "mrx_cannot_be", to)
             g.move(piece, ticket, to)
             if capture and g.reason != "capture":
                 g.capture(piece)
@@ -177,7 +178,7 @@ class Replayer:
             if name == "X":
                 return {"legal": ticket_names(g.legal_mrx())}
             return {"legal": ticket_names(g.legal(g.piece_index(name)))}
-        raise RuleError("bad_input", "a query asks for 'legal' or 'candidates'")
+        raise RuleError("bad_input", "field", "what")
 
     def result(self):
         g = self.game

@@ -13,6 +13,7 @@ import random
 import secrets
 import time
 
+from host import refusals
 from host.errors import UserError
 from host.link.auth import new_key
 from sy.rules import commit as commitlib
@@ -59,7 +60,7 @@ def draw_setup(players, rng=None, detectives=None, mrx=None, graph=None):
     try:
         setup_game(line)  # the rules' own checks: stations, duplicates
     except RuleError as e:
-        raise UserError(e.message)
+        raise UserError(refusals.of(e))
     return line
 
 
@@ -128,7 +129,7 @@ class SecretGame:
         try:
             return cls(path, lines)
         except RuleError as e:
-            raise UserError("the secret log %s does not replay: %s" % (path, e.message))
+            raise UserError("the secret log %s does not replay: %s" % (path, refusals.of(e)))
 
     def save(self):
         """Write the whole log atomically, readable by its owner only."""
@@ -234,7 +235,7 @@ class SecretGame:
         that stand). Returns the log line taken back. RuleError if there is none."""
         g = self.game
         if piece_name is not None and g.n_turn and g.piece_name(g.turn[3 * g.n_turn - 3] & 0x7F) != piece_name:
-            raise RuleError("wrong_turn", "%s's move is not the last of this turn" % piece_name)
+            raise RuleError("wrong_turn", "not_last", piece_name)
         g.take_back()
         k = max(i for i, line in enumerate(self.lines) if line.get("type") == "move")
         line = self.lines.pop(k)

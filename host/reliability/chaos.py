@@ -204,7 +204,7 @@ class ChaosGame:
                 t.move(p, TICKETS.index(tk) if tk else None, ev["to"])
         except RuleError as e:
             self._bump("duplicate_events")
-            self.problems.append("event %d refused by the host's rules: %s" % (seq, e.message))
+            self.problems.append("event %d refused by the host's rules: %s" % (seq, e))
 
     # --- the players ------------------------------------------------------------------------
     def sealed(self, station):
@@ -453,7 +453,7 @@ class ChaosGame:
             self.problems.append("result/log differ: %s %s vs %s" % (st["result"], st["log"], t.result))
             ok = False
         if rev.get("verified") is not True:
-            self.problems.append("the board did not verify the commitments: %s" % rev.get("message"))
+            self.problems.append("the board did not verify the commitments: %s" % ((rev.get("why"), rev.get("args")),))
             ok = False
         fl = inspect_flash(self.sim.folder)
         self._check_secret_flash_final(fl)

@@ -171,7 +171,7 @@ def inspect_flash(folder):
                 out["game"] = Game.load(data)
             except RuleError as e:
                 out["readable"] = False
-                out["why"] = "snapshot: " + e.message
+                out["why"] = "snapshot: %s" % e
     finally:
         shutil.rmtree(copy, ignore_errors=True)
     return out

@@ -325,12 +325,12 @@ def run_fuzz(lines=10000, seed=1, heap=SIM_HEAP, scan_hz=1000, window=3000, log=
                         _example(res, "answers %s for %d line(s)" % ([m.get("id") for m in rep], len(segs)), data)
                     for m in rep:
                         if not isinstance(m.get("ok"), bool) or (not m["ok"] and (
-                                m.get("error") not in CODES or not isinstance(m.get("message"), str))):
+                                m.get("error") not in CODES or "message" in m or not isinstance(m.get("why", ""), str))):  # codes, no sentence
                             res["fuzz_unanswered"] += 1
                             _example(res, "malformed reply %r" % m, data)
                         if m.get("error") == "internal":
                             res["fuzz_crashes"] += 1
-                            _example(res, "internal error %r" % m.get("message"), data)
+                            _example(res, "internal error %r" % m.get("why"), data)
                     after = stats[i]
                     changed_ok = any(m.get("ok") for m in rep) and _may_mutate(data)
                     now_flash = flash_bytes(sim.folder) if i == len(batch) - 1 else base_flash

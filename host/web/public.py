@@ -43,7 +43,8 @@ def public_state(lines):
     try:
         g = record.setup_game(dict(setup, mrx=None))  # the board's setup never has it; be sure
     except RuleError as e:
-        return {"stage": "idle", "error": e.message}
+        from host import refusals
+        return {"stage": "idle", "error": refusals.of(e)}
     stage = "setup"
     log = []  # [ticket, station or null, move number]
     verified = None
@@ -81,9 +82,10 @@ def public_state(lines):
             elif kind == "cornered":
                 g.mrx_cornered()
             elif kind == "verified":
-                verified = {"ok": line.get("ok"), "message": line.get("message")}
+                verified = {"ok": line.get("ok"), "error": "unfair", "why": line.get("why"), "args": line.get("args"),
+                            "message": line.get("message")}  # codes for the page to word; an older board's sentence
         except (RuleError, KeyError, ValueError, TypeError) as e:
-            problem = "journal line %r does not replay: %s" % (kind, getattr(e, "message", e))
+            problem = "journal line %r does not replay: %s" % (kind, e)
             break
     n = g.n_pieces
     names = [g.piece_name(i) for i in range(n)]

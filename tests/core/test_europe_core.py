@@ -42,8 +42,8 @@ def refused(code, g, method, *args):
     try:
         getattr(g, method)(*args)
     except RuleError as e:
-        assert e.code == code, "expected %s, got %s: %s" % (code, e.code, e.message)
-        assert e.message
+        assert e.code == code, "expected %s, got %s: %s" % (code, e.code, e)
+        assert str(e).startswith(code)
         assert state(g) == before, "a refused line changed the game"
         return e
     raise AssertionError("expected RuleError %s" % code)
@@ -125,7 +125,7 @@ def test_a_detective_may_not_leave_by_a_transport_its_city_forbids():
     g.mrx_turn(None, [], [(ticket_number("car/lamp"), 14)])
     g.draw(0, T("car/lamp"))
     e = refused("kind", g, "move", 1, ticket_number("train/magnifier"), 9)  # 10 is a car city
-    assert "car only" in e.message
+    assert (e.why, e.values) == ("leave_by", (10, 1))  # car only
     refused("not_connected", g, "move", 0, ticket_number("train/magnifier"), 14)
 
 

@@ -101,7 +101,7 @@ def test_occupied_station_refused():
     g = Game([13, 4, 29, 34, 50], [], 45)
     g.mrx_move(TAXI, 46)
     e = refused("occupied", g.move, 0, TAXI, 4)
-    assert "D2" in e.message
+    assert (e.why, e.values) == ("held_by", (4, "D2"))
     g.move(0, TAXI, 23)
 
 
@@ -409,7 +409,7 @@ def test_detective_move_without_a_ticket_refused_and_changes_nothing():
     g.mrx_move(TAXI, 46)
     snap = g.save()
     e = refused("bad_input", g.move, 0, None, 14)  # 13-14 is a bus line: still a ticket to name
-    assert e.message == "a detective's move must name its ticket"
+    assert e.why == "name_ticket"
     assert g.save() == snap and g.tickets[0][BUS] == 8
 
 
@@ -418,9 +418,9 @@ def test_bobby_along_no_connection_refused():
     g.mrx_move(TAXI, 46)
     snap = g.save()
     e = refused("not_connected", g.move, 3, None, 100)  # 1 and 100: no line at all
-    assert e.message == "station 100 is not connected to station 1"
+    assert (e.why, e.values) == ("no_link", (100, 1))
     e = refused("not_connected", g.move, 3, TAXI, 100)
-    assert e.message == "no taxi line joins station 1 and station 100"
+    assert (e.why, e.values) == ("no_line", ("taxi", 1, 100))
     assert g.save() == snap
 
 

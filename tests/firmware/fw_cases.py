@@ -437,13 +437,15 @@ def test_malformed_and_oversized_lines():
     assert [e["error"] for e in errs] == ["bad_input", "too_long", "bad_input", "bad_input"], errs
 
 
-def test_refusals_read_as_sentences():
+def test_refusals_are_codes_and_values():
     tb = _start()
     r = tb.command("mrx", ticket="taxi", to=46)
-    assert r["message"] == "move 1 is secret: the board must not learn Mister X's station", r
+    assert (r["error"], r["why"], r["args"]) == ("bad_input", "secret_move", [1]), r
+    assert "message" not in r, r
     tb.link.inbox.append(b"x" * 5000)
     tb.run(2)
-    assert tb.messages()[-1]["message"].startswith("the line is longer than "), tb.messages()[-1]
+    assert tb.messages()[-1] == {"id": None, "ok": False, "error": "too_long", "why": "line_long", "args": [1024]}, \
+        tb.messages()[-1]
 
 
 def test_reset_needs_confirm_true():

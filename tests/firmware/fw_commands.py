@@ -45,8 +45,10 @@ def _start(**args):
 
 
 def _refused(r, code):
+    """The refusal's detail: (why, *args), the codes and values the host words."""
     assert not r["ok"] and r["error"] == code, r
-    return r["message"]
+    assert "message" not in r, r  # no sentence on the link
+    return (r.get("why"),) + tuple(r.get("args", ()))
 
 
 def _events(tb):
@@ -88,7 +90,7 @@ def test_setup_refuses_malformed_fields_with_bad_input():
                      ("two_player", 0), ("two_player", 1), ("two_player", None), ("detectives", None), ("rounds", "22"), ("rounds", True), ("rounds", 22.0),
                      ("tickets.bus", {"taxi": 10, "bus": "8", "underground": 4}),
                      ("mrx_tickets.double", {"black": 5, "double": 2.0})):
-        assert "setup.%s" % field in _refused(_setup(tb, **{field.split(".")[0]: v}), "bad_input"), (field, v)  # the field is named
+        assert _refused(_setup(tb, **{field.split(".")[0]: v}), "bad_input") == ("field", field), (field, v)  # the field is named
     for args in ({"detectives": [13, 13]}, {"rounds": 0}, {"reveals": [0]}, {"tickets": {"taxi": 300, "bus": 8, "underground": 4}}):
         _refused(_setup(tb, **args), "bad_input")  # well formed, but against the rules
     assert tb.board.game is None and tb.store.seq == 0
@@ -134,7 +136,7 @@ def test_setup_on_a_board_with_its_map():
     tb = _board()
     tb.board.graph = mapgraph.load("london")  # as sy/start.py builds the board
     for other in ("london1983", "berlin", "zurich"):  # another map, whichever side of "london" its name sorts
-        assert _refused(_setup(tb, map=other), "bad_input") == "this board is the 'london' map, not %r" % other
+        assert _refused(_setup(tb, map=other), "bad_input") == ("other_map", "london")
     assert _setup(tb, map="london")["ok"]
     tb = _board()
     tb.board.graph = mapgraph.load("london1983")
@@ -353,7 +355,7 @@ def test_capture_needs_a_game_a_piece_and_the_proof():
         args = {"piece": "D1"}
         if proof is not None:
             args["reveal"] = proof
-        assert "reveal [salt, station]" in _refused(tb.command("capture", **args), "unproved"), proof  # malformed
+        assert _refused(tb.command("capture", **args), "unproved") == ("no_proof",), proof  # malformed
     _refused(tb.command("capture", piece="D1", reveal=["cd" * 16, 46]), "unproved")  # wrong salt
     assert tb.board.game.result is None
     tb.messages()
@@ -408,8 +410,7 @@ def test_a_proof_that_names_another_station_is_refused():
     assert tb.command("mrx", ticket="taxi", commit=commitlib.commitment(32, SALT))["ok"]
     tb.lift(13)
     tb.place(46)
-    assert _refused(tb.command("capture", piece="D1", reveal=[SALT, 32]), "unproved") == \
-        "D1 stands on 46, Mister X on another station"
+    assert _refused(tb.command("capture", piece="D1", reveal=[SALT, 32]), "unproved") == ("not_on_mrx", "D1", 46)
     assert tb.board.game.result is None
 
 
@@ -431,7 +432,7 @@ def test_a_surfacing_move_sent_without_its_commitment_is_proved_by_its_station()
     assert tb.command("mrx", ticket="taxi", to=46)["ok"]  # surfaced, no commitment: his station is public
     tb.detectives_round()
     for other in (47, 45):
-        assert _refused(tb.command("cornered", reveal=[SALT, other]), "unproved") == "Mister X surfaced on 46, not %d" % other
+        assert _refused(tb.command("cornered", reveal=[SALT, other]), "unproved") == ("surfaced_on", 46, other)
     r = tb.command("cornered", reveal=["any salt", 46])
     assert not r["ok"] and r["error"] != "unproved", r  # proved: the rules say he still has a move
 
@@ -444,7 +445,7 @@ def test_cornered_needs_the_proof_and_a_mister_x_with_no_move():
     assert not r["ok"] and r["error"] != "unproved", r  # proved, but he has moves from 45
     assert tb.board.game.mrx == 0 and tb.board.game.result is None  # the board still does not know him
     tb = _start(commit=commitlib.commitment(13, SALT))  # a commitment to a detective's station
-    assert _refused(tb.command("cornered", reveal=[SALT, 13]), "unproved") == "Mister X cannot be on 13"  # D1 stands there
+    assert _refused(tb.command("cornered", reveal=[SALT, 13]), "unproved") == ("mrx_cannot_be", 13)  # D1 stands there
     tb = _start()  # no commitments: only the public check, that it is his turn
     assert tb.command("mrx", ticket="taxi")["ok"]
     _refused(tb.command("cornered"), "wrong_turn")
@@ -505,9 +506,8 @@ def test_undo_by_the_host_names_the_piece_or_takes_the_last():
     _move(tb, 13, 4)
     _move(tb, 26, 27)  # (he cannot be on 27: a move that told nothing)
     tb.messages()
-    assert _refused(tb.command("undo", piece="D1"), "wrong_turn") == \
-        "D1's move is not the last of this turn: take back the later ones first"
-    assert "not moved" in _refused(tb.command("undo", piece="D3"), "wrong_turn")
+    assert _refused(tb.command("undo", piece="D1"), "wrong_turn") == ("not_last", "D1")
+    assert _refused(tb.command("undo", piece="D3"), "wrong_turn") == ("not_moved", "D3")
     _refused(tb.command("undo", piece="D8"), "bad_input")
     r = tb.command("undo", piece="D2")
     assert r["ok"] and r["seq"] == 6, r
@@ -529,8 +529,8 @@ def test_undo_of_a_piece_that_has_not_moved_names_it_so_whatever_moved_before():
     tb = _start()
     assert tb.command("mrx", ticket="taxi")["ok"]
     _move(tb, 26, 39)  # D2
-    assert _refused(tb.command("undo", piece="D1"), "wrong_turn") == "D1 has not moved this turn"
-    assert _refused(tb.command("undo", piece="D3"), "wrong_turn") == "D3 has not moved this turn"
+    assert _refused(tb.command("undo", piece="D1"), "wrong_turn") == ("not_moved", "D1")
+    assert _refused(tb.command("undo", piece="D3"), "wrong_turn") == ("not_moved", "D3")
 
 
 def test_undo_of_a_move_in_the_middle_of_the_turn_is_refused_as_such():
@@ -539,9 +539,9 @@ def test_undo_of_a_move_in_the_middle_of_the_turn_is_refused_as_such():
     _move(tb, 13, 4)
     _move(tb, 26, 39)
     _move(tb, 29, 16)
-    assert "later" in _refused(tb.command("undo", piece="D2"), "wrong_turn")  # D2 moved, but not last
-    assert "later" in _refused(tb.command("undo", piece="D1"), "wrong_turn")
-    assert _refused(tb.command("undo", piece="D4"), "wrong_turn") == "D4 has not moved this turn"
+    assert _refused(tb.command("undo", piece="D2"), "wrong_turn") == ("not_last", "D2")  # D2 moved, but not last
+    assert _refused(tb.command("undo", piece="D1"), "wrong_turn") == ("not_last", "D1")
+    assert _refused(tb.command("undo", piece="D4"), "wrong_turn") == ("not_moved", "D4")
     assert tb.command("undo", piece="D3")["ok"]
 
 
@@ -611,7 +611,7 @@ def test_status_to_move_leaves_out_each_piece_that_has_moved():
 def test_hello_checks_the_version_and_resends_what_the_host_missed():
     tb = _start()
     for other in (2, 0, 1.0, True, "1", None):
-        assert _refused(tb.command("hello", proto=other), "version").startswith("the board speaks protocol 1, the host "), other
+        assert _refused(tb.command("hello", proto=other), "version") == ("protocol", 1), other
     _refused(tb.command("hello", proto=1, acked=-1), "bad_input")
     _refused(tb.command("hello", proto=1, acked="2"), "bad_input")
     assert tb.command("mrx", ticket="taxi")["ok"]
@@ -672,13 +672,13 @@ def test_why_a_placement_is_illegal():
     tb.board.game.tickets[0][1] = 0  # D1 has no bus ticket left
     tb.board.game.tickets[0][2] = 0  # nor an underground one
     cases = (
-        (13, 14, None, "no_ticket", "D1 has no bus ticket left"),
-        (13, 46, None, "no_ticket", "D1 has no underground ticket left"),
-        (13, 100, None, "not_connected", "station 100 is not connected to station 13"),
-        (13, 14, 0, "not_connected", "no taxi line joins station 13 and station 14"),
-        (13, 14, 1, "no_ticket", "D1 has no bus ticket left"),
-        (13, 4, 2, "not_connected", "no underground line joins station 13 and station 4"),
-        (194, 157, None, "ferry", "only Mister X may take the ferry, with a black ticket"),
+        (13, 14, None, "no_ticket", ("no_ticket_left", ["D1", "bus"])),
+        (13, 46, None, "no_ticket", ("no_ticket_left", ["D1", "underground"])),
+        (13, 100, None, "not_connected", ("no_link", [100, 13])),
+        (13, 14, 0, "not_connected", ("no_line", ["taxi", 13, 14])),
+        (13, 14, 1, "no_ticket", ("no_ticket_left", ["D1", "bus"])),
+        (13, 4, 2, "not_connected", ("no_line", ["underground", 13, 4])),
+        (194, 157, None, "ferry", ("ferry_black", [])),
     )
     for frm, to, pre, code, message in cases:
         tb.messages()
@@ -687,7 +687,7 @@ def test_why_a_placement_is_illegal():
             tb.press(pre)
         tb.place(to)
         notes = [m for m in tb.messages() if m.get("note") == "illegal"]
-        assert [(n["error"], n["message"]) for n in notes] == [(code, message)], (frm, to, pre, notes)
+        assert [(n["error"], (n["why"], n["args"])) for n in notes] == [(code, message)], (frm, to, pre, notes)
         tb.lift(to)
         tb.place(frm)
     # a taxi ride from a ferry's end (157) with no taxi ticket: the taxi is named, not the ferry's black
@@ -698,12 +698,12 @@ def test_why_a_placement_is_illegal():
     tb.lift(157)
     tb.place(158)  # a taxi line only
     notes = [m for m in tb.messages() if m.get("note") == "illegal"]
-    assert [(n["error"], n["message"]) for n in notes] == [("no_ticket", "D5 has no taxi ticket left")], notes
+    assert [(n["error"], n["why"], n["args"]) for n in notes] == [("no_ticket", "no_ticket_left", ["D5", "taxi"])], notes
     tb.lift(158)
     tb.press(0)  # the taxi chosen first: the same
     tb.place(158)
     notes = [m for m in tb.messages() if m.get("note") == "illegal"]
-    assert [(n["error"], n["message"]) for n in notes] == [("no_ticket", "D5 has no taxi ticket left")], notes
+    assert [(n["error"], n["why"], n["args"]) for n in notes] == [("no_ticket", "no_ticket_left", ["D5", "taxi"])], notes
 
 
 # --- the reveal of Mister X's route after the game (sy/play/verify.py) ---------------------------------
@@ -729,7 +729,7 @@ def _verdict(tb, start, moves):
     seq = tb.store.seq
     r = tb.command("reveal", start=start, moves=moves)
     assert r["ok"] and r["received"] == len(moves) and r["seq"] == tb.store.seq == seq + 1, r
-    return r["verified"], r["message"]
+    return (r["verified"], r["why"]) + tuple(r["args"])
 
 
 def test_a_reveal_chunk_out_of_order_is_refused_and_changes_nothing():
@@ -737,70 +737,67 @@ def test_a_reveal_chunk_out_of_order_is_refused_and_changes_nothing():
     assert tb.command("reveal", start=[SALT, 45], moves=[[SALT, 46], [SALT, x]], more=True)["received"] == 2
     for offset in (1, -1, 3):  # a chunk again, a negative index, a gap: the reveal goes on at 2
         r = tb.command("reveal", offset=offset, moves=[[SALT, y]])
-        assert _refused(r, "bad_input") == "the next chunk starts at offset 2", (offset, r)
+        assert _refused(r, "bad_input") == ("next_chunk", 2), (offset, r)
     r = tb.command("reveal", offset=2, moves=[[SALT, y]])
     assert r["verified"] is True and r["received"] == 3, r
 
 
 def test_the_reveal_in_chunks_is_checked_and_journaled():
     tb, x, y = _committed_game()
-    assert "list" in _refused(tb.command("reveal", start=[SALT, 45], moves="46"), "bad_input")
-    assert _refused(tb.command("reveal", offset=1, moves=[]), "bad_input") == "the next chunk starts at offset 0"
+    assert _refused(tb.command("reveal", start=[SALT, 45], moves="46"), "bad_input") == ("field", "moves")
+    assert _refused(tb.command("reveal", offset=1, moves=[]), "bad_input") == ("next_chunk", 0)
     r = tb.command("reveal", start=[SALT, 45], moves=[[SALT, 46]], more=True)
     assert r == {"ok": True, "id": r["id"], "received": 1}, r
-    assert _refused(tb.command("reveal", offset=2, moves=[]), "bad_input") == "the next chunk starts at offset 1"
+    assert _refused(tb.command("reveal", offset=2, moves=[]), "bad_input") == ("next_chunk", 1)
     for bad in (1.0, True, "1", None):  # the index of the chunk's first move, a whole number
-        assert "offset" in _refused(tb.command("reveal", offset=bad, moves=[]), "bad_input"), bad
+        assert _refused(tb.command("reveal", offset=bad, moves=[]), "bad_input") == ("field", "offset"), bad
     assert tb.command("reveal", offset=0, moves=[[SALT, 46]], more=True)["received"] == 1  # no start: malformed...
     r = tb.command("reveal", offset=0, start=[SALT, 45], moves=[[SALT, 46]], more=True)  # ...and begun again
     assert r["received"] == 1, r
     seq = tb.store.seq
     r = tb.command("reveal", offset=1, moves=[[SALT, x], [SALT, y]])  # his route goes on from 46
     assert r["ok"] and r["verified"] is True and r["received"] == 3 and r["seq"] == seq + 1, r
-    assert r["message"] == "Mister X's 3 moves match the commitments and the map", r
+    assert (r["why"], r["args"]) == ("route_ok", [3]), r
     assert json.loads([text for _seq, text in tb.store.lines(seq + 1)][-1]) == \
-        {"type": "verified", "ok": True, "message": r["message"]}
+        {"type": "verified", "ok": True, "why": "route_ok", "args": [3]}
     # the reveal is over: the next one starts at offset 0 again, and the game stays verified
-    assert _refused(tb.command("reveal", offset=3, moves=[]), "bad_input") == "the next chunk starts at offset 0"
+    assert _refused(tb.command("reveal", offset=3, moves=[]), "bad_input") == ("next_chunk", 0)
     assert _refused(tb.command("reveal", start=[SALT, 45], moves=[[SALT, 46]], more=True), "already_verified")
     # a chunk after the first is checked from where the one before it left off
     tb, x, y = _committed_game()
     assert tb.command("reveal", start=[SALT, 45], moves=[[SALT, 46]], more=True)["received"] == 1
     r = tb.command("reveal", offset=1, moves=[[SALT, x], ["cd" * 16, y]])
-    assert (r["verified"], r["message"]) == (False, "move 3 does not match its commitment"), r
+    assert (r["verified"], r["why"], r["args"]) == (False, "move_commit", [3]), r
 
 
 def test_a_reveal_that_breaks_a_commitment_or_the_log_is_not_verified():
     tb, x, y = _committed_game()
     good = [[SALT, 46], [SALT, x], [SALT, y]]
-    assert _verdict(tb, [SALT, 46], good) == (False, "the start station does not match its commitment")
-    assert _verdict(tb, [SALT, 45], good[:2] + [["cd" * 16, y]]) == (False, "move 3 does not match its commitment")
-    assert _verdict(tb, [SALT, 45], [[SALT, 45]] + good[1:]) == (False, "move 1 does not match its commitment")
-    assert _verdict(tb, [SALT, 45], [good[0], ["cd" * 16, x], good[2]]) == (False, "move 2 does not match its commitment")
-    assert _verdict(tb, [SALT, 45], good[:2]) == (False, "the board logged 3 moves of Mister X; 2 were revealed")
-    assert _verdict(tb, [SALT, 45], good + [[SALT, 1]]) == (False, "the board logged 3 moves of Mister X; 4 were revealed")
+    assert _verdict(tb, [SALT, 46], good) == (False, "move_commit", 0)
+    assert _verdict(tb, [SALT, 45], good[:2] + [["cd" * 16, y]]) == (False, "move_commit", 3)
+    assert _verdict(tb, [SALT, 45], [[SALT, 45]] + good[1:]) == (False, "move_commit", 1)
+    assert _verdict(tb, [SALT, 45], [good[0], ["cd" * 16, x], good[2]]) == (False, "move_commit", 2)
+    assert _verdict(tb, [SALT, 45], good[:2]) == (False, "count_mismatch", 3, 2)
+    assert _verdict(tb, [SALT, 45], good + [[SALT, 1]]) == (False, "count_mismatch", 3, 4)
     # more moves than a travel log holds, in chunks of 8 that fit a line: counted to the end
     assert tb.command("reveal", start=[SALT, 45], moves=good + [[SALT, 1]] * 5, more=True)["received"] == 8
     for offset in range(8, 300, 8):
         assert tb.command("reveal", offset=offset, moves=[[SALT, 1]] * 8, more=True)["received"] == offset + 8
     r = tb.command("reveal", offset=304, moves=[])
-    assert (r["verified"], r["message"]) == (False, "the board logged 3 moves of Mister X; 304 were revealed"), r
-    assert _verdict(tb, [SALT, 45], [good[0], [SALT], good[2]]) == \
-        (False, "the revealed moves are malformed (move 2 must be [salt, station])")
-    assert _verdict(tb, [SALT, 45], good[:2] + [[SALT, "y"]]) == \
-        (False, "the revealed moves are malformed (move 3 must be [salt, station])")
+    assert (r["verified"], r["why"], r["args"]) == (False, "count_mismatch", [3, 304]), r
+    assert _verdict(tb, [SALT, 45], [good[0], [SALT], good[2]]) == (False, "malformed", 2)
+    assert _verdict(tb, [SALT, 45], good[:2] + [[SALT, "y"]]) == (False, "malformed", 3)
     for bad in (None, [SALT, "45"], [SALT, True], [1, 45], [SALT, 45, 0]):
-        assert _verdict(tb, bad, good) == (False, "the revealed moves are malformed (start must be [salt, station])"), bad
+        assert _verdict(tb, bad, good) == (False, "malformed", 0), bad
     last = [text for _seq, text in tb.store.lines(1)][-1]
-    assert json.loads(last) == {"type": "verified", "ok": False,
-                                "message": "the revealed moves are malformed (start must be [salt, station])"}, last
+    assert json.loads(last) == {"type": "verified", "ok": False, "why": "malformed", "args": [0]}, last
     # the first problem is the verdict, whatever the chunks after it say
     r = tb.command("reveal", start=[SALT, 45], moves=[["cd" * 16, 46]], more=True)
     assert r["received"] == 1, r
     r = tb.command("reveal", offset=1, moves=good[1:])
-    assert (r["verified"], r["message"], r["received"]) == (False, "move 1 does not match its commitment", 3), r
+    assert (r["verified"], r["why"], r["args"], r["received"]) == (False, "move_commit", [1], 3), r
     # a route that did not match may be revealed again; the true one is the last word
-    assert _verdict(tb, [SALT, 45], good) == (True, "Mister X's 3 moves match the commitments and the map")
+    assert _verdict(tb, [SALT, 45], good) == (True, "route_ok", 3)
     assert _refused(tb.command("reveal", start=[SALT, 45], moves=good), "already_verified")
 
 
@@ -811,7 +808,7 @@ def test_a_reveal_without_commitments_is_checked_against_the_map_and_the_surfaci
     assert tb.command("mrx", double=[{"ticket": "taxi"}, {"ticket": "bus", "to": x}])["ok"]
     tb.detectives_round()
     assert tb.board.stage == 3
-    assert _verdict(tb, [SALT, 45], [[SALT, 46], [SALT, x]]) == (False, "move 1 was secret but came without a commitment")
+    assert _verdict(tb, [SALT, 45], [[SALT, 46], [SALT, x]]) == (False, "move_uncommitted", 1)
     tb = _start(reveals=[1], rounds=2)  # move 1 surfaces, move 2 is secret
     g = tb.board.game
     assert tb.command("mrx", ticket="taxi", to=46)["ok"]
@@ -820,8 +817,8 @@ def test_a_reveal_without_commitments_is_checked_against_the_map_and_the_surfaci
     assert tb.command("mrx", ticket="taxi")["ok"]
     tb.detectives_round()
     assert tb.board.stage == 3
-    assert _verdict(tb, [SALT, 45], [[SALT, 46], [SALT, x]]) == (False, "move 2 was secret but came without a commitment")
-    assert _verdict(tb, [SALT, 45], [[SALT, 46]]) == (False, "the board logged 2 moves of Mister X; 1 were revealed")
+    assert _verdict(tb, [SALT, 45], [[SALT, 46], [SALT, x]]) == (False, "move_uncommitted", 2)
+    assert _verdict(tb, [SALT, 45], [[SALT, 46]]) == (False, "count_mismatch", 2, 1)
     tb = _start(reveals=[1, 2], rounds=2)  # both moves surface
     g = tb.board.game
     assert tb.command("mrx", ticket="taxi", to=46)["ok"]
@@ -831,8 +828,8 @@ def test_a_reveal_without_commitments_is_checked_against_the_map_and_the_surfaci
     tb.detectives_round()
     assert tb.board.stage == 3
     assert _verdict(tb, [SALT, 45], [[SALT, 46], [SALT, 1]]) == \
-        (False, "move 2: station 1 cannot be reached from 46 with that ticket")
-    assert _verdict(tb, [SALT, 45], [[SALT, 46], [SALT, x]]) == (True, "Mister X's 2 moves match the commitments and the map")
+        (False, "move_unreachable", 2, 1, 46)
+    assert _verdict(tb, [SALT, 45], [[SALT, 46], [SALT, x]]) == (True, "route_ok", 2)
     # four moves, every one surfacing, revealed in chunks of 1 and 3: each checked as its own
     tb = _start(reveals=[1, 2, 3, 4], rounds=4)
     g = tb.board.game
@@ -846,20 +843,20 @@ def test_a_reveal_without_commitments_is_checked_against_the_map_and_the_surfaci
     assert tb.board.stage == 3
     assert tb.command("reveal", start=[SALT, 45], moves=[[SALT, route[0]]], more=True)["received"] == 1
     r = tb.command("reveal", offset=1, moves=[[SALT, s] for s in route[1:]])
-    assert (r["verified"], r["message"]) == (True, "Mister X's 4 moves match the commitments and the map"), (route, r)
+    assert (r["verified"], r["why"], r["args"]) == (True, "route_ok", [4]), (route, r)
     tb = _start(reveals=[1], rounds=1)
     g = tb.board.game
     x = min(n for n in g.graph.neighbours(45, 0) if n != 46)  # a taxi ride from 45, as 46 is
     assert tb.command("mrx", ticket="taxi", to=46)["ok"]
     tb.detectives_round()
     assert tb.board.stage == 3
-    assert _verdict(tb, [SALT, 45], [[SALT, x]]) == (False, "move 1: he surfaced on 46 but reveals %d" % x)
-    assert _verdict(tb, [SALT, 1], [[SALT, 46]]) == (False, "move 1: station 46 cannot be reached from 1 with that ticket")
-    assert _verdict(tb, [SALT, 45], [[SALT, 400]]) == (False, "move 1: 400 is not a station")
+    assert _verdict(tb, [SALT, 45], [[SALT, x]]) == (False, "move_surfaced", 1, 46, x)
+    assert _verdict(tb, [SALT, 1], [[SALT, 46]]) == (False, "move_unreachable", 1, 46, 1)
+    assert _verdict(tb, [SALT, 45], [[SALT, 400]]) == (False, "move_not_station", 1, 400)
     for bad in (0, -1, 200, 1000, 2 ** 40):  # a verdict, not an internal error (the map has no lines from there)
-        assert _verdict(tb, [SALT, bad], [[SALT, 46]]) == (False, "the start: %d is not a station" % bad)
+        assert _verdict(tb, [SALT, bad], [[SALT, 46]]) == (False, "move_not_station", 0, bad)
     # no commitment at setup: any start from which the route goes
-    assert _verdict(tb, ["x", 47], [["y", 46]]) == (True, "Mister X's 1 moves match the commitments and the map")
+    assert _verdict(tb, ["x", 47], [["y", 46]]) == (True, "route_ok", 1)
 
 
 def test_a_chunk_reads_the_journal_from_the_line_of_its_first_move():
@@ -881,7 +878,7 @@ def test_a_chunk_reads_the_journal_from_the_line_of_its_first_move():
         assert open_files == [0]
         read.clear()
         r = tb.command("reveal", offset=2, moves=[[SALT, y]])
-        assert r["verified"] is True and r["message"] == "Mister X's 3 moves match the commitments and the map", r
+        assert r["verified"] is True and (r["why"], r["args"]) == ("route_ok", [3]), r
         assert read == [a for a in at if a >= mrx[1]], read  # the last chunk reads on to the end: the count
     finally:
         store.lines_at = lines_at
@@ -893,8 +890,8 @@ def test_a_journal_line_the_reveal_cannot_read_is_a_verdict_not_an_internal_erro
     for line in ({"type": "mrx", "ticket": "boat"}, {"type": "mrx", "double": 5}, {"type": "mrx", "double": [{}]}):
         tb, x, y = _committed_game()
         tb.board.commit_line(line)
-        ok, message = _verdict(tb, [SALT, 45], [[SALT, 46], [SALT, x], [SALT, y]])
-        assert not ok and message.startswith("the revealed moves are malformed ("), (line, message)
+        verdict = _verdict(tb, [SALT, 45], [[SALT, 46], [SALT, x], [SALT, y]])
+        assert verdict[:2] == (False, "malformed"), (line, verdict)
 
 
 # --- service mode, the wizards' commands (sy/link/service.py) --------------------------------------------
@@ -911,14 +908,14 @@ def _lit(tb):
 def test_service_commands_need_service_mode_and_begin_says_so_once():
     tb = _board()
     for cmd in ("svc_led", "svc_raw", "svc_info", "svc_bus"):
-        assert _refused(tb.command(cmd), "wrong_turn") == "not in service mode: send svc_begin first", cmd
+        assert _refused(tb.command(cmd), "wrong_turn") == ("not_service",), cmd
     assert tb.command("svc_end")["was_active"] is False
     r = tb.command("svc_begin")
     assert (r["paused"], r["chips"], r["count"]) == (False, tb.app.chips, tb.leds.count), r
     r = tb.command("svc_begin")  # already: says whether the game is paused, nothing more
     assert r == {"ok": True, "id": r["id"], "paused": False}, r
     for unknown in ("svc_abc", "svc_zzz"):  # before svc_begin, after svc_raw
-        assert _refused(tb.command(unknown), "bad_input") == "unknown command %r" % unknown
+        assert _refused(tb.command(unknown), "bad_input") == ("unknown_command",)
     assert tb.command("svc_end")["was_active"] is True and tb.app.board is tb.board
 
 
@@ -942,10 +939,10 @@ def test_service_lights_one_led_every_led_or_none():
     assert _lit(tb) == list(range(n)) and _led(tb, 0) == _led(tb, n - 1) == (1, 2, 3)
     assert tb.command("svc_led", off=True)["ok"] and _lit(tb) == []
     for bad in (-1, n, True, "3", None, 2.0):
-        assert _refused(tb.command("svc_led", index=bad), "bad_input") == "index must be an LED chain index 0..%d" % (n - 1), bad
+        assert _refused(tb.command("svc_led", index=bad), "bad_input") == ("field", "index"), bad
     for bad in ([256, 0, 0], [0, -1, 0], [0, 0], [0, 0, 0, 0], "red", [True, 0, 0], [0, 0, 1.0], None):
-        assert _refused(tb.command("svc_led", index=1, rgb=bad), "bad_input") == "a colour is [r, g, b], each 0..255", bad
-        assert _refused(tb.command("svc_led", all=bad), "bad_input") == "a colour is [r, g, b], each 0..255", bad
+        assert _refused(tb.command("svc_led", index=1, rgb=bad), "bad_input") == ("field", "rgb"), bad
+        assert _refused(tb.command("svc_led", all=bad), "bad_input") == ("field", "rgb"), bad
     assert _lit(tb) == []
     assert tb.command("svc_led", index=1, rgb=(0, 0, 255))["ok"] and _led(tb, 1) == (0, 0, 255)
 
@@ -1014,10 +1011,10 @@ def test_service_bus_checks_its_clocks_and_reads():
     tb = _board()
     assert tb.command("svc_begin")["ok"]
     r = tb.command("svc_bus", baudrates=[250000])
-    assert "no SPI reed chain" in _refused(r, "bad_input"), r
+    assert _refused(r, "bad_input") == ("no_spi",), r
     tb.app.inputs.reeds = object()  # reeds, but not on an SPI bus
     r = tb.command("svc_bus", baudrates=[250000])
-    assert "no SPI reed chain" in _refused(r, "bad_input"), r
+    assert _refused(r, "bad_input") == ("no_spi",), r
     inputs, _leds = hw.real(boardconfig.validate({"board": "pico"}))
     tb.app.inputs.reeds = reeds = inputs.reeds  # a chain on a fake SPI bus, as fw_cases' bus sweep
     reeds.spi.data = bytes([0xFF] * (tb.app.chips - 1) + [0xFE, 0xFF])   # the marker and the tail (sy.hardware.reeds)
@@ -1052,16 +1049,16 @@ def test_service_bus_checks_its_clocks_and_reads():
         spi.init = real_init
         assert inits and inits == [(mode >> 1, mode & 1)] * len(inits), (mode, inits)
     for bad in ("fast", [], [10000] * 13, None):
-        assert _refused(tb.command("svc_bus", baudrates=bad), "bad_input") == "baudrates must be a list of 1..12 clocks in Hz", bad
+        assert _refused(tb.command("svc_bus", baudrates=bad), "bad_input") == ("field", "baudrates"), bad
     for bad in (9999, 10000001, True, 250000.0, "250000"):
-        assert _refused(tb.command("svc_bus", baudrates=[250000, bad]), "bad_input") == "each baudrate must be 10000..10000000 Hz", bad
+        assert _refused(tb.command("svc_bus", baudrates=[250000, bad]), "bad_input") == ("field", "baudrates"), bad
     for bad in (1, 501, True, 20.0, "20"):
-        assert _refused(tb.command("svc_bus", baudrates=[250000], reads=bad), "bad_input") == "reads must be 2..500", bad
+        assert _refused(tb.command("svc_bus", baudrates=[250000], reads=bad), "bad_input") == ("field", "reads"), bad
 
 
 def test_service_mode_during_a_game_pauses_it_and_gives_it_back():
     tb = _start(detectives=[13, 26], bobbies=[29, 34])
-    assert "pause: true" in _refused(tb.command("svc_begin"), "wrong_turn")
+    assert _refused(tb.command("svc_begin"), "wrong_turn") == ("game_on",)
     r = tb.command("svc_begin", pause=True)
     assert r["paused"] is True and tb.command("svc_info")["paused"] is True
     tb.lift(13)  # unseen in service mode
@@ -1097,7 +1094,7 @@ def test_service_mode_ends_by_itself_after_two_minutes_without_a_command():
     assert tb.app.board is not tb.board
     tb.run(1200 // tb.period)
     assert tb.app.board is tb.board  # left: the game has the switches and the LEDs again
-    assert _refused(tb.command("svc_raw"), "wrong_turn") == "not in service mode: send svc_begin first"
+    assert _refused(tb.command("svc_raw"), "wrong_turn") == ("not_service",)
     assert tb.command("svc_begin")["ok"]
     svc = tb.app.board
     tb.run((svc.last_cmd + IDLE_MS - tb.now) // tb.period)

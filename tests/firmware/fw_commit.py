@@ -92,33 +92,33 @@ def test_a_possible_route_passes():
 
 def test_a_route_the_map_does_not_have_is_refused_at_its_move():
     g = mapgraph.load()
-    assert commit.check_route(g, 108, [[TAXI, 0]], [115]) == "move 1: station 115 cannot be reached from 108 with that ticket"
-    assert commit.check_route(g, 1, [[UNDERGROUND, 0]], [8]) == "move 1: station 8 cannot be reached from 1 with that ticket"
+    assert commit.check_route(g, 108, [[TAXI, 0]], [115]) == ("move_unreachable", (1, 115, 108))
+    assert commit.check_route(g, 1, [[UNDERGROUND, 0]], [8]) == ("move_unreachable", (1, 8, 1))
     assert commit.check_route(g, 1, [[TAXI, 0], [TAXI, 0]], [8, 46]) == \
-        "move 2: station 46 cannot be reached from 8 with that ticket"  # from where the route got to, not the start
+        ("move_unreachable", (2, 46, 8))  # from where the route got to, not the start
     assert commit.check_route(g, 1, [[TAXI, 0], [BLACK, 0]], [8, 100]) == \
-        "move 2: station 100 cannot be reached from 8 with that ticket"
+        ("move_unreachable", (2, 100, 8))
     assert commit.check_route(g, 1, [[TAXI, 0], [TAXI, 0]], [8, 9], first=7) == \
-        "move 8: station 9 cannot be reached from 8 with that ticket"
+        ("move_unreachable", (8, 9, 8))
 
 
 def test_a_revealed_station_off_the_map_is_refused():
     g = mapgraph.load()
     for bad in (0, 200, -1):
-        assert commit.check_route(g, 1, [[TAXI, 0]], [bad]) == "move 1: %r is not a station" % bad
-    assert commit.check_route(g, 1, [[TAXI, 0], [TAXI, 0]], [8, 0], first=3) == "move 4: 0 is not a station"
+        assert commit.check_route(g, 1, [[TAXI, 0]], [bad]) == ("move_not_station", (1, bad))
+    assert commit.check_route(g, 1, [[TAXI, 0], [TAXI, 0]], [8, 0], first=3) == ("move_not_station", (4, 0))
 
 
 def test_a_reveal_that_contradicts_a_surfacing_is_refused():
     g = mapgraph.load()
-    assert commit.check_route(g, 1, [[TAXI, 9]], [8]) == "move 1: he surfaced on 9 but reveals 8"
+    assert commit.check_route(g, 1, [[TAXI, 9]], [8]) == ("move_surfaced", (1, 9, 8))
     assert commit.check_route(g, 1, [[TAXI, 0], [TAXI, 1]], [8, 18], first=12) == \
-        "move 13: he surfaced on 1 but reveals 18"
+        ("move_surfaced", (13, 1, 18))
     assert commit.check_route(g, 1, [[TAXI, 0], [TAXI, 1]], [8, 18]) == \
-        "move 2: he surfaced on 1 but reveals 18"  # counted from the first entry: 1 + 1, not 1 ^ 1
+        ("move_surfaced", (2, 1, 18))  # counted from the first entry: 1 + 1, not 1 ^ 1
 
 
 def test_a_reveal_of_the_wrong_length_is_refused():
     g = mapgraph.load()
-    assert commit.check_route(g, 1, [[TAXI, 0]], []) == "the log has 1 moves but 0 stations were revealed"
-    assert commit.check_route(g, 1, [], [8]) == "the log has 0 moves but 1 stations were revealed"
+    assert commit.check_route(g, 1, [[TAXI, 0]], []) == ("count_mismatch", (1, 0))
+    assert commit.check_route(g, 1, [], [8]) == ("count_mismatch", (0, 1))

@@ -40,7 +40,7 @@ def test_a_move_where_he_may_be_is_final_without_his_consent():
     g.move(0, UNDERGROUND, 46)  # no capture: the players now know he is not on 46
     after = g.save()
     e = refused("needs_consent", g.check_take_back)
-    assert "D1" in e.message and "46" in e.message
+    assert (e.why, e.values) == ("final_landed", ("D1", 46))
     assert g.save() == after  # the refusal changed nothing
     assert g.check_take_back(True) == takeback.LANDED_WHERE_HE_MAY_BE
     g.take_back()

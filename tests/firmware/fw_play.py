@@ -396,7 +396,7 @@ def test_an_illegal_placement_is_told_with_its_reason_and_a_guided_move_with_the
     tb.lift(13)
     tb.place(4)  # legal, but not the guided move
     note = _notes(tb, "illegal")
-    assert note == [{"note": "illegal", "piece": "D1", "station": 4, "error": "guided", "message": "D1 goes to 23"}], note
+    assert note == [{"note": "illegal", "piece": "D1", "station": 4, "error": "guided", "why": "guided_to", "args": ["D1", 23]}], note
     assert tb.board.game.pos[0] == 13
     assert _frame(tb, 0, (23,)) + _frame(tb, 500, (23,)) == [BUS, D1]  # the guided station
     tb.lift(4)
@@ -522,7 +522,7 @@ def test_commands_refused_while_the_game_is_not_ready():
     tb.command("setup", detectives=list(DETECTIVES), bobbies=[])
     r2 = tb.command("mrx", ticket="taxi")  # pieces not set up
     codes.append(r2["error"])
-    assert r["message"] != r2["message"]
+    assert (r["why"], r2["why"]) == ("no_game", "not_placed"), (r, r2)
     for s in DETECTIVES:
         tb.place(s)
     assert tb.command("mrx", ticket="taxi")["ok"]
@@ -531,7 +531,7 @@ def test_commands_refused_while_the_game_is_not_ready():
     assert tb.command("undo")["ok"]
     r = tb.command("cornered")  # a move taken back: the piece must go back first
     codes.append(r["error"])
-    assert "D1" in r["message"] and "13" in r["message"], r
+    assert (r["why"], r["args"]) == ("put_back", ["D1", 13]), r
     tb.lift(4)
     tb.place(13)
     tb.set(26, False)

@@ -61,7 +61,7 @@ def test_take_back_by_the_confirm_button_held():
     assert g.pos[0] == 13 and g.moved == 0 and (b.hand, b.piece) == (HAND_TAKEN_BACK, 0)
     assert tb.command("mrx", ticket="taxi")["error"] == "wrong_turn"
     r = tb.command("undo")
-    assert r["error"] == "wrong_turn" and r["message"] == "a move was taken back: put D1 back on station 13 first"
+    assert (r["error"], r["why"], r["args"]) == ("wrong_turn", "put_back", ["D1", 13]), r
     tb.lift(4)
     tb.place(13)
     assert b.hand != HAND_TAKEN_BACK and any(m.get("note") == "back" for m in tb.messages())
@@ -100,7 +100,7 @@ def test_the_confirm_button_on_a_final_move_names_that_move():
 def test_take_back_by_the_host_and_its_refusals():
     tb = _start()
     r = tb.command("undo")
-    assert r["error"] == "wrong_turn" and r["message"] == "no move of this turn is left to take back"
+    assert (r["error"], r["why"]) == ("wrong_turn", "nothing_to_take_back"), r
     tb.command("mrx", ticket="taxi")
     assert tb.command("undo")["error"] == "wrong_turn"
     g = tb.board.game
@@ -110,7 +110,7 @@ def test_take_back_by_the_host_and_its_refusals():
         tb.place(to)
     assert g.phase == 0  # the turn is over: Mister X's; its moves can be taken back until he moves
     r = tb.command("undo", piece="D2")
-    assert r["error"] == "wrong_turn" and "later ones first" in r["message"]
+    assert (r["error"], r["why"]) == ("wrong_turn", "not_last"), r
     assert tb.command("undo", piece="D9")["error"] == "bad_input"
     r = tb.command("undo", piece="D5")  # the move that handed him the turn is final (docs/fairplay.md)
     assert r["error"] == "needs_consent", r

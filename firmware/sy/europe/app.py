@@ -125,9 +125,9 @@ class EuropeApp:
                     reply = {"id": obj.get("id")}
                     reply.update(self.mem(obj) if obj.get("cmd") == "mem" else board.command(obj))
                 else:
-                    reply = {"id": None, "ok": False, "error": "bad_input", "message": "a line is a JSON object"}
+                    reply = {"id": None, "ok": False, "error": "bad_input", "why": "not_object"}
             else:
-                reply = {"id": None, "ok": False, "error": "too_long", "message": "the line is too long"}
+                reply = {"id": None, "ok": False, "error": "too_long"}
             if reply:
                 self.link.send_json(reply)
             self._collect()

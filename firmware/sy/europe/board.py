@@ -75,31 +75,31 @@ class EuropeBoard:
                 i = g.piece_index(obj.get("piece"))
                 t = ticket_number(obj.get("ticket"))
             except (europe_record.RuleError, AttributeError):
-                return {"ok": False, "error": "bad_input", "message": "guide: piece D1.., ticket transport/symbol"}
+                return {"ok": False, "error": "bad_input", "why": "field", "args": ["guide"]}
             to = obj.get("to")
             if [to, t >> 2] not in g.legal(i):
-                return {"ok": False, "error": "not_connected", "message": "not a legal move now"}
+                return {"ok": False, "error": "not_connected"}
             self.guide = (i, to, t)
             self.dirty = True
             return {"ok": True}
         if cmd == "capture":
             return self._capture(obj.get("piece"))
-        return {"ok": False, "error": "bad_input", "message": "unknown command %r" % (cmd,)}
+        return {"ok": False, "error": "bad_input", "why": "unknown_command"}
 
     def _line(self, line):
         if not isinstance(line, dict):
-            return {"ok": False, "error": "bad_input", "message": "'line' is a record line"}
+            return {"ok": False, "error": "bad_input", "why": "field", "args": ["line"]}
         kind = line.get("type")
         if kind == "move":
-            return {"ok": False, "error": "bad_input", "message": "detectives move their pieces on the board"}
+            return {"ok": False, "error": "bad_input", "why": "moves_on_board"}
         if kind == "setup":
             if line.get("mrx") is not None:
-                return {"ok": False, "error": "bad_input", "message": "the board never learns Mister X's start"}
+                return {"ok": False, "error": "bad_input", "why": "secret_station"}
             self.replayer = europe_record.Replayer(self.load_graph)
             self.guide = None
             self.lifted = -1
         elif self.replayer is None:
-            return {"ok": False, "error": "bad_input", "message": "no game: send a setup line"}
+            return {"ok": False, "error": "wrong_turn", "why": "no_game"}
         text = json.dumps(line)
         verdict = self.replayer.feed(text)
         if verdict.get("ok"):
@@ -115,8 +115,10 @@ class EuropeBoard:
         try:
             i = g.piece_index(name)
             g.capture(i)
-        except (europe_record.RuleError, AttributeError) as e:
-            return {"ok": False, "error": getattr(e, "code", "bad_input"), "message": str(e)}
+        except europe_record.RuleError as e:
+            return e.reply({"ok": False})
+        except AttributeError:  # no game yet
+            return {"ok": False, "error": "wrong_turn", "why": "no_game"}
         self._mark_capture(name)
         self.dirty = True
         return {"ok": True}
@@ -241,7 +243,11 @@ class EuropeBoard:
             self.possible = None
         else:
             self.bad = city
-            self.send({"note": "refused", "line": line, "error": verdict.get("error")})
+            note = {"note": "refused", "line": line}
+            for k in ("error", "why", "args"):
+                if k in verdict:
+                    note[k] = verdict[k]
+            self.send(note)
         self.dirty = True
 
     # --- the LEDs ----------------------------------------------------------------------------

@@ -22,7 +22,7 @@ def _tickets(obj, key, required=True):
     if v is None and not required:
         return None
     if not isinstance(v, list):
-        raise RuleError("bad_input", "'%s' must be a list of tickets" % key)
+        raise RuleError("bad_input", "field", key)
     return [ticket_number(t) for t in v]
 
 
@@ -30,14 +30,14 @@ def _spend(g, obj):
     """The detectives' spent tickets: {"P1": [...], "P2": [...]} -> [(hand, ticket)]."""
     v = obj.get("spend")
     if not isinstance(v, dict):
-        raise RuleError("bad_input", "'spend' maps hands (P1..) to lists of tickets")
+        raise RuleError("bad_input", "field", "spend")
     out = []
     for name in sorted(v):
         h = g.hand_index(name)
         if h == 0:
-            raise RuleError("bad_input", "the detectives spend from their own hands")
+            raise RuleError("bad_input", "own_hands")
         if not isinstance(v[name], list):
-            raise RuleError("bad_input", "'spend' maps hands (P1..) to lists of tickets")
+            raise RuleError("bad_input", "field", "spend")
         for t in v[name]:
             out.append((h, ticket_number(t)))
     return out
@@ -46,42 +46,42 @@ def _spend(g, obj):
 def _city(obj, key, g):
     v = obj.get(key)
     if not _is_int(v) or not g.graph.is_station(v):
-        raise RuleError("bad_input", "'%s' must be a city of the map" % key)
+        raise RuleError("bad_input", "field", key)
     return v
 
 
 def setup_game(obj, load_graph):
     if obj.get("version", VERSION) != VERSION:
-        raise RuleError("bad_input", "this reader knows Europe records of version %d" % VERSION)
+        raise RuleError("bad_input", "record_version", VERSION)
     name = obj.get("map")
     try:
         graph = load_graph(name)
-    except (ValueError, TypeError, OSError) as e:
-        raise RuleError("bad_input", "unknown map %r (%s)" % (name, e))
+    except (ValueError, TypeError, OSError):
+        raise RuleError("bad_input", "field", "map")
     level = obj.get("level")
     if level not in LEVEL_NAMES:
-        raise RuleError("bad_input", "setup.level is green, yellow or orange")
+        raise RuleError("bad_input", "field", "level")
     det = obj.get("detectives")
     if not isinstance(det, list) or not all(_is_int(s) for s in det):
-        raise RuleError("bad_input", "setup.detectives must be a list of cities")
+        raise RuleError("bad_input", "field", "detectives")
     players = obj.get("players")
     if players is not None and (not isinstance(players, list) or not all(_is_int(p) for p in players)):
-        raise RuleError("bad_input", "setup.players lists how many detectives each player runs")
+        raise RuleError("bad_input", "field", "players")
     mrx = obj.get("mrx")
     if mrx is not None and not (_is_int(mrx) and graph.is_station(mrx)):
-        raise RuleError("bad_input", "setup.mrx must be a city of the map or null")
+        raise RuleError("bad_input", "field", "mrx")
     hand = obj.get("mrx_hand", 8)
     if not _is_int(hand):
-        raise RuleError("bad_input", "setup.mrx_hand must be a whole number")
+        raise RuleError("bad_input", "field", "mrx_hand")
     bag = None
     if obj.get("bag") is not None:
         b = obj["bag"]
         if not isinstance(b, dict):
-            raise RuleError("bad_input", "setup.bag maps tickets to counts")
+            raise RuleError("bad_input", "field", "bag")
         bag = bytearray(KINDS)
         for k in b:
             if not _is_int(b[k]) or not 0 <= b[k] <= 255:
-                raise RuleError("bad_input", "setup.bag counts are whole numbers 0..255")
+                raise RuleError("bad_input", "field", "bag")
             bag[ticket_number(k)] = b[k]
     return Game(graph, det, players, LEVEL_NAMES.index(level), mrx or 0, hand, bag)
 
@@ -100,7 +100,7 @@ class Replayer:
         try:
             out = self._apply(text)
         except RuleError as e:
-            return {"line": self.line, "ok": False, "error": e.code, "message": e.message}
+            return e.reply({"line": self.line, "ok": False})
         verdict = {"line": self.line, "ok": True}
         if out:
             verdict.update(out)
@@ -108,24 +108,24 @@ class Replayer:
 
     def _apply(self, text):
         if len(text) > MAX_LINE:
-            raise RuleError("bad_input", "the line is longer than %d characters" % MAX_LINE)
+            raise RuleError("bad_input", "line_long", MAX_LINE)
         try:
             obj = json.loads(text)
         except (ValueError, RuntimeError):  # RuntimeError: CPython's RecursionError on deep nesting
-            raise RuleError("bad_input", "the line is not valid JSON (or nested too deeply)")
+            raise RuleError("bad_input", "not_json")
         if not isinstance(obj, dict):
-            raise RuleError("bad_input", "a record line is a JSON object")
+            raise RuleError("bad_input", "not_object")
         kind = obj.get("type")
         g = self.game
         if kind == "setup":
             if g is not None:
-                raise RuleError("bad_input", "the game is already set up")
+                raise RuleError("bad_input", "set_up_already")
             if obj.get("game") != "europe":
-                raise RuleError("bad_input", "this is a reader of Europe records (\"game\": \"europe\")")
+                raise RuleError("bad_input", "field", "game")
             self.game = setup_game(obj, self.load_graph)
             return None
         if g is None:
-            raise RuleError("bad_input", "the first line must be the setup")
+            raise RuleError("bad_input", "setup_first")
         if kind == "query":
             return self._query(g, obj)
         over = g.result is not None
@@ -142,7 +142,7 @@ class Replayer:
             if tickets is None:
                 count = obj.get("count")
                 if not _is_int(count):
-                    raise RuleError("bad_input", "a %s lists its tickets (or, Mister X's in a public record, their count)" % kind)
+                    raise RuleError("bad_input", "field", "tickets")
             if kind == "draw":
                 g.draw(h, tickets, count)
             else:
@@ -151,19 +151,19 @@ class Replayer:
         if kind == "mrx":
             special = obj.get("special")
             if special not in (None, "double", "covert"):
-                raise RuleError("bad_input", "special is 'double' or 'covert'")
+                raise RuleError("bad_input", "field", "special")
             spend = _tickets(obj, "spend", False) or []
             moves = obj.get("moves")
             if not isinstance(moves, list) or not all(isinstance(m, dict) for m in moves):
-                raise RuleError("bad_input", "'moves' lists Mister X's moves ([] to pass)")
+                raise RuleError("bad_input", "field", "moves")
             steps = []
             for m in moves:
                 t = m.get("ticket")
                 to = m.get("to", 0)
                 if to is not None and not _is_int(to) or to and not g.graph.is_station(to):
-                    raise RuleError("bad_input", "'to' must be a city of the map")
+                    raise RuleError("bad_input", "field", "to")
                 if g.known and (t is None or not to):
-                    raise RuleError("bad_input", "each of Mister X's moves names its ticket and city")
+                    raise RuleError("bad_input", "name_station")
                 steps.append((None if t is None else ticket_number(t), to or 0))
             g.mrx_turn(special, spend, steps)
             return None
@@ -193,12 +193,12 @@ class Replayer:
             if not g.known:
                 shown = obj.get("shown", [])
                 if not isinstance(shown, list) or not all(_is_int(c) for c in shown):
-                    raise RuleError("bad_input", "'shown' lists the cities Mister X showed")
+                    raise RuleError("bad_input", "field", "shown")
             return {"shown": g.position_check(shown)}
         if kind == "cornered":
             g.cornered()
             return None
-        raise RuleError("bad_input", "unknown line type %r" % (kind,))
+        raise RuleError("bad_input", "field", "type")
 
     @staticmethod
     def _declared_capture(g, obj, to):
@@ -206,7 +206,7 @@ class Replayer:
         if obj.get("capture") is not True or g.known:
             return False
         if not g.is_candidate(to):
-            raise RuleError("bad_input", "Mister X cannot be on city %d" % to)
+            raise RuleError("bad_input", "mrx_cannot_be", to)
         return True
 
     def _query(self, g, obj):
@@ -224,7 +224,7 @@ class Replayer:
                 if h or g.known:
                     out[g.hand_name(h)] = sorted(ticket_name(t) for t in range(KINDS) for _ in range(g.hands[h][t]))
             return {"hands": out}
-        raise RuleError("bad_input", "a query asks for 'legal', 'candidates' or 'hands'")
+        raise RuleError("bad_input", "field", "ask")
 
     def result(self):
         g = self.game

@@ -45,15 +45,26 @@ REASONS = (None, "capture", "mrx_stuck", "destination")
 
 
 class RuleError(Exception):
-    """A refused line: `code` from docs/game-record.md (Europe), `message` a sentence."""
+    """A refused line: `code` from docs/game-record.md (Europe), `why` the detail's code (or None)
+    and `values` what it names. Codes and values only: the host words them (host/refusals.py)."""
 
-    def __init__(self, code, message):
+    def __init__(self, code, why=None, *values):
         super().__init__(code)
         self.code = code
-        self.message = message
+        self.why = why
+        self.values = values
 
-    def __str__(self):
-        return self.message
+    def reply(self, obj):
+        """obj with the refusal's `error`, and `why` and `args` where there are some."""
+        obj["error"] = self.code
+        if self.why:
+            obj["why"] = self.why
+        if self.values:
+            obj["args"] = list(self.values)
+        return obj
+
+    def __str__(self):  # for a log: the codes and values, never a sentence
+        return " ".join([self.code] + ([self.why] if self.why else []) + [str(v) for v in self.values])
 
 
 def ticket_name(t):
@@ -65,7 +76,7 @@ def ticket_number(name):
         transport, _, symbol = name.partition("/")
         if transport in TRANSPORT_NAMES and symbol in SYMBOL_NAMES:
             return TRANSPORT_NAMES.index(transport) * 4 + SYMBOL_NAMES.index(symbol)
-    raise RuleError("bad_input", "unknown ticket %r: transport/symbol, e.g. car/footprints" % (name,))
+    raise RuleError("bad_input", "unknown_ticket", name)
 
 
 def _bits(n):
@@ -86,23 +97,23 @@ class Game:
         self.graph = graph
         n = len(detectives)
         if not 1 <= n <= 5:
-            raise RuleError("bad_input", "a game has 1 to 5 detectives")
+            raise RuleError("bad_input", "field", "detectives")
         for s in detectives:
             if not graph.is_station(s):
-                raise RuleError("bad_input", "%r is not a city of the map" % (s,))
+                raise RuleError("bad_input", "not_station", s)
         for i in range(n):
             if detectives[i] in detectives[:i]:
-                raise RuleError("bad_input", "two detectives cannot start on city %d" % detectives[i])
+                raise RuleError("bad_input", "same_start", detectives[i])
         players = list(players) if players else [1] * n
         if not 1 <= len(players) <= 5 or sum(players) != n or min(players) < 1:
-            raise RuleError("bad_input", "players: how many detectives each of 1 to 5 players runs; together %d" % n)
+            raise RuleError("bad_input", "field", "players")
         if not isinstance(level, int) or not 0 <= level <= 2:
-            raise RuleError("bad_input", "level is green, yellow or orange")
+            raise RuleError("bad_input", "field", "level")
         if not isinstance(mrx_hand, int) or not 1 <= mrx_hand <= 20:
-            raise RuleError("bad_input", "Mister X's hand holds 1 to 20 tickets")
+            raise RuleError("bad_input", "field", "mrx_hand")
         bag = bytearray(bag or DEFAULT_BAG)
         if len(bag) != KINDS:
-            raise RuleError("bad_input", "the bag lists 12 ticket kinds")
+            raise RuleError("bad_input", "field", "bag")
         self.level = level
         self.n = n
         self.pos = bytearray(detectives)
@@ -117,7 +128,7 @@ class Game:
         self.bag_total = sum(bag)
         self.total = self.bag_total
         if self.total < sum(self.hand_size):
-            raise RuleError("bad_input", "the bag holds fewer tickets than the hands need")
+            raise RuleError("bad_input", "bag_short")
         # Where the tickets are, kind by kind: bag + hands + out + logged = the setup's bag, so no
         # count passes 255. In secret mode `bag` counts what is not known to be elsewhere: the bag,
         # Mister X's hand and his face-down tickets; a line that would need more is refused.
@@ -129,10 +140,9 @@ class Game:
         self.known = bool(mrx)
         if mrx:
             if not graph.is_station(mrx) or mrx not in rings:
-                raise RuleError("bad_input", "Mister X starts on one of the %s rings: %s"
-                                % (LEVEL_NAMES[level], ", ".join(str(c) for c in rings)))
+                raise RuleError("bad_input", "mrx_start_ring", LEVEL_NAMES[level])
             if mrx in detectives:
-                raise RuleError("bad_input", "Mister X cannot start on a detective's city")
+                raise RuleError("bad_input", "mrx_start_taken", mrx)
         self.mrx = mrx
         self.log = bytearray([mrx]) if mrx else bytearray()  # his cities, entry 0 first (full mode)
         self.log_tickets = []  # the ticket of each move (full mode)
@@ -162,7 +172,7 @@ class Game:
             i = int(name[1]) - 1
             if i < self.n:
                 return i
-        raise RuleError("bad_input", "no piece %r: D1..D%d" % (name, self.n))
+        raise RuleError("bad_input", "no_piece", name)
 
     def hand_index(self, name):
         if name == "X":
@@ -171,7 +181,7 @@ class Game:
             i = int(name[1])
             if i < len(self.hand_size):
                 return i
-        raise RuleError("bad_input", "no hand %r: X or P1..P%d" % (name, len(self.hand_size) - 1))
+        raise RuleError("bad_input", "no_hand", name)
 
     def hand_name(self, h):
         return "X" if h == 0 else "P%d" % h
@@ -184,7 +194,7 @@ class Game:
 
     def _not_over(self):
         if self.phase == PH_OVER:
-            raise RuleError("game_over", "the game is over")
+            raise RuleError("game_over")
 
     def _end(self, result, reason):
         self.result = result
@@ -200,7 +210,7 @@ class Game:
             have = self.hands[hand]
             for t in range(KINDS):
                 if need[t] > have[t]:
-                    raise RuleError("no_ticket", "%s holds %d %s" % (self.hand_name(hand), have[t], ticket_name(t)))
+                    raise RuleError("no_ticket", "hand_holds", self.hand_name(hand), have[t], ticket_name(t))
         return need
 
     def _remove(self, hand, tickets):
@@ -218,26 +228,26 @@ class Game:
             pass
         elif self.phase == PH_MRX_REFILL:
             if hand != 0:
-                raise RuleError("wrong_turn", "Mister X refills his hand first")
+                raise RuleError("wrong_turn", "mrx_refills_first")
         elif self.phase in (PH_DET, PH_DET_REFILL):
             if hand == 0:
-                raise RuleError("wrong_turn", "Mister X refills in his own turn")
+                raise RuleError("wrong_turn", "mrx_own_turn")
             self._det_moves_done()
         else:
-            raise RuleError("wrong_turn", "no hand refills now: it is Mister X's move")
+            raise RuleError("wrong_turn", "mrx_turn")
         if self.drawn & (1 << hand):
-            raise RuleError("already_moved", "%s has already drawn this turn" % self.hand_name(hand))
+            raise RuleError("already_moved", "drawn_already", self.hand_name(hand))
         secret = tickets is None
         if secret and (hand != 0 or self.known):
-            raise RuleError("bad_input", "a draw lists its tickets")
+            raise RuleError("bad_input", "field", "tickets")
         if not secret and hand == 0 and not self.known:
-            raise RuleError("bad_input", "Mister X's hand is secret: his draws are counts")
+            raise RuleError("bad_input", "secret_hand")
         n = count if secret else len(tickets)
         need = self.hand_size[hand] - self.hand_count[hand]
         recycle = need > self.bag_total
         expected = min(need, self.bag_total + (self.out_total if recycle else 0))
         if n != expected:
-            raise RuleError("bad_draw", "%s must draw %d tickets, not %d" % (self.hand_name(hand), expected, n))
+            raise RuleError("bad_draw", "draw_count", self.hand_name(hand), expected, n)
         if not secret:
             drawn = bytearray(KINDS)
             for t in tickets:
@@ -246,7 +256,7 @@ class Game:
                 pool = self.bag[t] + (self.out[t] if recycle else 0)
                 # secret mode: `bag` also holds Mister X's hand, so only the upper bound is known
                 if drawn[t] > pool or (recycle and self.known and drawn[t] < self.bag[t]):
-                    raise RuleError("not_in_bag", "the bag cannot give %d %s" % (drawn[t], ticket_name(t)))
+                    raise RuleError("not_in_bag", "bag_lacks", drawn[t], ticket_name(t))
         if recycle:  # the bag ran empty: the spent tickets go back in (ambiguity 18)
             for t in range(KINDS):
                 self.bag[t] += self.out[t]
@@ -267,23 +277,23 @@ class Game:
         self._not_over()
         if self.phase == PH_MRX_REFILL:
             if hand != 0:
-                raise RuleError("wrong_turn", "it is Mister X's turn")
+                raise RuleError("wrong_turn", "mrx_turn")
         elif self.phase in (PH_DET, PH_DET_REFILL):
             if hand == 0:
-                raise RuleError("wrong_turn", "Mister X discards in his own turn")
+                raise RuleError("wrong_turn", "mrx_own_turn")
             self._det_moves_done()
         else:
-            raise RuleError("wrong_turn", "no discards now")
+            raise RuleError("wrong_turn", "no_discards")
         if self.drawn & (1 << hand) or self.discarded & (1 << hand):
-            raise RuleError("already_moved", "%s discards once, before drawing" % self.hand_name(hand))
+            raise RuleError("already_moved", "discard_once", self.hand_name(hand))
         secret = tickets is None
         if secret and (hand != 0 or self.known):
-            raise RuleError("bad_input", "a discard lists its tickets")
+            raise RuleError("bad_input", "field", "tickets")
         if not secret and hand == 0 and not self.known:
-            raise RuleError("bad_input", "Mister X's hand is secret: his discards are counts")
+            raise RuleError("bad_input", "secret_hand")
         if secret:
             if not 0 <= count <= self.hand_count[0]:
-                raise RuleError("no_ticket", "Mister X holds %d tickets" % self.hand_count[0])
+                raise RuleError("no_ticket", "mrx_holds", self.hand_count[0])
             tickets = ()
             self.hand_count[0] -= count
             self.bag_total += count
@@ -328,7 +338,7 @@ class Game:
     def legal_mrx(self, hand=None, here=None):
         """Mister X's single moves with his hand: sorted [city, ticket] (full mode)."""
         if not self.known:
-            raise RuleError("bad_input", "Mister X's city and hand are secret")
+            raise RuleError("bad_input", "mrx_secret")
         hand = self.hands[0] if hand is None else hand
         here = here or self.mrx
         g = self.graph
@@ -348,60 +358,59 @@ class Game:
         and no step has a city unless it ends the game at his destination."""
         self._not_over()
         if self.phase != PH_MRX:
-            raise RuleError("wrong_turn", "it is not Mister X's move" if self.phase != PH_DEAL else "the hands are not dealt yet")
+            raise RuleError("wrong_turn", "detectives_turn" if self.phase != PH_DEAL else "not_dealt")
         g = self.graph
         if special is None:
             if len(spend) or len(steps) > 1:
-                raise RuleError("bad_special", "two moves are a double move: 'special': 'double'")
+                raise RuleError("bad_special", "two_moves_double")
         elif special in ("double", "covert"):
             symbol = FOOTPRINTS if special == "double" else SILHOUETTES
             if len(spend) != SPECIAL_COST or any((t & 3) != symbol for t in spend):
-                raise RuleError("bad_special", "a %s move spends %d %s tickets" % (special, SPECIAL_COST, SYMBOL_NAMES[symbol]))
+                raise RuleError("bad_special", "special_cost", special, SPECIAL_COST, SYMBOL_NAMES[symbol])
             if len(steps) != (2 if special == "double" else 1):
-                raise RuleError("bad_special", "a double move is two moves, a covert move one")
+                raise RuleError("bad_special", "special_moves")
         else:
-            raise RuleError("bad_input", "special is 'double' or 'covert'")
+            raise RuleError("bad_input", "field", "special")
         used = list(spend) + [t for t, _to in steps if t is not None]
         need = self._take(0, used)
 
         if not self.known:  # he cannot show a ticket the detectives know to be elsewhere
             for t in range(KINDS):
                 if need[t] > self.bag[t]:
-                    raise RuleError("no_ticket", "Mister X cannot hold %d %s: the others are known to be elsewhere"
-                                    % (need[t], ticket_name(t)))
+                    raise RuleError("no_ticket", "mrx_cannot_hold", need[t], ticket_name(t))
         if not self.known and len(spend) + len(steps) > self.hand_count[0]:
-            raise RuleError("no_ticket", "Mister X holds %d tickets" % self.hand_count[0])
+            raise RuleError("no_ticket", "mrx_holds", self.hand_count[0])
         if not steps:
             if self.known and self.legal_mrx():
-                raise RuleError("must_move", "Mister X can move, so he must")
+                raise RuleError("must_move")
         cities = []
         if self.known:
             here = self.mrx
             for i in range(len(steps)):
                 t, to = steps[i]
                 if t is None:
-                    raise RuleError("bad_input", "each move names its ticket")
+                    raise RuleError("bad_input", "name_ticket")
                 if not g.is_station(to):
-                    raise RuleError("bad_input", "'to' must be a city of the map")
+                    raise RuleError("bad_input", "field", "to")
                 self._check_step(here, t >> 2, to)
                 if self.holder(to) >= 0:
-                    raise RuleError("occupied", "city %d is held by %s" % (to, "D%d" % (self.holder(to) + 1)))
+                    raise RuleError("occupied", "held_by", to, "D%d" % (self.holder(to) + 1))
                 if to == g.destination(self.level) and i < len(steps) - 1:
-                    raise RuleError("bad_special", "the first move reaches the destination: the game ends there")
+                    raise RuleError("bad_special", "ends_at_destination")
                 cities.append(to)
                 here = to
         else:
             for t, to in steps:
                 if special != "covert" and t is None:
-                    raise RuleError("bad_input", "a face-up move names its ticket")
+                    raise RuleError("bad_input", "name_ticket")
                 if special == "covert" and t is not None:
-                    raise RuleError("bad_input", "a covert move's ticket is face down")
+                    raise RuleError("bad_input", "covert_face_down")
                 if to and to != g.destination(self.level):
-                    raise RuleError("bad_input", "Mister X's city is secret except at his destination")
+                    raise RuleError("bad_input", "secret_station")
             after = self._sets(self.moves, [COVERT if special == "covert" else t >> 2 for t, _to in steps])
             end = steps[-1][1] if steps else 0
             if not any(after) or (end and not _has(after, end)):
-                raise RuleError("not_connected", "Mister X cannot be there after these moves")
+                raise RuleError("not_connected", "mrx_unreachable_eu")
         # apply
         self._not_cornered()
         self._remove(0, used)
@@ -451,10 +460,9 @@ class Game:
     def _check_step(self, here, transport, to):
         g = self.graph
         if not g.allows(here, transport):
-            raise RuleError("kind", "city %d may be left by %s only" % (
-                here, " or ".join(TRANSPORT_NAMES[:g.kinds[here] + 1])))
+            raise RuleError("kind", "leave_by", here, g.kinds[here] + 1)
         if not g.connected(here, to, transport):
-            raise RuleError("not_connected", "no %s line from %d to %d" % (TRANSPORT_NAMES[transport], here, to))
+            raise RuleError("not_connected", "no_line", TRANSPORT_NAMES[transport], here, to)
 
     # --- the detectives ----------------------------------------------------------------------
     def _targets(self, i, transport, out):
@@ -605,24 +613,23 @@ class Game:
     def _det_moves_done(self):
         for i in range(self.n):
             if not self.moved & (1 << i) and self.can_move(i):
-                raise RuleError("wrong_turn", "D%d can still move" % (i + 1))
+                raise RuleError("wrong_turn", "can_still_move", "D%d" % (i + 1))
 
     def move(self, i, ticket, to):
         """Detective i moves with a ticket of its player's hand."""
         self._not_over()
         if self.phase != PH_DET:
-            raise RuleError("wrong_turn", "detectives move after Mister X's turn, before the refills")
+            raise RuleError("wrong_turn", "detectives_after_mrx")
         if self.moved & (1 << i):
-            raise RuleError("already_moved", "D%d has moved this round" % (i + 1))
+            raise RuleError("already_moved", "moved_already", "D%d" % (i + 1))
         if self.special:
-            raise RuleError("wrong_turn", "the detectives' moves ended with their special operation")
+            raise RuleError("wrong_turn", "after_special")
         h = self.owner[i]
         self._take(h, [ticket])
         self._land(i, ticket >> 2, to)
         counts = self._transport_counts()
         if self._moves_after(i, to, ticket >> 2, counts) + 1 < self._most_moves(self.moved, counts):
-            raise RuleError("fewer_moves", "then fewer detectives could move than another choice allows: "
-                            "as many as possible must move")
+            raise RuleError("fewer_moves")
         self.hands[h][ticket] -= 1
         self.hand_count[h] -= 1
         self.bag[ticket] += 1  # a detective's moving ticket goes back into the bag at once
@@ -632,13 +639,13 @@ class Game:
 
     def _land(self, i, transport, to):
         if not self.graph.is_station(to):
-            raise RuleError("bad_input", "'to' must be a city of the map")
+            raise RuleError("bad_input", "field", "to")
         self._check_step(self.pos[i], transport, to)
         if to == self.round_start[i]:
-            raise RuleError("returned", "D%d began this round on %d: it may not return there" % (i + 1, to))
+            raise RuleError("returned", "began_on", "D%d" % (i + 1), to)
         j = self.holder(to)
         if j >= 0:
-            raise RuleError("occupied", "city %d is held by D%d" % (to, j + 1))
+            raise RuleError("occupied", "held_by", to, "D%d" % (j + 1))
 
     def _arrive(self, i, to):
         self.pos[i] = to
@@ -652,13 +659,13 @@ class Game:
         """spend: [(hand, ticket)] of the detectives; checked, not applied."""
         n = len(spend)
         if n not in INVESTIGATION_BACK:
-            raise RuleError("bad_special", "the detectives spend 3, 4 or 5 tickets")
+            raise RuleError("bad_special", "spend_count")
         per = [[] for _ in self.hand_size]
         for h, t in spend:
             if h == 0:
-                raise RuleError("bad_input", "the detectives spend from their own hands")
+                raise RuleError("bad_input", "own_hands")
             if (t & 3) != symbol:
-                raise RuleError("bad_special", "%s is not a %s ticket" % (ticket_name(t), SYMBOL_NAMES[symbol]))
+                raise RuleError("bad_special", "wrong_symbol", ticket_name(t), SYMBOL_NAMES[symbol])
             per[h].append(t)
         for h in range(1, len(per)):
             self._take(h, per[h])
@@ -667,10 +674,10 @@ class Game:
     def _special_allowed(self):
         self._not_over()
         if self.phase != PH_DET:
-            raise RuleError("wrong_turn", "the detectives' operation comes after their moves, before the refills")
+            raise RuleError("wrong_turn", "special_when")
         self._det_moves_done()
         if self.special:
-            raise RuleError("special_used", "one investigation or extra move a round")
+            raise RuleError("special_used")
 
     def _pay(self, per):
         for h in range(1, len(per)):
@@ -687,14 +694,13 @@ class Game:
         per = self._spend(spend, MAGNIFIER)
         entry = self.moves - INVESTIGATION_BACK[len(spend)]
         if entry < 0:
-            raise RuleError("too_early", "Mister X has made %d moves: nothing to show %d moves back"
-                            % (self.moves, INVESTIGATION_BACK[len(spend)]))
+            raise RuleError("too_early", "moves_back", self.moves, INVESTIGATION_BACK[len(spend)])
         if self.known:
             city = self.log[entry]
         else:
             city = shown
             if not self.graph.is_station(city) or not self._possible_at(entry, city):
-                raise RuleError("bad_input", "Mister X cannot have been on %r at entry %d" % (city, entry))
+                raise RuleError("bad_input", "not_at_entry", city, entry)
         self._pay(per)
         self.special = True
         self.trail[entry][2] = city
@@ -714,16 +720,16 @@ class Game:
         """Secret mode: the host says detective i stands on Mister X."""
         self._not_over()
         if self.known:
-            raise RuleError("bad_input", "the rules see a capture themselves")
+            raise RuleError("bad_input", "capture_seen")
         if not self.is_candidate(self.pos[i]):
-            raise RuleError("bad_input", "Mister X cannot be on city %d" % self.pos[i])
+            raise RuleError("bad_input", "mrx_cannot_be", self.pos[i])
         self._end("detectives", "capture")
 
     def cornered(self):
         """Secret mode: the host says Mister X, at the start of his turn, has no free neighbour."""
         self._not_over()
         if self.known or self.phase != PH_MRX:
-            raise RuleError("bad_input", "only the host of a secret game declares it, at his turn")
+            raise RuleError("bad_input", "stuck_by_host")
         self._end("detectives", "mrx_stuck")
 
     # --- the end of the round ----------------------------------------------------------------
@@ -732,11 +738,11 @@ class Game:
         gives them. Every visited, not shown city leaves the last five entries' possible cities."""
         self._not_over()
         if self.phase not in (PH_DET, PH_DET_REFILL):
-            raise RuleError("wrong_turn", "the position check ends the detectives' turn")
+            raise RuleError("wrong_turn", "check_ends_turn")
         self._det_moves_done()
         for h in range(1, len(self.hand_size)):
             if not self.drawn & (1 << h):
-                raise RuleError("wrong_turn", "P%d has not refilled" % h)
+                raise RuleError("wrong_turn", "not_refilled", "P%d" % h)
         # "the last five cities he has been in" (docs/rules-europe.md, ambiguity 13): the five log
         # entries before his current one, whose city the next sentence of the rulebook deals with
         first = self.moves - WINDOW
@@ -757,11 +763,11 @@ class Game:
             for k in range(len(seen)):
                 c = seen[k]
                 if not self.graph.is_station(c) or not _has(self.landed, c):
-                    raise RuleError("bad_input", "no detective visited %r this round" % (c,))
+                    raise RuleError("bad_input", "not_visited", c)
                 if k and c == seen[k - 1]:
-                    raise RuleError("bad_input", "city %d is shown twice" % c)
+                    raise RuleError("bad_input", "shown_twice", c)
                 if not _has(window, c):
-                    raise RuleError("bad_input", "Mister X cannot have been on %d in his last %d cities" % (c, WINDOW))
+                    raise RuleError("bad_input", "not_in_window", c, WINDOW)
         for c in range(1, self.graph.stations + 1):
             if _has(self.landed, c):
                 _add(self.trail[self.moves][1], c)  # no capture: he is not there now

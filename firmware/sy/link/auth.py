@@ -225,7 +225,7 @@ class LinkAuth:
             try:
                 key = key_arg(v)
             except ValueError:
-                raise RuleError("bad_input", "key must be 64 hex digits 0-9, a-f")
+                raise RuleError("bad_input", "field", "key")
             self.present(key)
         out["session"] = self.session.decode()
         out["auth_n"] = self.last_n
@@ -242,13 +242,10 @@ class LinkAuth:
         if why is None:
             return
         if why == "no_key":
-            raise RuleError("no_key", "the board restarted: Mister X's host must give the game's key again "
-                            "(hello with key) before it speaks for him")
+            raise RuleError("no_key")
         if why == "replayed":
-            raise RuleError("replayed", "this line's counter n is not above the last one taken (%d): a line "
-                            "sent before", self.last_n)
-        raise RuleError("unauthenticated", "%s speaks for Mister X: only his host can send it (the line's tag "
-                        "is missing or wrong)", cmd)
+            raise RuleError("replayed", "counter", self.last_n)
+        raise RuleError("unauthenticated", "untagged", cmd)
 
     # --- lines --------------------------------------------------------------------------------
     def verify(self, raw, n):

@@ -13,7 +13,7 @@ ProtoError = RuleError  # a refused command: the same code and sentence as a ref
 
 def ticket_arg(name, what="ticket"):
     if name not in TICKET_NAMES:
-        raise ProtoError("bad_input", "%s must be taxi, bus, underground or black, not %r", what, name)
+        raise ProtoError("bad_input", "field", what)
     return TICKET_NAMES.index(name)
 
 
@@ -22,7 +22,7 @@ def station_arg(v, what="to", required=False):
     if v is None and not required:
         return 0
     if not isinstance(v, int) or isinstance(v, bool) or not 1 <= v <= 199:
-        raise ProtoError("bad_input", "%s must be a station number 1..199", what)
+        raise ProtoError("bad_input", "field", what)
     return v
 
 
@@ -36,7 +36,7 @@ def commit_arg(v):
     if v is None:
         return None
     if not isinstance(v, str) or len(v) != 64 or not all(c in _HEX for c in v.encode()):
-        raise ProtoError("bad_input", "commit must be a SHA-256 hex digest (64 characters 0-9, a-f)")
+        raise ProtoError("bad_input", "field", "commit")
     return v
 
 

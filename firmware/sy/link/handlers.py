@@ -26,7 +26,7 @@ def handle_mrx(p, msg):
     if "double" in msg:
         d = msg["double"]
         if not isinstance(d, list) or len(d) != 2 or not isinstance(d[0], dict) or not isinstance(d[1], dict):
-            raise ProtoError("bad_input", "double must be a list of two moves")
+            raise ProtoError("bad_input", "field", "double")
         seq, reveal = mrxturn.double(b, ticket_arg(d[0].get("ticket")), station_arg(d[0].get("to")),
                                      commit_arg(d[0].get("commit")), ticket_arg(d[1].get("ticket")),
                                      station_arg(d[1].get("to")), commit_arg(d[1].get("commit")))
@@ -39,7 +39,7 @@ def handle_mrx(p, msg):
 def handle_choose(p, msg):
     t = ticket_arg(msg.get("ticket"))
     if t > 2 or not p.board.choose(t):
-        raise ProtoError("wrong_turn", "no piece is waiting for a ticket choice")
+        raise ProtoError("wrong_turn", "no_choice")
     return {"seq": p.board.store.seq}
 
 
@@ -48,7 +48,7 @@ def handle_undo(p, msg):
     line: sy/link/auth.py) for a final move."""
     consent = msg.get("consent", False)
     if consent is not True and consent is not False:
-        raise ProtoError("bad_input", "consent must be true or false")
+        raise ProtoError("bad_input", "field", "consent")
     from sy.play import undo
     return {"seq": undo.take_back(p.board, msg.get("piece"), consent)}
 
@@ -92,7 +92,7 @@ def _record_steps(p, rid, lines):
 def handle_setup(p, msg):
     b = p.board
     if b.stage in (SETUP, PLAY) and not msg.get("replace"):
-        raise ProtoError("wrong_turn", "a game is in progress; send replace: true to abandon it")
+        raise ProtoError("wrong_turn", "in_progress")
     commit_arg(msg.get("commit"))
     key = None
     if msg.get("key") is not None:  # never journalled: only its hash is kept (sy/link/auth.py)
@@ -100,7 +100,7 @@ def handle_setup(p, msg):
         try:
             key = key_arg(msg.get("key"))
         except ValueError:
-            raise ProtoError("bad_input", "key must be 64 hex digits 0-9, a-f")
+            raise ProtoError("bad_input", "field", "key")
     from sy.play import newgame
     p.revealed = None  # a reveal under way read the old game's journal: its offsets mean nothing now
     seq = newgame.new_game(b, msg)  # reads only the setup's own keys
@@ -118,7 +118,7 @@ def handle_setup(p, msg):
 
 def handle_reset(p, msg):
     if msg.get("confirm") is not True:  # not any truthy value: "no", 1 and [0] do not abandon a game
-        raise ProtoError("bad_input", "reset abandons the game: send confirm: true")
+        raise ProtoError("bad_input", "field", "confirm")
     from sy.play import newgame
     newgame.reset(p.board)
     auth = p.keyed_auth()
@@ -151,16 +151,16 @@ def handle_reveal(p, msg):
     steps (a generator: sy/link/proto.py step()), a journal line a scan cycle."""
     b = p.board
     if b.game is None or b.game.result is None:
-        raise ProtoError("wrong_turn", "Mister X's moves are revealed only after the game")
+        raise ProtoError("wrong_turn", "not_over")
     moves = msg.get("moves")
     offset = msg.get("offset", 0)
     if not isinstance(moves, list):
-        raise ProtoError("bad_input", "moves must be a list of [salt, station]")
+        raise ProtoError("bad_input", "field", "moves")
     if not isinstance(offset, int) or isinstance(offset, bool):
-        raise ProtoError("bad_input", "offset must be the index of the chunk's first move")
+        raise ProtoError("bad_input", "field", "offset")
     if offset == 0:
         if _verified(b.store):  # a route that did not match may be sent again; one that did is the last word
-            raise ProtoError("already_verified", "the game is verified already: a verified game stays verified")
+            raise ProtoError("already_verified")
         # the game is over: what only play needs goes, collected before the check's modules load
         # (the reveal's start was the game's heap peak with both: docs/memory.md)
         for name in _PLAY_ONLY:
@@ -172,7 +172,7 @@ def handle_reveal(p, msg):
         p.revealed = verify.new_state()
     state = p.revealed
     if state is None or offset != state[0]:
-        raise ProtoError("bad_input", "the next chunk starts at offset %d" % (state[0] if state else 0))
+        raise ProtoError("bad_input", "next_chunk", state[0] if state else 0)
     return _reveal_steps(p, verify, state, msg.get("start"), moves, bool(msg.get("more")))
 
 
@@ -195,7 +195,7 @@ def _reveal_steps(p, verify, state, start, moves, more):
     verify = moves = None
     yield COLLECT_FIRST
     seq = b.commit_line(line)
-    return {"seq": seq, "verified": line["ok"], "message": line["message"], "received": state[0]}
+    return {"seq": seq, "verified": line["ok"], "why": line["why"], "args": line["args"], "received": state[0]}
 
 
 # --- reeds out of service (docs/protocol.md, "Reeds out of service") ----------------------------
@@ -204,7 +204,7 @@ def handle_reed(p, msg):
     s = station_arg(msg.get("station"), "station", True)
     out = msg.get("out")
     if out is not True and out is not False:
-        raise ProtoError("bad_input", "out must be true (take the reed out of service) or false (back in)")
+        raise ProtoError("bad_input", "field", "out")
     from sy.play import deadreed
     return {"dead": deadreed.set_reed(p.board, p.app, s, out)}
 
@@ -220,7 +220,7 @@ def handle_place(p, msg):
     elif t in TICKET_NAMES[:3]:
         t = TICKET_NAMES.index(t)
     else:
-        raise ProtoError("bad_input", "ticket must be taxi, bus or underground")
+        raise ProtoError("bad_input", "field", "ticket")
     from sy.play import deadreed
     seq = deadreed.place(b, msg.get("piece"), s, t)
     if seq:

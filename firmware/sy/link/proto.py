@@ -145,12 +145,18 @@ class Protocol:
         obj["ok"] = True
         self.link.send_json(obj)
 
-    def _error(self, rid, code, message):
-        self.link.send_json({"id": rid, "ok": False, "error": code, "message": message})
+    def _error(self, rid, code, why=None, *values):
+        """An error reply: codes and values, the host words them (docs/protocol.md, "Error codes")."""
+        obj = {"id": rid, "ok": False, "error": code}
+        if why:
+            obj["why"] = why
+        if values:
+            obj["args"] = list(values)
+        self.link.send_json(obj)
 
     # --- input --------------------------------------------------------------------------------
     def too_long(self):
-        self._error(None, "too_long", "the line is longer than %d bytes" % len(self.link.buf))
+        self._error(None, "too_long", "line_long", len(self.link.buf))
 
     def handle(self, raw):
         rid = cmd = None
@@ -163,28 +169,28 @@ class Protocol:
             except (ValueError, UnicodeError):
                 valid = False
             if not valid:
-                raise ProtoError("bad_input", "the line is not valid JSON")
+                raise ProtoError("bad_input", "not_json")
             if not isinstance(msg, dict):
-                raise ProtoError("bad_input", "a command must be a JSON object")
+                raise ProtoError("bad_input", "not_object")
             rid = msg.get("id")
             if rid is not None and (not isinstance(rid, int) or isinstance(rid, bool)):
                 rid = None
-                raise ProtoError("bad_input", "id must be an integer")
+                raise ProtoError("bad_input", "field", "id")
             name = msg.get("cmd")
             if not isinstance(name, str):
-                raise ProtoError("bad_input", "unknown command %r", name)
+                raise ProtoError("bad_input", "field", "cmd")
             cmd = name
             entry = COMMANDS.get(cmd) or (_SERVICE if cmd[:4] == "svc_" else None)
             if entry is None:
-                raise ProtoError("bad_input", "unknown command %r", cmd)
+                raise ProtoError("bad_input", "unknown_command")
             fn, stage, changes_game, reads_journal, drops = entry
             if isinstance(fn, str):  # the game's: loaded at the first of them, kept (docs/memory.md)
                 from sy.link import handlers
                 fn = getattr(handlers, fn)
             if changes_game and self.app is not None and self.app.board is not self.board:
-                raise ProtoError("wrong_turn", "the board is in service mode: end yard calibrate/selftest first")
+                raise ProtoError("wrong_turn", "service_mode")
             if rid is None and cmd != "ack":
-                raise ProtoError("bad_input", "every command but ack needs an integer id")
+                raise ProtoError("bad_input", "field", "id")
             if stage == _IN_PLAY:
                 self.board.require_play()
             # a line that speaks for Mister X: his host's tag, or refused here, before anything changes
@@ -234,11 +240,11 @@ class Protocol:
     def _refuse(self, rid, e):
         """The error reply for what a command raised: nothing here may crash the board."""
         if isinstance(e, RuleError):
-            self._error(rid, e.code, e.message)
+            self.link.send_json(e.reply({"id": rid, "ok": False}))
         elif isinstance(e, MemoryError):
-            self._error(rid, "no_memory", "the board ran out of memory for this command")
+            self._error(rid, "no_memory")
         else:  # a bug: report it, keep the board alive
-            self._error(rid, "internal", "%s: %s" % (type(e).__name__, e))
+            self._error(rid, "internal", type(e).__name__)  # the exception's class; the REPL shows the rest
             if hasattr(sys, "print_exception"):
                 sys.print_exception(e)
 
@@ -252,10 +258,10 @@ class Protocol:
         """The status, with the versions; handle() then resends the events after `acked`."""
         v = msg.get("proto")
         if not isinstance(v, int) or isinstance(v, bool) or v != PROTO:  # 1.0 and true are not the version 1
-            raise ProtoError("version", "the board speaks protocol %d, the host %r" % (PROTO, v))
+            raise ProtoError("version", "protocol", PROTO)
         acked = msg.get("acked", 0)
         if not isinstance(acked, int) or acked < 0:
-            raise ProtoError("bad_input", "acked must be a whole number")
+            raise ProtoError("bad_input", "field", "acked")
         from sy.play.status import status  # with the first hello, not at boot (the handlers' reason, below)
         b = self.board
         st = status(b)
@@ -272,7 +278,7 @@ class Protocol:
         """An event the host has (the board keeps no count: the host's hello says what it has)."""
         seq = msg.get("seq")
         if not isinstance(seq, int) or seq < 0 or seq > self.board.store.seq:
-            raise ProtoError("bad_input", "seq must be an event number the board sent")
+            raise ProtoError("bad_input", "field", "seq")
         return None
 
     def handle_ping(self, msg):

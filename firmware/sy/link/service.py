@@ -100,7 +100,7 @@ class Service:
         else:
             k = msg.get("index")
             if not isinstance(k, int) or isinstance(k, bool) or not 0 <= k < L.count:
-                raise SvcError("bad_input", "index must be an LED chain index 0..%d" % (L.count - 1))
+                raise SvcError("bad_input", "field", "index")
             r, g, b = _rgb(msg.get("rgb", (255, 255, 255)))
             if not msg.get("keep"):
                 L.clear()
@@ -124,16 +124,16 @@ class Service:
     def bus(self, msg):
         reeds = getattr(self.app.inputs, "reeds", None)
         if reeds is None or not hasattr(reeds, "spi"):
-            raise SvcError("bad_input", "this board has no SPI reed chain to test (a simulated board)")
+            raise SvcError("bad_input", "no_spi")
         rates = msg.get("baudrates")
         reads = msg.get("reads", 20)
         if not isinstance(rates, list) or not 0 < len(rates) <= 12:
-            raise SvcError("bad_input", "baudrates must be a list of 1..12 clocks in Hz")
+            raise SvcError("bad_input", "field", "baudrates")
         for b in rates:
             if not isinstance(b, int) or isinstance(b, bool) or not 10000 <= b <= 10000000:
-                raise SvcError("bad_input", "each baudrate must be 10000..10000000 Hz")
+                raise SvcError("bad_input", "field", "baudrates")
         if not isinstance(reads, int) or isinstance(reads, bool) or not 2 <= reads <= 500:
-            raise SvcError("bad_input", "reads must be 2..500")
+            raise SvcError("bad_input", "field", "reads")
         faults = reeds.faults
         out = {"results": bus_sweep(reeds, rates, reads, bytearray(self.app.chips)),
                "configured": reeds.baudrate, "spi_mode": reeds.spi_mode, "chain": None}
@@ -183,10 +183,10 @@ def bus_sweep(reeds, baudrates, reads, buf):
 
 def _rgb(v):
     if not isinstance(v, (list, tuple)) or len(v) != 3:
-        raise SvcError("bad_input", "a colour is [r, g, b], each 0..255")
+        raise SvcError("bad_input", "field", "rgb")
     for c in v:
         if not isinstance(c, int) or isinstance(c, bool) or not 0 <= c <= 255:
-            raise SvcError("bad_input", "a colour is [r, g, b], each 0..255")
+            raise SvcError("bad_input", "field", "rgb")
     return v[0], v[1], v[2]
 
 
@@ -202,8 +202,7 @@ def begin(app, msg):
     b = app.board
     playing = b.stage in (SETUP, PLAY)
     if playing and not msg.get("pause"):
-        raise SvcError("wrong_turn", "a game is in progress: finish it, reset it, or send pause: true "
-                                     "(the game then waits for the pieces to be put back)")
+        raise SvcError("wrong_turn", "game_on")
     app.board = Service(app, b, playing)
     return {"paused": playing, "chips": app.chips, "count": app.leds.count}
 
@@ -233,7 +232,7 @@ def handle(proto, msg):
         return {"was_active": was}
     svc = _active(app)
     if svc is None:
-        raise SvcError("wrong_turn", "not in service mode: send svc_begin first")
+        raise SvcError("wrong_turn", "not_service")
     svc.last_cmd = svc.now
     if cmd == "svc_led":
         return svc.led(msg)
@@ -243,4 +242,4 @@ def handle(proto, msg):
         return svc.info(msg)
     if cmd == "svc_bus":
         return svc.bus(msg)
-    raise SvcError("bad_input", "unknown command %r" % (cmd,))
+    raise SvcError("bad_input", "unknown_command")

@@ -257,16 +257,16 @@ class Board:
     def require_play(self):
         """The game, when a command may change it now; else RuleError, saying what is in the way."""
         if self.game is None or self.stage == IDLE:
-            raise RuleError("wrong_turn", "no game is set up")
+            raise RuleError("wrong_turn", "no_game")
         if self.stage == SETUP:
-            raise RuleError("wrong_turn", "the pieces are not on their start stations yet")
+            raise RuleError("wrong_turn", "not_placed")
         if self.stage == OVER:
-            raise RuleError("game_over", "the game is over")
+            raise RuleError("game_over")
         if self.restoring:
-            raise RuleError("wrong_turn", "pieces moved while the board was off: put them back first")
+            raise RuleError("wrong_turn", "restoring")
         if self.hand == HAND_TAKEN_BACK:
             p = self.piece
-            raise RuleError("wrong_turn", "a move was taken back: put %s back on station %d first",
+            raise RuleError("wrong_turn", "put_back",
                             self.game.piece_name(p), self.game.pos[p])
         return self.game
 
@@ -335,7 +335,7 @@ class Board:
         if self.piece_in_hand() != piece:
             bl = self.blind
             if bl is None or not bl.dead[g.pos[piece]] or not self._may_mask() & (1 << piece) or self.n_missing:
-                raise RuleError("wrong_turn", "%s is not in hand", g.piece_name(piece))
+                raise RuleError("wrong_turn", "not_in_hand", g.piece_name(piece))
             self._lift(piece, True)
         if ticket >= 0:
             self._chosen_ticket = ticket
@@ -343,7 +343,7 @@ class Board:
         if placed == _PLACED_ILLEGAL:
             if ticket >= 0:
                 self._chosen_ticket = -1  # the ticket that came with it is forgotten
-            raise RuleError("illegal", "%s cannot go to %d now", g.piece_name(piece), station)
+            raise RuleError("illegal", "cannot_go", g.piece_name(piece), station)
         return 0 if placed == _PLACED_ASKING else self.store.seq
 
     # --- reed changes and buttons ---------------------------------------------------------
@@ -567,12 +567,12 @@ class Board:
             self.hand = HAND_LIFTED
             self._ask_at = self._ask_tickets = 0
             if guide is not None:
-                code, msg = "guided", "%s goes to %d" % (g.piece_name(guide[0]), guide[1])
+                code, why, args = "guided", "guided_to", [g.piece_name(guide[0]), guide[1]]
             else:
                 from sy.play import report  # why it is illegal
-                code, msg = report.why(g, p, to, self._chosen_ticket)
+                code, why, args = report.why(g, p, to, self._chosen_ticket)
             self.out.note({"note": "illegal", "piece": g.piece_name(p), "station": to, "error": code,
-                           "message": msg})
+                           "why": why, "args": args})
             return _PLACED_ILLEGAL
         if g.is_bobby(p):
             self._commit_move(p, None, to)

@@ -34,14 +34,14 @@ def _write(path, dead):
     place (never over an existing file: FAT cannot); recover() finishes a rewrite a power cut
     interrupted."""
     if not path:
-        raise RuleError("bad_input", "this board has no config file to remember it in")
+        raise RuleError("bad_input", "no_config")
     f = open(path)
     try:
         cfg = json.load(f)
     finally:
         f.close()
     if not isinstance(cfg, dict):
-        raise RuleError("bad_input", "board.json is not a JSON object")
+        raise RuleError("bad_input", "config_bad")
     reeds = cfg.get("reeds")
     if reeds is None:
         reeds = cfg["reeds"] = {}
@@ -96,12 +96,12 @@ def set_reed(b, app, s, out):
         dead.append(s)
         dead.sort()
     if len(dead) > MAX_DEAD:
-        raise RuleError("bad_input", "at most %d reeds can be out of service: repair the board" % MAX_DEAD)
+        raise RuleError("bad_input", "too_many_dead", MAX_DEAD)
     if (bl is not None and bl.dead[s] == 1) != out:
         try:
             _write(config_path(app), dead)
-        except OSError as e:
-            raise RuleError("bad_input", "board.json could not be rewritten (%s): nothing changed" % (e,))
+        except OSError:
+            raise RuleError("bad_input", "config_write")
         if not dead:
             b.blind = None  # every reed works again: no work-around
         elif bl is None:
@@ -123,5 +123,5 @@ def place(b, name, s, t):
     k = b.game.piece_index(name)
     bl = b.blind
     if bl is None or not bl.dead[s]:
-        raise RuleError("bad_input", "station %d's reed is in service: put the piece there" % s)
+        raise RuleError("bad_input", "in_service", s)
     return b.place_unseen(k, s, t)

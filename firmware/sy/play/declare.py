@@ -41,15 +41,15 @@ def proved_station(b, pair):
         return shown or None
     if not isinstance(pair, list) or len(pair) != 2 or not isinstance(pair[0], str) \
             or not isinstance(pair[1], int) or isinstance(pair[1], bool):
-        raise RuleError("unproved", "prove it: reveal [salt, station] of Mister X's current commitment")
+        raise RuleError("unproved", "no_proof")
     salt, s = pair
     if commit is None:  # a surfacing move sent without a commitment: his station is public
         if s != shown:
-            raise RuleError("unproved", "Mister X surfaced on %d, not %d" % (shown, s))
+            raise RuleError("unproved", "surfaced_on", shown, s)
         return s
     from sy.rules import commit as commitlib
     if not commitlib.matches(s, salt, commit):
-        raise RuleError("unproved", "the revealed station does not match Mister X's commitment")
+        raise RuleError("unproved", "proof_mismatch")
     return s
 
 
@@ -57,15 +57,15 @@ def capture(b, name, pair):
     """Piece `name` caught Mister X, proved by pair (proved_station); returns the event's seq."""
     g = b.game
     if g is None:
-        raise RuleError("wrong_turn", "no game is set up")
+        raise RuleError("wrong_turn", "no_game")
     piece = g.piece_index(name)
     if b.stage not in (PLAY, OVER):
-        raise RuleError("wrong_turn", "no game is being played")
+        raise RuleError("wrong_turn", "not_playing")
     from sy.rules import mrxknown
     s = mrxknown.check_capture(g, piece)  # first the public facts: a station he cannot be on is refused outright
     at = proved_station(b, pair)
     if at is not None and at != s:
-        raise RuleError("unproved", "%s stands on %d, Mister X on another station" % (g.piece_name(piece), s))
+        raise RuleError("unproved", "not_on_mrx", g.piece_name(piece), s)
     g.capture(piece)  # the rules allow it after the last round's closing move, too
     return b.commit_capture({"type": "capture", "piece": g.piece_name(piece)})
 
@@ -77,7 +77,7 @@ def cornered(b, pair):
     at = proved_station(b, pair)
     if at is not None:
         if not g.is_candidate(at):
-            raise RuleError("unproved", "Mister X cannot be on %d" % at)
+            raise RuleError("unproved", "mrx_cannot_be", at)
         g.mrx = at  # his station, proved: the rules check that he has no move from there
     try:
         g.mrx_cornered()
@@ -94,5 +94,5 @@ def guide(b, name, to, t):
     g = b.game
     k = g.piece_index(name)
     if not g.to_move() & (1 << k) or (to, t) not in g.legal(k):
-        raise RuleError("not_connected", "%s cannot go to %d that way now" % (g.piece_name(k), to))
+        raise RuleError("not_connected", "cannot_go", g.piece_name(k), to)
     b.guide(k, to, t)

@@ -17,7 +17,7 @@ def _line(ticket, to):
 
 def _check_to(g, move_no, to):
     if to and move_no not in g.reveals:
-        raise RuleError("bad_input", "move %d is secret: the board must not learn Mister X's station", move_no)
+        raise RuleError("bad_input", "secret_move", move_no)
 
 
 def single(b, ticket, to, commit):

@@ -14,7 +14,7 @@ def _ints(obj, key, need):
             if not isinstance(x, int) or isinstance(x, bool):
                 ok = False
     if not ok:
-        raise RuleError("bad_input", "setup.%s must be a list of whole numbers" % key)
+        raise RuleError("bad_input", "field", key)
     return v
 
 
@@ -27,12 +27,12 @@ def _counts(obj, key, names):
     if v is None:
         return None
     if not isinstance(v, dict):
-        raise RuleError("bad_input", "setup.%s must map %s to counts" % (key, ", ".join(names)))
+        raise RuleError("bad_input", "field", key)
     out = []
     for n in names:
         c = v.get(n)
         if not isinstance(c, int) or isinstance(c, bool):
-            raise RuleError("bad_input", "setup.%s.%s must be a whole number" % (key, n))
+            raise RuleError("bad_input", "field", key + "." + n)
         out.append(c)
     return out
 
@@ -44,14 +44,14 @@ def _setup(obj, graph):
     bob = _ints(obj, "bobbies", False)
     two = obj.get("two_player", False)
     if two is not True and two is not False:
-        raise RuleError("bad_input", "setup.two_player must be true or false")
+        raise RuleError("bad_input", "field", "two_player")
     rounds = obj.get("rounds", 22)
     if not isinstance(rounds, int) or isinstance(rounds, bool):
-        raise RuleError("bad_input", "setup.rounds must be a whole number")
+        raise RuleError("bad_input", "field", "rounds")
     reveals = _ints(obj, "reveals", False) if obj.get("reveals") is not None else (3, 8, 13, 18, 24)
     name = obj.get("map", graph.name if graph else "london")
     if graph is not None and name != graph.name:
-        raise RuleError("bad_input", "this board is the %r map, not %r" % (graph.name, name))
+        raise RuleError("bad_input", "other_map", graph.name)
     tickets = _counts(obj, "tickets", _DETECTIVE_TICKETS)
     mrx_tickets = _counts(obj, "mrx_tickets", _MRX_TICKETS)
     game = Game(det, bob, 0, two, tickets, mrx_tickets, rounds, reveals, graph)
@@ -71,7 +71,7 @@ def _setup(obj, graph):
 def new_game(b, obj):
     """Begin the game set up by obj (the setup's keys: docs/protocol.md); returns the setup line's seq."""
     if obj.get("mrx") is not None:
-        raise RuleError("bad_input", "the board must never learn Mister X's station: send mrx null")
+        raise RuleError("bad_input", "secret_station")
     game, line = _setup(obj, b.graph)
     for k in ("rounds", "reveals", "commit"):
         if obj.get(k) is not None:

@@ -52,18 +52,17 @@ def record_lines(store, everything):
 
 
 def why(g, p, to, chosen):
-    """(error code, sentence) for an illegal placement of piece p on station to (chosen: the
+    """(error code, why, args) for an illegal placement of piece p on station to (chosen: the
     ticket chosen before it, or -1)."""
     gr = g.graph
     here = g.pos[p]
     if chosen >= 0 and gr.connected(here, to, chosen):
-        return "no_ticket", "%s has no %s ticket left" % (g.piece_name(p), TICKET_NAMES[chosen])
+        return "no_ticket", "no_ticket_left", [g.piece_name(p), TICKET_NAMES[chosen]]
     for t in range(3):
         if gr.connected(here, to, t):
             if chosen >= 0:
-                return "not_connected", "no %s line joins station %d and station %d" % (
-                    TICKET_NAMES[chosen], here, to)
-            return "no_ticket", "%s has no %s ticket left" % (g.piece_name(p), TICKET_NAMES[t])
+                return "not_connected", "no_line", [TICKET_NAMES[chosen], here, to]
+            return "no_ticket", "no_ticket_left", [g.piece_name(p), TICKET_NAMES[t]]
     if gr.connected(here, to, 3):
-        return "ferry", "only Mister X may take the ferry, with a black ticket"
-    return "not_connected", "station %d is not connected to station %d" % (to, here)
+        return "ferry", "ferry_black", []
+    return "not_connected", "no_link", [to, here]

@@ -25,9 +25,8 @@ def take_back(b, name, consent=False):
         if not n or g.turn_mover(n - 1) != k:
             for i in range(n):
                 if g.turn_mover(i) == k:
-                    raise RuleError("wrong_turn", "%s's move is not the last of this turn: take back the "
-                                    "later ones first" % g.piece_name(k))
-            raise RuleError("wrong_turn", "%s has not moved this turn" % g.piece_name(k))
+                    raise RuleError("wrong_turn", "not_last", g.piece_name(k))
+            raise RuleError("wrong_turn", "not_moved", g.piece_name(k))
     from sy.rules.takeback import FREE
     consented = g.check_take_back(consent) != FREE
     piece, _ticket, home, left = g.take_back()
@@ -37,7 +36,7 @@ def take_back(b, name, consent=False):
 def refusal(b, e):
     """The `refused` note for a take-back the confirm button asked for and the rules refused; a
     final move's names the move, so that Mister X's host can ask him for his consent."""
-    note = {"note": "refused", "error": e.code, "message": e.message}
+    note = e.reply({"note": "refused"})
     g = b.game
     if e.code == "needs_consent" and g is not None and g.n_turn:
         piece = g.turn_mover(g.n_turn - 1)

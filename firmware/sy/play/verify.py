@@ -18,10 +18,11 @@ from sy.rules import commit as commitlib  # with this module, in the command's c
 from sy.storage.store import holds
 
 
-def _pair(v, what):
+def _pair(v, move):
+    """[salt, station] revealed for travel-log entry `move` (1-based; 0: his start)."""
     if not isinstance(v, list) or len(v) != 2 or not isinstance(v[0], str) or not isinstance(v[1], int) \
             or isinstance(v[1], bool):
-        raise RuleError("unfair", "the revealed moves are malformed (%s must be [salt, station])" % what)
+        raise RuleError("unfair", "malformed", move)
     return v[0], v[1]
 
 
@@ -54,15 +55,15 @@ def _entries(store, at):
 
 def _entry(commitlib, graph, here, k, commit, ticket, shown, pair):
     """His station after travel-log entry k (0-based) revealed as pair, coming from `here`;
-    RuleError("unfair", sentence) if it breaks its commitment or the map."""
-    salt, s = _pair(pair, "move %d" % (k + 1))
+    RuleError("unfair", why, ...) if it breaks its commitment or the map."""
+    salt, s = _pair(pair, k + 1)
     if commit and not commitlib.matches(s, salt, commit):
-        raise RuleError("unfair", "move %d does not match its commitment" % (k + 1))
+        raise RuleError("unfair", "move_commit", k + 1)
     if not commit and not shown:
-        raise RuleError("unfair", "move %d was secret but came without a commitment" % (k + 1))
+        raise RuleError("unfair", "move_uncommitted", k + 1)
     problem = commitlib.check_route(graph, here, [[ticket, shown]], [s], k + 1)
     if problem:
-        raise RuleError("unfair", problem)
+        raise RuleError("unfair", problem[0], *problem[1])
     return s
 
 
@@ -91,11 +92,11 @@ def check_chunk(store, graph, state, start, moves, last):
             line_at, i, commit, ticket, shown = got
             if ticket is None:
                 if first == 0:
-                    salt, state[1] = _pair(start, "start")
+                    salt, state[1] = _pair(start, 0)
                     if commit and not commitlib.matches(state[1], salt, commit):
-                        raise RuleError("unfair", "the start station does not match its commitment")
+                        raise RuleError("unfair", "move_commit", 0)
                     if not graph.is_station(state[1]):  # the map has no lines from it to look up
-                        raise RuleError("unfair", "the start: %r is not a station" % state[1])
+                        raise RuleError("unfair", "move_not_station", 0, state[1])
                 continue
             k += 1
             if k >= end and not last:
@@ -104,22 +105,21 @@ def check_chunk(store, graph, state, start, moves, last):
             if first <= k < end:
                 state[1] = _entry(commitlib, graph, state[1], k, commit, ticket, shown, moves[k - first])
         state[3] = k + 1
-    except RuleError as e:  # the verdict: a sentence for the players
-        state[2] = e.message
-    except (ValueError, KeyError, TypeError) as e:
-        state[2] = "the revealed moves are malformed (%s)" % e
+    except RuleError as e:  # the verdict: its codes, for the host to word
+        state[2] = e
+    except (ValueError, KeyError, TypeError):  # a salt that is not hex or base64url, say
+        state[2] = RuleError("unfair", "malformed", k + 1)
     finally:
         entries.close()
 
 
 def verdict(state):
     """The fair-play check's verdict once every chunk is in (state as check_chunk leaves it): the
-    line to journal, {"type": "verified", "ok", "message"}. (Journalled by the caller, once this
+    line to journal, {"type": "verified", "ok", "why", "args"}. (Journalled by the caller, once this
     module and the rules' commitments are dropped: the save's garbage then lands without them.)"""
-    message = state[2]
-    if message is None and state[0] != state[3]:
-        message = "the board logged %d moves of Mister X; %d were revealed" % (state[3], state[0])
-    ok = message is None
-    if ok:
-        message = "Mister X's %d moves match the commitments and the map" % state[3]
-    return {"type": "verified", "ok": ok, "message": message}
+    problem = state[2]
+    if problem is None and state[0] != state[3]:
+        problem = RuleError("unfair", "count_mismatch", state[3], state[0])
+    if problem is None:
+        return {"type": "verified", "ok": True, "why": "route_ok", "args": [state[3]]}
+    return {"type": "verified", "ok": False, "why": problem.why, "args": list(problem.values)}

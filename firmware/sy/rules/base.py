@@ -34,23 +34,29 @@ SAVE_VERSION = 1  # the first byte of a Game's snapshot (sy/rules/savedgame.py)
 
 
 class RuleError(Exception):
-    """A refused action: `code` from the game-record contract, `message` a sentence for a person.
+    """A refused action: `code` from the game-record contract, `why` the detail's code (or None:
+    the code says it all) and `values` what the detail names (stations, pieces, tickets, counts).
 
-    The sentence's %-fields are filled from args when the message is read, not when the error is
-    raised (the host's planners try many moves and read few messages)."""
+    The board sends codes and values, never a sentence: the host words them in the player's
+    language (host/refusals.py, docs/protocol.md "Error codes")."""
 
-    def __init__(self, code, message, *args):
+    def __init__(self, code, why=None, *values):
         super().__init__(code)
         self.code = code
-        self._message = message
-        self._args = args
+        self.why = why
+        self.values = values
 
-    @property
-    def message(self):
-        return self._message % self._args if self._args else self._message
+    def reply(self, obj):
+        """obj with the refusal's `error`, and `why` and `args` where there are some."""
+        obj["error"] = self.code
+        if self.why:
+            obj["why"] = self.why
+        if self.values:
+            obj["args"] = list(self.values)
+        return obj
 
-    def __str__(self):
-        return self.message
+    def __str__(self):  # for a log: the codes and values, never a sentence
+        return " ".join([self.code] + ([self.why] if self.why else []) + [str(v) for v in self.values])
 
 
 def is_int(x):
@@ -61,6 +67,6 @@ def is_int(x):
 def check_mrx_turn(g):
     """Refuse a move or declaration of Mister X's outside his turn (the Game g, any module of the family)."""
     if g.phase == PHASE_OVER:
-        raise RuleError("game_over", "the game is over")
+        raise RuleError("game_over")
     if g.phase != PHASE_MRX:
-        raise RuleError("wrong_turn", "it is the detectives' turn")
+        raise RuleError("wrong_turn", "detectives_turn")

@@ -39,7 +39,7 @@ def valid_salt(salt):
 def commitment(station, salt):
     """The hex SHA-256 commitment of `station` (int) with `salt` (hex str)."""
     if not valid_salt(salt):
-        raise ValueError("a salt is at least %d random bytes, hex or base64url" % MIN_SALT_BYTES)
+        raise ValueError("salt", MIN_SALT_BYTES)
     h = hashlib.sha256(_PREFIX)
     h.update(salt.encode())
     h.update(b":")
@@ -62,25 +62,25 @@ def check_route(graph, start, log, reveals, first=1):
 
     start: his start station; log: [[ticket, shown], ...] as the board kept it (shown = the
     surfacing station or 0); reveals: [station, ...] one per log entry; first: the number of the
-    first entry, for the sentences (the board checks one entry at a time). Returns None if the
-    route is possible, else a sentence. (Occupancy needs the detectives' history: a full replay
+    first entry, for the refusal (the board checks one entry at a time). Returns None if the
+    route is possible, else (why, values): the refusal's detail code and what it names. (Occupancy needs the detectives' history: a full replay
     of the record checks that, see host/commands/verify.py.)"""
     if len(reveals) != len(log):
-        return "the log has %d moves but %d stations were revealed" % (len(log), len(reveals))
+        return "count_mismatch", (len(log), len(reveals))
     here = start
     for i in range(len(log)):
         ticket, shown = log[i][0], log[i][1]
         to = reveals[i]
         if not graph.is_station(to):
-            return "move %d: %r is not a station" % (first + i, to)
+            return "move_not_station", (first + i, to)
         ok = False
         for t in (range(4) if ticket == 3 else (ticket,)):
             if graph.connected(here, to, t):
                 ok = True
                 break
         if not ok:
-            return "move %d: station %d cannot be reached from %d with that ticket" % (first + i, to, here)
+            return "move_unreachable", (first + i, to, here)
         if shown and shown != to:
-            return "move %d: he surfaced on %d but reveals %d" % (first + i, shown, to)
+            return "move_surfaced", (first + i, shown, to)
         here = to
     return None

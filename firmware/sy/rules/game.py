@@ -88,7 +88,7 @@ class Game:
                 return k
             if name[0] == "B" and k < self.n_pieces - self.n_detectives:
                 return self.n_detectives + k
-        raise RuleError("bad_input", "there is no piece %r in this game", name)
+        raise RuleError("bad_input", "no_piece", name)
 
     def turn_mover(self, i):
         """The piece that made this turn's i-th move (0: the first since Mister X's)."""
@@ -202,37 +202,37 @@ class Game:
     def move(self, piece, ticket, to):
         """A detective's or bobby's move; a bobby's ticket may be None (it pays nothing)."""
         if self.phase == PHASE_OVER:
-            raise RuleError("game_over", "the game is over")
+            raise RuleError("game_over")
         if not (is_int(piece) and 0 <= piece < self.n_pieces):
-            raise RuleError("bad_input", "there is no piece %r in this game", piece)
+            raise RuleError("bad_input", "no_piece", piece)
         if not self.graph.is_station(to):
-            raise RuleError("bad_input", "%r is not a station", to)
+            raise RuleError("bad_input", "not_station", to)
         name = self.piece_name(piece)
         if self.phase != PHASE_DETECTIVES:
-            raise RuleError("wrong_turn", "it is Mister X's turn")
+            raise RuleError("wrong_turn", "mrx_turn")
         if self.moved & (1 << piece):
-            raise RuleError("already_moved", "%s has already moved this round", name)
+            raise RuleError("already_moved", "moved_already", name)
         bobby = self.is_bobby(piece)
         if ticket is not None and not (is_int(ticket) and 0 <= ticket <= 3):
-            raise RuleError("bad_input", "a ticket is taxi, bus, underground or black")
+            raise RuleError("bad_input", "field", "ticket")
         if ticket == BLACK:
             if bobby:
-                raise RuleError("bad_input", "bobbies travel by taxi, bus or underground")
-            raise RuleError("no_ticket", "detectives have no black tickets")
+                raise RuleError("bad_input", "bobby_ticket")
+            raise RuleError("no_ticket", "detective_black")
         here = self.pos[piece]
         g = self.graph
         if ticket is None:
             if not bobby:
-                raise RuleError("bad_input", "a detective's move must name its ticket")
+                raise RuleError("bad_input", "name_ticket")
             if not (g.connected(here, to, TAXI) or g.connected(here, to, BUS) or g.connected(here, to, UNDERGROUND)):
                 self._refuse_link(here, to, None)
         elif not g.connected(here, to, ticket):
             self._refuse_link(here, to, ticket)
         if ticket is not None and not bobby and self.tickets[piece][ticket] == 0:
-            raise RuleError("no_ticket", "%s has no %s ticket left", name, TICKET_NAMES[ticket])
+            raise RuleError("no_ticket", "no_ticket_left", name, TICKET_NAMES[ticket])
         holder = self.holder_of(to)
         if holder >= 0:
-            raise RuleError("occupied", "station %d is held by %s", to, self.piece_name(holder))
+            raise RuleError("occupied", "held_by", to, self.piece_name(holder))
         # accepted
         k = 3 * self.n_turn
         turn = self.turn
@@ -275,10 +275,10 @@ class Game:
 
     def _refuse_link(self, here, to, ticket):
         if self.graph.connected(here, to, mapgraph.FERRY):
-            raise RuleError("ferry", "only Mister X may take the ferry, with a black ticket")
+            raise RuleError("ferry")
         if ticket is None:
-            raise RuleError("not_connected", "station %d is not connected to station %d", to, here)
-        raise RuleError("not_connected", "no %s line joins station %d and station %d", TICKET_NAMES[ticket], here, to)
+            raise RuleError("not_connected", "no_link", to, here)
+        raise RuleError("not_connected", "no_line", TICKET_NAMES[ticket], here, to)
 
     def candidates_count(self):
         n = 0

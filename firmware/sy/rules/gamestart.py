@@ -19,43 +19,41 @@ def _pieces(g, detectives, bobbies, mrx, two_player):
     """The start stations (detectives, then bobbies) if the rules allow them."""
     n = len(detectives)
     if two_player and n != 2:
-        raise RuleError("bad_input", "the two-player game has exactly 2 detectives")
+        raise RuleError("bad_input", "two_player")
     if n < 2 or n > 5:
-        raise RuleError("bad_input", "a game has 2 to 5 detectives (one player runs 2 in the two-player game)")
+        raise RuleError("bad_input", "detectives_count")
     if len(bobbies) != BOBBIES[n]:
-        raise RuleError("bad_input", "%d detectives play with %d bobbies, not %d", n, BOBBIES[n],
-                        len(bobbies))
+        raise RuleError("bad_input", "bobbies_count", n, BOBBIES[n], len(bobbies))
     start = list(detectives) + list(bobbies)
     for s in start:
         if not g.is_station(s):
-            raise RuleError("bad_input", "%r is not a station", s)
+            raise RuleError("bad_input", "not_station", s)
     for i in range(len(start)):
         if start[i] in start[:i]:
-            raise RuleError("bad_input", "two pieces cannot both start on station %d", start[i])
+            raise RuleError("bad_input", "same_start", start[i])
     if mrx:
         if not g.is_station(mrx):
-            raise RuleError("bad_input", "%r is not a station", mrx)
+            raise RuleError("bad_input", "not_station", mrx)
         if mrx in start:
-            raise RuleError("bad_input", "Mister X cannot start on station %d: a piece stands there", mrx)
+            raise RuleError("bad_input", "mrx_start_taken", mrx)
     return start
 
 
 def _supply(n, two_player, stock, mt, rounds, reveals):
     """The tickets left in the general supply if the counts are allowed."""
     if not (is_int(rounds) and 1 <= rounds <= 99):
-        raise RuleError("bad_input", "rounds must be a whole number from 1 to 99")
+        raise RuleError("bad_input", "field", "rounds")
     for r in reveals:
         if not (is_int(r) and 1 <= r <= 99):
-            raise RuleError("bad_input", "surfacing moves must be whole numbers from 1 to 99")
+            raise RuleError("bad_input", "field", "reveals")
     for c in tuple(stock) + tuple(mt):
         if not (is_int(c) and 0 <= c <= 255):
-            raise RuleError("bad_input", "ticket counts must be whole numbers from 0 to 255")
+            raise RuleError("bad_input", "field", "tickets")
     holders = 1 if two_player else n
     supply = bytearray(3)
     for t in range(3):
         left = BOX[t] - holders * stock[t]
         if left < 0:
-            raise RuleError("bad_input", "the box has only %d %s tickets", BOX[t],
-                            TICKET_NAMES[t])
+            raise RuleError("bad_input", "box_only", BOX[t], TICKET_NAMES[t])
         supply[t] = left
     return supply

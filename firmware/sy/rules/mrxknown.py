@@ -12,7 +12,7 @@ from sy.rules.mapgraph import FERRY
 def legal(g):
     """Mister X's legal single moves now (double moves excluded), sorted; needs his station."""
     if not g.mrx:
-        raise RuleError("bad_input", "Mister X's station is secret here")
+        raise RuleError("bad_input", "mrx_secret")
     out = []
     g._mrx_options(g.mrx, out)
     out.sort()
@@ -25,13 +25,12 @@ def check_link(graph, here, to, ticket):
         for t in range(4):  # a black ticket: any transport, the ferry too
             if graph.connected(here, to, t):
                 return
-        raise RuleError("not_connected", "station %d is not connected to station %d", to, here)
+        raise RuleError("not_connected", "no_link", to, here)
     if graph.connected(here, to, ticket):
         return
     if graph.connected(here, to, FERRY):
-        raise RuleError("ferry", "the ferry takes only a black ticket")
-    raise RuleError("not_connected", "no %s line joins station %d and station %d",
-                    TICKET_NAMES[ticket], here, to)
+        raise RuleError("ferry", "ferry_black")
+    raise RuleError("not_connected", "no_line", TICKET_NAMES[ticket], here, to)
 
 
 def capture(g, piece):
@@ -47,17 +46,17 @@ def check_capture(g, piece):
     """The station of a capture by `piece` if the public facts allow it (RuleError if not);
     changes nothing. The proof that he is there comes from his commitment (sy/play/declare.py)."""
     if not (is_int(piece) and 0 <= piece < g.n_pieces):
-        raise RuleError("bad_input", "there is no piece %r in this game", piece)
+        raise RuleError("bad_input", "no_piece", piece)
     s = g.pos[piece]
     last = g._landing & 0x7FFF == piece << 8 | s
     if g.phase == PHASE_OVER and not (last and g.reason == "rounds_done"):
-        raise RuleError("game_over", "the game is over")
+        raise RuleError("game_over")
     if g.mrx:
         if s != g.mrx:
-            raise RuleError("bad_input", "Mister X is not on station %d", s)
+            raise RuleError("bad_input", "mrx_not_on", s)
     elif not (g.is_candidate(s) or last and g._landing & 0x8000):
         # the landing cleared the station from his possible ones: it counts if it was one before
-        raise RuleError("bad_input", "Mister X cannot be on station %d", s)
+        raise RuleError("bad_input", "mrx_cannot_be", s)
     return s
 
 
@@ -65,5 +64,5 @@ def cornered(g):
     """The host says: Mister X, at the start of his turn, has no legal move. Ends the game."""
     check_mrx_turn(g)
     if g.mrx and g._mrx_options(g.mrx, None):
-        raise RuleError("bad_input", "Mister X still has a legal move")
+        raise RuleError("bad_input", "mrx_can_move")
     g._end("detectives", "mrx_stuck")

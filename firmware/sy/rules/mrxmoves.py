@@ -29,7 +29,7 @@ def double(g, ticket1, to1, ticket2, to2):
     """A double move: two travel-log entries in one turn. Returns the station shown, or 0."""
     check_mrx_turn(g)
     if not g.double:
-        raise RuleError("double_used", "Mister X has no double-move ticket left")
+        raise RuleError("double_used")
     snap = snapshot(g)
     try:
         shown = step(g, ticket1, to1)
@@ -47,37 +47,36 @@ def step(g, ticket, to):
     surfacing = _check(g, ticket, to)
     spread(g, ticket)
     if surfacing and not g.mrx and not g.is_candidate(to):
-        raise RuleError("not_connected", "Mister X cannot reach station %d by %s from where he may be", to,
-                        TICKET_NAMES[ticket])
+        raise RuleError("not_connected", "mrx_unreachable", to, TICKET_NAMES[ticket])
     return _apply(g, ticket, to, surfacing)
 
 
 def _check(g, ticket, to):
     """Refuse an entry the rules forbid whatever the possible stations; True if it surfaces."""
     if not (is_int(ticket) and 0 <= ticket <= 3):
-        raise RuleError("bad_input", "Mister X's ticket must be taxi, bus, underground or black")
+        raise RuleError("bad_input", "field", "ticket")
     if ticket == BLACK:
         if not g.black:
-            raise RuleError("no_ticket", "Mister X has no black ticket left")
+            raise RuleError("no_ticket", "no_black")
     elif not g.supply[ticket]:
-        raise RuleError("no_ticket", "the general supply has no %s ticket left", TICKET_NAMES[ticket])
+        raise RuleError("no_ticket", "supply_empty", TICKET_NAMES[ticket])
     if g.moves >= 255:
-        raise RuleError("bad_input", "the travel log is full")
+        raise RuleError("bad_input", "log_full")
     surfacing = (g.moves + 1) in g.reveals
     if to is not None and to != 0 and not g.graph.is_station(to):
-        raise RuleError("bad_input", "%r is not a station", to)
+        raise RuleError("bad_input", "not_station", to)
     if g.mrx:
         if not to:
-            raise RuleError("bad_input", "Mister X's move must name the station")
+            raise RuleError("bad_input", "name_station")
         from sy.rules import mrxknown  # (the host: the board never knows his station)
         mrxknown.check_link(g.graph, g.mrx, to, ticket)
     elif surfacing:
         if not to:
-            raise RuleError("bad_input", "move %d is a surfacing move: it must name the station", g.moves + 1)
+            raise RuleError("bad_input", "surfacing", g.moves + 1)
     elif to:
-        raise RuleError("bad_input", "the board must not learn Mister X's hidden station")
+        raise RuleError("bad_input", "secret_station")
     if to and not g._free(to):
-        raise RuleError("occupied", "station %d is held by %s", to, g.piece_name(g.holder_of(to)))
+        raise RuleError("occupied", "held_by", to, g.piece_name(g.holder_of(to)))
     return surfacing
 
 

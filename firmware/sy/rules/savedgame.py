@@ -13,7 +13,7 @@ def load(cls, data, graph):
     try:
         return _load(cls, data, graph)
     except (IndexError, ValueError, TypeError, KeyError):
-        raise RuleError("bad_input", "the saved game is damaged")
+        raise RuleError("bad_input", "damaged")
 
 
 def _load(cls, data, graph):

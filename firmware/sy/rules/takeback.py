@@ -35,18 +35,16 @@ def check(g, consent):
     """Refuse (RuleError, changing nothing) taking back the turn's last move now: none to take
     back, the game over, or a final move without Mister X's consent. Returns consent_needed."""
     if g.phase == PHASE_OVER:
-        raise RuleError("game_over", "the game is over")
+        raise RuleError("game_over")
     if not g.n_turn:
-        raise RuleError("wrong_turn", "no move of this turn is left to take back")
+        raise RuleError("wrong_turn", "nothing_to_take_back")
     why = consent_needed(g)
     if why != FREE and not consent:
         k = 3 * (g.n_turn - 1)
         piece = g.turn[k] & 0x7F
         if why == LANDED_WHERE_HE_MAY_BE:
-            raise RuleError("needs_consent", "%s's move to %d landed where Mister X could have been: only he "
-                            "can allow taking it back", g.piece_name(piece), g.pos[piece])
-        raise RuleError("needs_consent", "%s's move ended the detectives' turn: only Mister X can allow taking "
-                        "it back", g.piece_name(piece))
+            raise RuleError("needs_consent", "final_landed", g.piece_name(piece), g.pos[piece])
+        raise RuleError("needs_consent", "final_turn", g.piece_name(piece))
     return why
 
 
@@ -56,10 +54,10 @@ def undo(g):
     Whether the players may (check) is the board's question: a host mirroring the board's game
     takes back what the board took back."""
     if g.phase == PHASE_OVER:
-        raise RuleError("game_over", "the game is over")
+        raise RuleError("game_over")
     n = g.n_turn
     if not n:
-        raise RuleError("wrong_turn", "no move of this turn is left to take back")
+        raise RuleError("wrong_turn", "nothing_to_take_back")
     turn = g.turn
     k = 3 * (n - 1)
     piece = turn[k] & 0x7F

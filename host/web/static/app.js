@@ -134,7 +134,7 @@
     box.innerHTML = rows.map(([k, v]) => `<div><span>${k}</span><b>${v}</b></div>`).join("");
     if (g.stage === "over") {
       let r = resultText(g);
-      if (g.verified) r += " · " + (g.verified.ok ? t("Mister X's log verified ✔") : t("log check FAILED: %s", [g.verified.message]));
+      if (g.verified) r += " · " + (g.verified.ok ? t("Mister X's log verified ✔") : t("log check FAILED: %s", [refusal(g.verified)]));
       box.insertAdjacentHTML("beforeend", `<span class="res" id="result">${r}</span>`);
     }
     if (g.problem) box.insertAdjacentHTML("beforeend", `<span class="res">${g.problem}</span>`);
@@ -239,9 +239,20 @@
   }
   let pageNotes = [];
   function note(n, mine) { n.at = Date.now() / 1000; pageNotes.push(n); pageNotes = pageNotes.slice(-4); if (yard.state) notes(yard.state.notes || []); }
-  function refusal(code, message) {
-    const msgid = (window.I18N_REFUSALS || {})[code];
-    return msgid ? t(msgid) : (message || code);
+  // the board's codes worded in the page's language (host/refusals.py): the detail's sentence, else
+  // the code's, else (a newer board's code) the codes and values as they came
+  function refusal(n) {
+    const args = Array.isArray(n.args) ? n.args : [];
+    const detail = (window.I18N_REFUSAL_DETAILS || {})[n.why];
+    if (detail && detail[1].length === args.length) {
+      const values = {};
+      detail[1].forEach((name, i) => { values[name] = name === "ticket" ? t(String(args[i])) : args[i]; });
+      return t(detail[0], values);
+    }
+    const msgid = (window.I18N_REFUSALS || {})[n.error];
+    if (msgid) return t(msgid);
+    if (n.message) return n.message;  // an older board's own sentence
+    return t("the board refused (%(code)s)", { code: [n.error, n.why].filter(Boolean).join(" ") + (args.length ? ": " + args.join(", ") : "") });
   }
   function noteText(n) {
     switch (n.note) {
@@ -251,16 +262,19 @@
         (n.confirm ? "; " + t("%(stations)s out of service: put it there, then press confirm", { stations: n.confirm.join(", ") }) : "");
       case "where": return t("%(piece)s went to %(stations)s (out of service)? Mister X's console asks",
                              { piece: n.piece, stations: n.stations.join(t(" or ")) });
-      case "illegal": return t("%(piece)s on %(station)s: %(why)s", { piece: n.piece, station: n.station, why: refusal(n.error, n.message) });
+      case "illegal": return t("%(piece)s on %(station)s: %(why)s", { piece: n.piece, station: n.station, why: refusal(n) });
       case "choose": return t("%(piece)s on %(station)s: which ticket? press %(buttons)s",
                               { piece: n.piece, station: n.station, buttons: n.tickets.map((k) => t(k)).join(t(" or ")) });
       case "mrx_turn": return t("Mister X's turn (round %s)", [n.round]);
       case "game_over": return t("game over: %(result)s (%(reason)s)", { result: n.result, reason: n.reason });
       case "restored": return t("pieces agree with the saved game again");
       case "back": return t("%(piece)s is back on %(station)s: its move is taken back", { piece: n.piece, station: n.station });
-      case "refused": return t("refused: %s", [refusal(n.error, n.message)]);
+      case "refused": return t("refused: %s", [refusal(n)]);
       case "mrx_piece": return t("Mister X's piece on %s", [n.station]);
       case "page": return n.message;
+      case "stopped": return t("the board stopped (Ctrl-C): its REPL is free");
+      case "safe_mode": return t("the board started in safe mode: the game does not run, its REPL is free");
+      case "config_error": return t("the board cannot use its board.json (%s): the game does not start", [n.key || "board.json"]);
       default: return JSON.stringify(n);
     }
   }

@@ -38,6 +38,7 @@
   };
   window.I18N_LANG = catalog.lang;
   window.I18N_REFUSALS = catalog.refusals || {};
+  window.I18N_REFUSAL_DETAILS = catalog.refusal_details || {};
 
   function translate(root) {
     root.querySelectorAll("[data-i18n]").forEach(function (el) {
