@@ -140,7 +140,7 @@ def test_the_check_runs_each_file_at_the_heap_the_tests_give_it():
     with open(os.path.join(ROOT, "tests", "test_core_micropython.py"), encoding="utf-8") as f:
         core = f.read()
     elsewhere = {}  # plain-test files test_firmware_units.py does not run: the test file that does
-    for stem, runner in (("fw_fairplay", "test_fairplay_board.py"), ("hardware_chain_cases", "test_hardware_chain.py")):
+    for stem, runner in (("fw_fairplay", "test_fairplay_firmware.py"), ("hardware_chain_cases", "test_hardware_chain.py")):
         with open(os.path.join(ROOT, "tests", runner), encoding="utf-8") as f:
             elsewhere[stem] = f.read()
     for plain, _pytest_files in mutation.STAGES.values():

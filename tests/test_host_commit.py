@@ -18,9 +18,11 @@ def test_salts_must_resist_brute_force():
 def test_check_route():
     g = mapgraph.load()
     assert commit.check_route(g, 1, [[0, 0], [3, 0]], [8, 1]) is None     # 1 -taxi- 8, back by black
-    assert "cannot be reached" in commit.check_route(g, 1, [[2, 0]], [8])  # no underground 1-8
-    assert "surfaced" in commit.check_route(g, 1, [[0, 9]], [8])
-    assert "revealed" in commit.check_route(g, 1, [[0, 0]], [])
+    # a refusal is a detail code and the values it names (the host words it: host/refusals.py)
+    assert commit.check_route(g, 1, [[2, 0]], [8]) == ("move_unreachable", (1, 8, 1))  # no underground 1-8
+    assert commit.check_route(g, 1, [[0, 9]], [8]) == ("move_surfaced", (1, 9, 8))
+    assert commit.check_route(g, 1, [[0, 0]], []) == ("count_mismatch", (1, 0))
+    assert commit.check_route(g, 1, [[0, 0]], [200]) == ("move_not_station", (1, 200))
 
 
 @needs_unix_port
