@@ -18,7 +18,7 @@ import struct
 import tempfile
 
 from host.errors import UserError
-from host.i18n import _
+from host.i18n import _, number
 
 MAGIC_START0 = 0x0A324655
 MAGIC_START1 = 0x9E5D5157
@@ -264,8 +264,10 @@ def add_arguments(parser):
 
 def run(args):
     got = make_board_uf2(args.micropython, args.output, args.config)
-    print("%s: MicroPython %s + %d files (%.1f kB) in a %d kB filesystem at 0x%08x; %d UF2 blocks" % (
-        args.output, got["micropython"], got["files"], got["firmware_bytes"] / 1024, got["fs_size"] // 1024,
-        got["fs_address"], got["blocks"]))
-    print("hold BOOTSEL, plug the Pico in, and drag %s onto the RPI-RP2 drive" % args.output)
+    print(_("%(uf2)s: MicroPython %(version)s + %(files)d files (%(kb)s kB) in a %(fs_kb)d kB filesystem at "
+            "%(address)s; %(blocks)d UF2 blocks") % {
+        "uf2": args.output, "version": got["micropython"], "files": got["files"],
+        "kb": number(round(got["firmware_bytes"] / 1024, 1)), "fs_kb": got["fs_size"] // 1024,
+        "address": "0x%08x" % got["fs_address"], "blocks": got["blocks"]})
+    print(_("hold BOOTSEL, plug the Pico in, and drag %s onto the RPI-RP2 drive") % args.output)
     return 0
