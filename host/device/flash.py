@@ -19,7 +19,7 @@ import sys
 import tempfile
 import time
 
-from host import ROOT, refusals
+from host import ROOT, configerrors, refusals
 from host.errors import BoardError, UserError
 from host.i18n import _, ngettext, number
 from host.device.mpy_build import arch_of_mpy, compile_file, on_board, tool, wanted
@@ -318,7 +318,7 @@ def flash(port, config=None, board_kind=None, resume=False, force=False, dry_run
         except ValueError as e:
             raise UserError(_("%(file)s is not valid JSON: %(error)s") % {"file": config, "error": e})
         except boardconfig.ConfigError as e:
-            raise UserError("%s: %s" % (config, e))
+            raise UserError("%s: %s" % (config, configerrors.explain(e)))
     fl = Flasher(port, resume, out)
     fl.connect()
     try:

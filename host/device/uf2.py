@@ -17,6 +17,7 @@ import os
 import struct
 import tempfile
 
+from host import configerrors
 from host.errors import UserError
 from host.i18n import _, number
 
@@ -231,7 +232,7 @@ def board_files(config_path=None, board="pico"):
     try:
         cfg = boardconfig.validate(cfg)
     except boardconfig.ConfigError as e:
-        raise UserError("%s: %s" % (config_path or "the default config", e))
+        raise UserError("%s: %s" % (config_path or _("the default config"), configerrors.explain(e)))
     if cfg["board"] != "pico":
         raise UserError(_("%(file)s is for a %(board)s board; a UF2 is for the Raspberry Pi Pico")
                         % {"file": config_path, "board": cfg["board"]})
