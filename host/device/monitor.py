@@ -30,13 +30,13 @@ def run(args, out=print):
         if args.status:
             ser.write(b'{"id": 2, "cmd": "status"}\n')
         if not args.json:
-            out("listening on %s (Ctrl-C to stop)" % port)
+            out(_("listening on %s (Ctrl-C to stop)") % port)
         buf = b""
         while args.seconds is None or time.monotonic() - start < args.seconds:
             try:
                 data = ser.read(ser.in_waiting or 1)
             except OSError as e:
-                raise BoardError("lost the board on %s: %s" % (port, e))
+                raise BoardError(_("lost the board on %(port)s: %(error)s") % {"port": port, "error": e})
             if not data:
                 continue
             buf += data
@@ -50,10 +50,11 @@ def run(args, out=print):
                     continue
                 try:
                     msg = json.loads(text)
-                    kind = "event %d" % msg["seq"] if "seq" in msg and "ev" in msg else \
-                        "note" if "note" in msg else "reply" if "id" in msg else "json"
+                    # i18n: the kinds of line in the monitor's second column (at most 9 characters)
+                    kind = _("event %d") % msg["seq"] if "seq" in msg and "ev" in msg else \
+                        _("note") if "note" in msg else _("reply") if "id" in msg else _("json")
                 except (ValueError, TypeError, KeyError):
-                    kind = "text"
+                    kind = _("text")
                 out("%8.3f  %-9s %s" % (time.monotonic() - start, kind, text))
     finally:
         ser.close()

@@ -17,8 +17,9 @@ import os
 import struct
 import tempfile
 
+from host import configerrors
 from host.errors import UserError
-from host.i18n import _
+from host.i18n import _, number
 
 MAGIC_START0 = 0x0A324655
 MAGIC_START1 = 0x9E5D5157
@@ -89,9 +90,10 @@ def read_uf2(path):
         with open(path, "rb") as f:
             data = f.read()
     except OSError as e:
-        raise UserError("cannot read %s: %s" % (path, e.strerror or e))
+        raise UserError(_("cannot read %(file)s: %(error)s") % {"file": path, "error": e.strerror or e})
     if not data or len(data) % BLOCK:
-        raise UserError("%s is not a UF2 file (its size, %d bytes, is not a multiple of 512)" % (path, len(data)))
+        raise UserError(_("%(file)s is not a UF2 file (its size, %(size)d bytes, is not a multiple of 512)")
+                        % {"file": path, "size": len(data)})
     blocks = {}
     family = None
     for i in range(len(data) // BLOCK):
@@ -99,16 +101,18 @@ def read_uf2(path):
         m0, m1, flags, address, size, _no, _count, fam = struct.unpack_from("<8I", b)
         (m_end,) = struct.unpack_from("<I", b, BLOCK - 4)
         if (m0, m1, m_end) != (MAGIC_START0, MAGIC_START1, MAGIC_END):
-            raise UserError("%s is not a UF2 file (block %d has no UF2 magic numbers)" % (path, i))
+            raise UserError(_("%(file)s is not a UF2 file (block %(block)d has no UF2 magic numbers)") % {"file": path, "block": i})
         if not flags & FLAG_FAMILY_ID or fam != RP2040_FAMILY:
-            raise UserError("%s is a UF2 for another chip (family 0x%08x), not the RP2040 (0x%08x): "
-                            "download MicroPython for the Raspberry Pi Pico (RPI_PICO)" % (
-                                path, fam if flags & FLAG_FAMILY_ID else 0, RP2040_FAMILY))
+            raise UserError(_("%(file)s is a UF2 for another chip (family %(family)s), not the RP2040 (%(rp2040)s): "
+                              "download MicroPython for the Raspberry Pi Pico (RPI_PICO)") % {
+                                "file": path, "family": "0x%08x" % (fam if flags & FLAG_FAMILY_ID else 0),
+                                "rp2040": "0x%08x" % RP2040_FAMILY})
         if size != PAYLOAD or address % PAYLOAD:
-            raise UserError("%s: block %d carries %d bytes at 0x%08x; RP2040 UF2 blocks carry 256 bytes "
-                            "at 256-byte aligned addresses" % (path, i, size, address))
+            raise UserError(_("%(file)s: block %(block)d carries %(size)d bytes at %(address)s; RP2040 UF2 blocks carry "
+                              "256 bytes at 256-byte aligned addresses") % {
+                                "file": path, "block": i, "size": size, "address": "0x%08x" % address})
         if address in blocks:
-            raise UserError("%s: address 0x%08x is written twice" % (path, address))
+            raise UserError(_("%(file)s: address %(address)s is written twice") % {"file": path, "address": "0x%08x" % address})
         blocks[address] = b[32:32 + PAYLOAD]
         family = fam
     return Image(blocks, family)
@@ -161,16 +165,17 @@ def check_micropython(image, path):
     """The firmware's description; refuses what is not MicroPython with a filesystem after it."""
     info = describe(image)
     if info["program"] != "MicroPython":
-        raise UserError("%s is not MicroPython (its binary info names %r): download MicroPython for the "
-                        "Raspberry Pi Pico (RPI_PICO) from https://micropython.org/download/RPI_PICO/" % (
-                            path, info["program"]))
+        raise UserError(_("%(file)s is not MicroPython (its binary info names %(program)r): download MicroPython for "
+                          "the Raspberry Pi Pico (RPI_PICO) from https://micropython.org/download/RPI_PICO/") % {
+                            "file": path, "program": info["program"]})
     address, size = info["fs_address"], info["fs_size"]
     if address is None or not size or size % FS_BLOCK_SIZE or address % FS_BLOCK_SIZE:
-        raise UserError("%s declares no filesystem the board can use (block device %r, %r)" % (
-            path, address, size))
+        raise UserError(_("%(file)s declares no filesystem the board can use (block device %(address)r, %(size)r)")
+                        % {"file": path, "address": address, "size": size})
     if image.end > address:
-        raise UserError("%s already writes into the filesystem at 0x%08x (up to 0x%08x): use MicroPython's "
-                        "own RPI_PICO file, not a board image" % (path, address, image.end))
+        raise UserError(_("%(file)s already writes into the filesystem at %(address)s (up to %(end)s): use "
+                          "MicroPython's own RPI_PICO file, not a board image") % {
+                            "file": path, "address": "0x%08x" % address, "end": "0x%08x" % image.end})
     return info
 
 
@@ -219,17 +224,18 @@ def board_files(config_path=None, board="pico"):
             with open(config_path, encoding="utf-8") as f:
                 cfg = json.load(f)
         except OSError as e:
-            raise UserError("cannot read %s: %s" % (config_path, e.strerror or e))
+            raise UserError(_("cannot read %(file)s: %(error)s") % {"file": config_path, "error": e.strerror or e})
         except ValueError as e:
-            raise UserError("%s is not valid JSON: %s" % (config_path, e))
+            raise UserError(_("%(file)s is not valid JSON: %(error)s") % {"file": config_path, "error": e})
     else:
         cfg = {"board": board}
     try:
         cfg = boardconfig.validate(cfg)
     except boardconfig.ConfigError as e:
-        raise UserError("%s: %s" % (config_path or "the default config", e))
+        raise UserError("%s: %s" % (config_path or _("the default config"), configerrors.explain(e)))
     if cfg["board"] != "pico":
-        raise UserError("%s is for a %s board; a UF2 is for the Raspberry Pi Pico" % (config_path, cfg["board"]))
+        raise UserError(_("%(file)s is for a %(board)s board; a UF2 is for the Raspberry Pi Pico")
+                        % {"file": config_path, "board": cfg["board"]})
     out = {}
     with tempfile.TemporaryDirectory() as tmp:
         for path, local in build(tmp, PICO_ARCH).items():
@@ -264,8 +270,10 @@ def add_arguments(parser):
 
 def run(args):
     got = make_board_uf2(args.micropython, args.output, args.config)
-    print("%s: MicroPython %s + %d files (%.1f kB) in a %d kB filesystem at 0x%08x; %d UF2 blocks" % (
-        args.output, got["micropython"], got["files"], got["firmware_bytes"] / 1024, got["fs_size"] // 1024,
-        got["fs_address"], got["blocks"]))
-    print("hold BOOTSEL, plug the Pico in, and drag %s onto the RPI-RP2 drive" % args.output)
+    print(_("%(uf2)s: MicroPython %(version)s + %(files)d files (%(kb)s kB) in a %(fs_kb)d kB filesystem at "
+            "%(address)s; %(blocks)d UF2 blocks") % {
+        "uf2": args.output, "version": got["micropython"], "files": got["files"],
+        "kb": number(round(got["firmware_bytes"] / 1024, 1)), "fs_kb": got["fs_size"] // 1024,
+        "address": "0x%08x" % got["fs_address"], "blocks": got["blocks"]})
+    print(_("hold BOOTSEL, plug the Pico in, and drag %s onto the RPI-RP2 drive") % args.output)
     return 0

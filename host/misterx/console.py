@@ -12,6 +12,7 @@ import time
 from host import refusals
 from host.i18n import N_, _, ngettext, number
 from host.misterx.boardside import MoveTakenBack
+from host.device.selftest import is_yes
 from host.errors import BoardError
 from host.words import CONSOLE_WORDS, console_words, ticket_name
 from sy.rules.game import RuleError, TICKET_NAMES, BLACK, PHASE_MRX, PHASE_DETECTIVES
@@ -429,23 +430,23 @@ class Console:
         """The detectives held confirm on a move the game has answered (docs/fairplay.md): only
         Mister X may allow taking it back. A person is asked; the computer never allows it."""
         if self.mrx_agent is not None:
-            self.out("  %s's move to %s stands: Mister X does not allow taking it back" % (piece, at))
+            self.out(_("  %(piece)s's move to %(station)s stands: Mister X does not allow taking it back") % {
+                "piece": piece, "station": at})
             return
-        prompt = ("%s asks to take back its move to %s (the board has answered it: they know you are "
-                  "not there). Allow it? [y/N] " % (piece, at))
+        prompt = _("%(piece)s asks to take back its move to %(station)s (the board has answered it: they know "
+                   "you are not there). Allow it? [y/N] ") % {"piece": piece, "station": at}
         ask = getattr(self.inp, "ask", None)  # the secret page's input: the page asks with its own buttons
         try:
-            text = (ask(prompt, {"kind": "consent", "piece": piece, "station": at}) if ask
-                    else self.inp(prompt)).strip().lower()
+            text = ask(prompt, {"kind": "consent", "piece": piece, "station": at}) if ask else self.inp(prompt)
         except EOFError:
             return
-        if text not in ("y", "yes"):
-            self.out("  %s's move to %s stands" % (piece, at))
+        if not is_yes(text):  # the page answers y or n; a person types his language's yes, or y
+            self.out(_("  %(piece)s's move to %(station)s stands") % {"piece": piece, "station": at})
             return
         try:
             self.take_back(piece)
         except (BoardError, ParseError) as e:
-            self.out("refused: %s" % e)
+            self.out(_("refused: %s") % refusals.shown(e))
 
     def ask_where(self, piece, stations):
         names = _(" or ").join(map(str, stations))

@@ -51,11 +51,15 @@ def marker_bit(chips):
 
 
 class ConfigError(Exception):
-    """A config that cannot be used. .key names the offending key ("leds.brightness"), or None."""
+    """A config that cannot be used. .key names the offending key ("leds.brightness"), or None;
+    .why names the common problems (the host words them in the maker's language from .why and
+    .values, strings; None: .problem, in English, is all there is)."""
 
-    def __init__(self, key, problem):
+    def __init__(self, key, problem, why=None, values=None):
         self.key = key
         self.problem = problem
+        self.why = why
+        self.values = values
         super().__init__((key + ": " + problem) if key else problem)
 
 
@@ -80,7 +84,9 @@ def default(board="pico"):
 def _skeleton(board):
     """default(board) without the two long lists (None): validate() builds them only when absent."""
     if board not in BOARDS:
-        raise ConfigError("board", "must be one of %s, got %r" % (", ".join(BOARDS), board))
+        choices = ", ".join(BOARDS)
+        raise ConfigError("board", "must be one of %s, got %r" % (choices, board), "not_one_of",
+                          {"choices": choices, "got": repr(board)})
     p = _pins(board)
     r = p["reeds"]
     b = p["buttons"]
@@ -107,29 +113,32 @@ def _is_bool(v):
 
 def _int(v, key, lo, hi):
     if _is_bool(v) or not isinstance(v, int):
-        raise ConfigError(key, "must be an integer, got %r" % (v,))
+        raise ConfigError(key, "must be an integer, got %r" % (v,), "not_integer", {"got": repr(v)})
     if v < lo or v > hi:
-        raise ConfigError(key, "must be %d..%d, got %d" % (lo, hi, v))
+        raise ConfigError(key, "must be %d..%d, got %d" % (lo, hi, v), "out_of_range", {"lo": str(lo), "hi": str(hi), "got": str(v)})
     return v
 
 
 def _num(v, key, lo, hi, lo_open=False):
     if _is_bool(v) or not isinstance(v, (int, float)):
-        raise ConfigError(key, "must be a number, got %r" % (v,))
+        raise ConfigError(key, "must be a number, got %r" % (v,), "not_number", {"got": repr(v)})
     if (v <= lo if lo_open else v < lo) or v > hi:
-        raise ConfigError(key, "must be in %s%s, %s], got %r" % ("(" if lo_open else "[", lo, hi, v))
+        interval = "%s%s, %s]" % ("(" if lo_open else "[", lo, hi)
+        raise ConfigError(key, "must be in %s, got %r" % (interval, v), "out_of_interval",
+                          {"interval": interval, "got": repr(v)})
     return v
 
 
 def _bool(v, key):
     if not _is_bool(v):
-        raise ConfigError(key, "must be true or false, got %r" % (v,))
+        raise ConfigError(key, "must be true or false, got %r" % (v,), "not_bool", {"got": repr(v)})
     return v
 
 
 def _choice(v, key, choices):
     if _is_bool(v) or v not in choices:
-        raise ConfigError(key, "must be one of %s, got %r" % (", ".join([str(c) for c in choices]), v))
+        names = ", ".join([str(c) for c in choices])
+        raise ConfigError(key, "must be one of %s, got %r" % (names, v), "not_one_of", {"choices": names, "got": repr(v)})
     return v
 
 
@@ -137,10 +146,11 @@ def _section(cfg, name, defaults):
     """The section merged over its defaults; unknown keys are refused (they are usually typos)."""
     given = cfg.get(name, {})
     if not isinstance(given, dict):
-        raise ConfigError(name, "must be an object, got %r" % (given,))
+        raise ConfigError(name, "must be an object, got %r" % (given,), "not_object", {"got": repr(given)})
     for k in given:
         if k not in defaults:
-            raise ConfigError(name + "." + str(k), "unknown key (known: %s)" % ", ".join(sorted(defaults)))
+            known = ", ".join(sorted(defaults))
+            raise ConfigError(name + "." + str(k), "unknown key (known: %s)" % known, "unknown_key", {"known": known})
     out = {}
     for k in defaults:
         out[k] = given[k] if k in given else defaults[k]
@@ -208,17 +218,20 @@ def validate(cfg):
     The copy is shallow for the two long lists (bits, index): they are shared with cfg, not copied,
     to spare the board's heap."""
     if not isinstance(cfg, dict):
-        raise ConfigError(None, "the config must be a JSON object, got %r" % (type(cfg).__name__,))
+        raise ConfigError(None, "the config must be a JSON object, got %r" % (type(cfg).__name__,), "not_json_object",
+                          {"got": repr(type(cfg).__name__)})
     board = cfg.get("board", "pico")
     _choice(board, "board", BOARDS)
     d = _skeleton(board)
     for k in cfg:
         if k not in d:
-            raise ConfigError(str(k), "unknown key (known: %s)" % ", ".join(sorted(d)))
+            known = ", ".join(sorted(d))
+            raise ConfigError(str(k), "unknown key (known: %s)" % known, "unknown_key", {"known": known})
     out = {}
     ver = cfg.get("version", VERSION)
     if ver != VERSION or _is_bool(ver):
-        raise ConfigError("version", "this firmware reads version %d, the file has %r" % (VERSION, ver))
+        raise ConfigError("version", "this firmware reads version %d, the file has %r" % (VERSION, ver), "version",
+                          {"version": str(VERSION), "got": repr(ver)})
     out["version"] = VERSION
     out["board"] = board
     out["map"] = _choice(cfg.get("map", d["map"]), "map", MAPS)
