@@ -147,7 +147,8 @@ def test_the_check_runs_each_file_at_the_heap_the_tests_give_it():
         for name, heap in plain:
             stem = os.path.basename(name)[:-3]
             if stem in elsewhere:
-                assert '"%s.py"), "%s"' % (stem, heap) in elsewhere[stem], name
+                runner = elsewhere[stem]  # run_plain_tests(..."fw_x.py"), heap) or a {"fw_x": (heap, ...)} table
+                assert '"%s.py"), "%s"' % (stem, heap) in runner or '"%s": ("%s"' % (stem, heap) in runner, name
             elif name.startswith("firmware/"):
                 assert heap == units["HEAPS"].get(stem, units["HEAP"]), name
             else:
