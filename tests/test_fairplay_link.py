@@ -23,9 +23,9 @@ def test_take_back_probing_is_refused_and_wins_nothing():
     r = probing.run(games=30, seed=3)
     assert r["probing_probes_tried"] > 100 and r["probing_probes_accepted"] == 0, r
     assert r["unguarded_probes_accepted"] > 100, r  # the same cheat where every take-back is taken
-    # the refused probes stand as the cheater's moves: his win rate stays within the honest one's
-    # 95 % interval, the bench's own criterion (a fixed margin at 30 games is below the noise)
-    assert r["probing_within_honest_interval"], r
+    # the refused probes stand as the cheater's moves: his win rate stays at or under the honest
+    # one's 95 % interval, the bench's own criterion (a fixed margin at 30 games is below the noise)
+    assert r["probing_gains_nothing"], r
 
 
 def test_the_other_program_sees_a_port_held_by_the_host_as_busy(tmp_path):

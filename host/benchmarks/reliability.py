@@ -139,8 +139,8 @@ def run_all(fuzz_lines=10000, power_cuts=200, power_games=5, link_cuts=40, link_
         f = fairplay.run(probing_games=probing_games, seed=seed, heap=heap, log=log)
         out.update(f)
         problems += ["fair play: %s = %s" % (k, f[k]) for k in ATTACK_FAILURES if f.get(k)]
-        if f.get("probing_within_honest_interval") is False:
-            problems.append("fair play: probing won %.3f, outside the honest interval %s" % (
+        if f.get("probing_gains_nothing") is False:
+            problems.append("fair play: probing won %.3f, above the honest interval %s" % (
                 f["probing_win_rate"], f["honest_win_interval"]))
     if "leds" in only:
         # the same game model at full brightness on a 1 A supply: the limiter has work to do

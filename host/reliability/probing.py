@@ -145,6 +145,9 @@ def run(games=200, seed=1, n_det=5, mrx_level="easy", det_level="easy", modes=MO
     if "honest" in modes and "probing" in modes:
         lo, hi = out["honest_win_interval"]
         out["probing_within_honest_interval"] = lo <= out["probing_win_rate"] <= hi
+        # what a cheat wants is more wins: probing that wins less than honest play bought nothing
+        # (its refused probes stand as poor moves), so the check is one-sided
+        out["probing_gains_nothing"] = out["probing_win_rate"] <= hi
     out["probing_seconds"] = round(time.monotonic() - t0, 1)
     return out
 
