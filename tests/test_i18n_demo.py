@@ -9,23 +9,10 @@ import sys
 import pytest
 
 from host import ROOT
+from pseudolocale import outside as _outside
 
-OPEN, CLOSE = "⟦", "⟧"
 # an English word that the pseudo-locale would have accented: three letters or more, a vowel
 ENGLISH_WORD = re.compile(r"\b[a-z]*[aeiouy][a-z]*\b")
-
-
-def _outside(line):
-    """The text of a line outside every ⟦...⟧ (nested ones included)."""
-    depth, out = 0, []
-    for ch in line:
-        if ch == OPEN:
-            depth += 1
-        elif ch == CLOSE:
-            depth -= 1
-        elif depth == 0:
-            out.append(ch)
-    return "".join(out)
 
 
 def _leaks(line):

@@ -2,7 +2,6 @@
 (buttons, titles, options, the help of each mode, the list of what is missing, the fit, the
 status after a save with the checks' findings) went through the catalog."""
 import os
-import re
 import subprocess
 
 import pytest
@@ -11,9 +10,8 @@ from chromium import browser  # noqa: F401  (a fixture; skips the module without
 
 from host import i18n  # noqa: E402
 from host.europe.map_editor import start_editor  # noqa: E402
+from pseudolocale import untranslated  # noqa: E402
 
-OPEN, CLOSE = "⟦", "⟧"
-LETTERS = re.compile(r"[A-Za-z]{2,}")
 # what every page shows as it is: the toolbar's zoom (100%) and signs, the coordinates' x and y
 TEXTS = """() => {
   const out = [document.title, document.body.innerText];
@@ -26,22 +24,6 @@ TEXTS = """() => {
   }
   return out.join('\\n');
 }"""
-
-
-def outside(text):
-    depth, out = 0, []
-    for ch in text:
-        if ch == OPEN:
-            depth += 1
-        elif ch == CLOSE:
-            depth -= 1
-        elif depth == 0:
-            out.append(ch)
-    return "".join(out)
-
-
-def untranslated(text):
-    return [line for line in outside(text).splitlines() if LETTERS.search(line)]
 
 
 @pytest.fixture

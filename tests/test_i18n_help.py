@@ -11,22 +11,9 @@ import pytest
 
 from host import ROOT, i18n
 from host.commands import cli
+from pseudolocale import OPEN, outside
 
-OPEN, CLOSE = "⟦", "⟧"
 TOKEN = re.compile(r"-*[A-Za-z][A-Za-z0-9_\-]*")
-
-
-def outside(line):
-    """The text of a line outside every ⟦...⟧ (nested ones included)."""
-    depth, out = 0, []
-    for ch in line:
-        if ch == OPEN:
-            depth += 1
-        elif ch == CLOSE:
-            depth -= 1
-        elif depth == 0:
-            out.append(ch)
-    return "".join(out)
 
 
 def _parsers(parser, path=()):

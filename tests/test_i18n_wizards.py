@@ -2,7 +2,6 @@
 board: every line they print went through a catalog. The maker is scripted: Enter, station
 numbers, a colour word, a skipped switch, no; each step's sentences, its errors and its report."""
 import io
-import re
 
 import pytest
 
@@ -11,27 +10,9 @@ from host.device.calibrate import Keyboard, calibrate
 from host.device.selftest import selftest
 from host.simulator.board import SimBoard
 from mpy import needs_unix_port
+from pseudolocale import untranslated
 
 pytestmark = needs_unix_port
-OPEN, CLOSE = "⟦", "⟧"
-LETTERS = re.compile(r"[A-Za-z]{2,}")
-
-
-def outside(line):
-    depth, out = 0, []
-    for ch in line:
-        if ch == OPEN:
-            depth += 1
-        elif ch == CLOSE:
-            depth -= 1
-        elif depth == 0:
-            out.append(ch)
-    return "".join(out)
-
-
-def untranslated(text):
-    """The lines of the text outside the brackets (a message may span lines) that hold a word."""
-    return [line for line in outside(text).splitlines() if LETTERS.search(line)]
 
 
 @pytest.fixture
