@@ -13,6 +13,8 @@ docs/rules-europe.md, "What the detectives can deduce").
 Tickets are numbered transport * 4 + symbol (0..11): `ticket_name(t)` is "train/magnifier".
 Hands: index 0 is Mister X's, 1..k the detective players'.
 """
+from sy.rules.base import RuleError  # one refusal for both games: codes and values
+
 CAR = 0
 TRAIN = 1
 PLANE = 2
@@ -42,29 +44,6 @@ PH_OVER = 5
 
 RESULTS = (None, "detectives", "mrx")
 REASONS = (None, "capture", "mrx_stuck", "destination")
-
-
-class RuleError(Exception):
-    """A refused line: `code` from docs/game-record.md (Europe), `why` the detail's code (or None)
-    and `values` what it names. Codes and values only: the host words them (host/refusals.py)."""
-
-    def __init__(self, code, why=None, *values):
-        super().__init__(code)
-        self.code = code
-        self.why = why
-        self.values = values
-
-    def reply(self, obj):
-        """obj with the refusal's `error`, and `why` and `args` where there are some."""
-        obj["error"] = self.code
-        if self.why:
-            obj["why"] = self.why
-        if self.values:
-            obj["args"] = list(self.values)
-        return obj
-
-    def __str__(self):  # for a log: the codes and values, never a sentence
-        return " ".join([self.code] + ([self.why] if self.why else []) + [str(v) for v in self.values])
 
 
 def ticket_name(t):
