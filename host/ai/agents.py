@@ -40,6 +40,23 @@ def public_view(game):
     return view
 
 
+def play_mrx_action(ref, pub, action):
+    """Mister X's chosen action played on the full game `ref` and on its public twin `pub`, which
+    sees a leg's station only where he surfaces. Returns what each leg showed (a station or 0)."""
+    if action[0] == "move":
+        _k, t, to = action
+        shown = to if (ref.moves + 1) in ref.reveals else 0
+        ref.mrx_move(t, to)
+        pub.mrx_move(t, shown)
+        return (shown,)
+    _k, t1, to1, t2, to2 = action
+    shown1 = to1 if (ref.moves + 1) in ref.reveals else 0
+    shown2 = to2 if (ref.moves + 2) in ref.reveals else 0
+    ref.mrx_double(t1, to1, t2, to2)
+    pub.mrx_double(t1, shown1, t2, shown2)
+    return shown1, shown2
+
+
 def _check_public(view):
     if view.mrx and view.phase != rules.PHASE_OVER:
         raise ValueError("a detective agent takes a public view (a Game in secret mode, mrx == 0): "
@@ -376,22 +393,13 @@ def play_game(mrx_agent, detective_agent, detectives, bobbies, mrx, record=False
             t0 = time.perf_counter()
             action = mrx_agent.choose(ref)
             mrx_times.append(time.perf_counter() - t0)
-            if action[0] == "move":
-                _k, t, to = action
-                shows = (ref.moves + 1) in ref.reveals
-                ref.mrx_move(t, to)
-                pub.mrx_move(t, to if shows else 0)
-                if record:
-                    lines.append({"type": "mrx", "ticket": _name(t), "to": to})
-            else:
+            play_mrx_action(ref, pub, action)
+            if record and action[0] == "move":
+                lines.append({"type": "mrx", "ticket": _name(action[1]), "to": action[2]})
+            elif record:
                 _k, t1, to1, t2, to2 = action
-                s1 = (ref.moves + 1) in ref.reveals
-                s2 = (ref.moves + 2) in ref.reveals
-                ref.mrx_double(t1, to1, t2, to2)
-                pub.mrx_double(t1, to1 if s1 else 0, t2, to2 if s2 else 0)
-                if record:
-                    lines.append({"type": "mrx", "double": [{"ticket": _name(t1), "to": to1},
-                                                            {"ticket": _name(t2), "to": to2}]})
+                lines.append({"type": "mrx", "double": [{"ticket": _name(t1), "to": to1},
+                                                        {"ticket": _name(t2), "to": to2}]})
         else:
             t0 = time.perf_counter()
             p, t, to = detective_agent.choose(pub)

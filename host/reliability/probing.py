@@ -23,7 +23,7 @@ import time
 
 from sy.rules import game as rules
 from sy.rules.base import RuleError
-from host.ai.agents import make_detective_agent, make_mrx_agent, public_view
+from host.ai.agents import make_detective_agent, make_mrx_agent, play_mrx_action, public_view
 from host.ai.bench import game_setup, wilson
 
 MODES = ("honest", "probing", "unguarded")
@@ -35,18 +35,7 @@ def _clear(view, stations):
 
 
 def _mrx_turn(agent, ref, board):
-    action = agent.choose(ref)
-    if action[0] == "move":
-        _k, t, to = action
-        shows = (ref.moves + 1) in ref.reveals
-        ref.mrx_move(t, to)
-        board.mrx_move(t, to if shows else 0)
-    else:
-        _k, t1, to1, t2, to2 = action
-        s1 = (ref.moves + 1) in ref.reveals
-        s2 = (ref.moves + 2) in ref.reveals
-        ref.mrx_double(t1, to1, t2, to2)
-        board.mrx_double(t1, to1 if s1 else 0, t2, to2 if s2 else 0)
+    play_mrx_action(ref, board, agent.choose(ref))
 
 
 def _move(ref, board, p, t, to):
