@@ -187,13 +187,8 @@ class App:
     def _chain_changed(self):
         """The reader chain began to lie, or is whole again: sy/play/chainpause.py pauses or
         resumes the game and tells the host (loaded for it, dropped when the chain is whole)."""
-        chain = self.chain
-        f = self.chain_fault = chain.chain_fault
-        kind = self.chain_kind = chain.chain_kind
         from sy.play import chainpause
-        chainpause.changed(self, f, kind)
-        if f == CHAIN_OK:
-            forget("play.chainpause")
+        chainpause.follow(self)
 
     def _frame(self, now):
         self.board.dirty = False

@@ -642,6 +642,17 @@ class Board:
         self.dirty = True
 
     # --- drawing --------------------------------------------------------------------------
+    def draw_pieces_dim(self):
+        """Every piece dim in its own colour (the paused frame: sy/play/chainpause.py). No allocation."""
+        g = self.game
+        if g is None:
+            return
+        L = self.leds
+        for i in range(g.n_pieces):
+            c = 3 * i if i < g.n_detectives else BOBBY_RGB
+            L.put(g.pos[i], (PIECE_RGB[c] * _WAITING_LEVEL) >> 8, (PIECE_RGB[c + 1] * _WAITING_LEVEL) >> 8,
+                  (PIECE_RGB[c + 2] * _WAITING_LEVEL) >> 8)
+
     def render(self, now):
         """Draw the frame for the state at `now` (ms). No allocation."""
         self.now = now
