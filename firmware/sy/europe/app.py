@@ -10,6 +10,7 @@ import os
 import sys
 
 from sy.hardware.debounce import Debouncer
+from sy.hardware.reeds import CHAIN_OK
 from sy.link.lines import Link
 
 try:
@@ -27,6 +28,7 @@ _MEM = hasattr(gc, "mem_alloc")  # MicroPython (CPython frees by reference count
 class EuropeApp:
     def __init__(self, hwcfg, inputs, leds, link, map_name):
         chips = hwcfg["chips"]
+        self.chips = chips
         self.inputs = inputs
         self.leds = leds
         self.link = link
@@ -46,6 +48,11 @@ class EuropeApp:
         self.last_frame = 0
         self.mem_peak = 0  # heap in use after events and commands, right before collecting (bytes)
         self.watch_heap = False  # read mem_peak at each collection (the `mem` command's `watch`)
+        # the reed chain checks itself (sy.hardware.reeds): a refused scan leaves the bitmap as it
+        # was; while it lies the game is paused by sy/play/chainpause.py, loaded only then
+        self.chain = inputs if hasattr(inputs, "chain_fault") else None
+        self.chain_fault = CHAIN_OK
+        self.chain_kind = 0
 
     def _collect(self):
         # read only while watched: gc.mem_alloc() walks the heap as long as a collection does
@@ -82,10 +89,7 @@ class EuropeApp:
     def start(self, now):
         self.inputs.scan(self.bitmap)
         self.debouncer.prime(self.bitmap)
-        for bit in range(self.nbits):
-            s = self.bit_station[bit]
-            if s and self.bitmap[bit >> 3] & (0x80 >> (bit & 7)):
-                self.board.occ[s] = 1
+        self.board.read_reeds(self.bitmap, self.bit_station, self.nbits)
         self.link.send_json({"note": "ready", "game": "europe"})
         self.board.render(now)
         self.last_frame = now
@@ -94,9 +98,14 @@ class EuropeApp:
         self.cycles += 1
         bitmap = self.bitmap
         self.inputs.scan(bitmap)
+        chain = self.chain
+        if chain is not None and (chain.chain_fault != self.chain_fault or chain.chain_kind != self.chain_kind):
+            from sy.play import chainpause  # the game paused or going on (dropped when whole)
+            chainpause.follow(self)
         deb = self.debouncer
         board = self.board
-        if deb.update(bitmap, now):
+        # while the chain lies the game is paused: the reeds and the buttons held
+        if self.chain_fault == CHAIN_OK and deb.update(bitmap, now):
             board.now = now
             while True:
                 v = deb.pop()

@@ -19,6 +19,7 @@ PIECE_RGB = ((0, 60, 255), (0, 255, 40), (170, 0, 255), (255, 60, 150), (255, 90
 _POSSIBLE_RGB = (40, 0, 60)  # Mister X's possible cities (public information), dim
 _ERROR_RGB = (255, 0, 0)
 _BLINK_MS = 250
+_DIM = 24  # a piece's level (of 256) in the paused frame: the London board's for a piece that waits
 
 
 def pay_choice(hand, transport):
@@ -55,6 +56,12 @@ class EuropeBoard:
         self.bad = 0  # a city where the lifted piece may not go
         self.guide = None  # the host's move for a person: (piece, city, ticket)
         self.possible = None  # cached possible cities of Mister X
+        # sy/play/chainpause.py while the reader chain lies: the game paused (the main loop holds
+        # the reeds and the buttons)
+        self.chain_pause = None
+        # the pieces may have moved while the board could not see: no move is taken until every
+        # detective stands on its city and no other city holds a piece (as the London board's)
+        self.restoring = False
         self.dirty = True
         self.now = 0
 
@@ -98,6 +105,7 @@ class EuropeBoard:
             self.replayer = europe_record.Replayer(self.load_graph)
             self.guide = None
             self.lifted = -1
+            self.restoring = False
         elif self.replayer is None:
             return {"ok": False, "error": "wrong_turn", "why": "no_game"}
         text = json.dumps(line)
@@ -106,6 +114,7 @@ class EuropeBoard:
             self._keep(text, kind == "setup")
             self.possible = None
             self.dirty = True
+            self._check_restored()  # (an extra move may put a piece where it stands)
         elif kind == "setup":
             self.replayer = None
         return verdict
@@ -165,6 +174,8 @@ class EuropeBoard:
     def status(self):
         g = self.game
         out = {"ok": True, "game": "europe"}
+        if self.chain_pause is not None:  # the reader chain lies: the game is paused
+            out["chain"] = self.chain_pause.code()
         if g is None:
             out["stage"] = "idle"
             return out
@@ -173,17 +184,67 @@ class EuropeBoard:
                     "hands": {g.hand_name(h): [ticket_name(t) for t in range(12) for _ in range(g.hands[h][t])]
                               for h in range(1, len(g.hand_size))},
                     "mrx_hand": g.hand_count[0], "to_move": ["D%d" % (i + 1) for i in range(g.n) if g.can_move(i)],
-                    "missing": self.missing(), "lifted": self.lifted, "result": g.result, "reason": g.reason})
+                    "missing": self.missing(), "lifted": self.lifted, "result": g.result, "reason": g.reason,
+                    "restoring": self.restoring, "extra": self.extra()})
         return out
 
     def missing(self):
         g = self.game
         return [] if g is None else ["D%d" % (i + 1) for i in range(g.n) if not self.occ[g.pos[i]]]
 
+    def extra(self):
+        """The cities whose reed is closed and that hold no detective."""
+        g = self.game
+        return [] if g is None else [c for c in range(1, MAX_CITY + 1) if self.occ[c] and g.holder(c) < 0]
+
+    def _pieces_agree(self):
+        g = self.game
+        for i in range(g.n):
+            if not self.occ[g.pos[i]]:
+                return False
+        for c in range(1, MAX_CITY + 1):
+            if self.occ[c] and g.holder(c) < 0:
+                return False
+        return True
+
+    # --- the reader chain's pause (sy/play/chainpause.py) ---------------------------------------
+    def pause_for(self, pause):
+        """The reader chain lies: the game is paused by `pause` (its status code, its frame), or
+        goes on (None)."""
+        self.chain_pause = pause
+        self.dirty = True
+
+    def read_reeds(self, bitmap, bit_station, nbits):
+        """Every city's reed as bitmap says it (bit k: 0x80 >> (k & 7) of byte k >> 3, 1 closed):
+        at boot and when the chain is whole again. No evaluation."""
+        occ = self.occ
+        for bit in range(nbits):
+            s = bit_station[bit]
+            if s:
+                occ[s] = 1 if bitmap[bit >> 3] & (0x80 >> (bit & 7)) else 0
+
+    def await_pieces(self):
+        """The chain is whole again: what the players did while the board could not see is not
+        taken (it saw only the sum); a game in play waits until the pieces agree with it."""
+        self.lifted = -1
+        self.pending = self.bad = 0
+        g = self.game
+        self.restoring = g is not None and g.phase != PH_OVER
+        self._check_restored()
+        self.dirty = True
+
+    def _check_restored(self):
+        if self.restoring and self._pieces_agree():
+            self.restoring = False
+            self.send({"note": "restored"})
+
     # --- the reeds and the buttons -------------------------------------------------------------
     def switch(self, city, closed):
         self.occ[city] = 1 if closed else 0
         self.dirty = True
+        if self.restoring:  # no move until the pieces agree with the game
+            self._check_restored()
+            return
         g = self.game
         if g is None or g.phase != PH_DET:
             return
@@ -223,7 +284,7 @@ class EuropeBoard:
     def button(self, k):
         """Buttons 0, 1, 2: car, train, plane (the London board's taxi, bus, underground)."""
         g = self.game
-        if not self.pending or k > 2 or g is None:
+        if not self.pending or k > 2 or g is None or self.restoring:
             return
         i = self.lifted
         if [self.pending, k] in self.options:
@@ -251,10 +312,24 @@ class EuropeBoard:
         self.dirty = True
 
     # --- the LEDs ----------------------------------------------------------------------------
+    def draw_pieces_dim(self):
+        """Every detective dim in its own colour (the paused frame: sy/play/chainpause.py). No allocation."""
+        g = self.game
+        if g is None:
+            return
+        leds = self.leds
+        for i in range(g.n):
+            rgb = PIECE_RGB[i]
+            leds.put(g.pos[i], (rgb[0] * _DIM) >> 8, (rgb[1] * _DIM) >> 8, (rgb[2] * _DIM) >> 8)
+
     def render(self, now):
         leds = self.leds
         leds.clear()
         g = self.game
+        if self.chain_pause is not None:  # the reader chain lies: the game is paused
+            self.chain_pause.draw(self, now)
+            leds.show()
+            return
         if g is not None:
             blink = (now // _BLINK_MS) & 1
             if self.lifted < 0 and g.phase != PH_OVER:
@@ -277,4 +352,9 @@ class EuropeBoard:
                         leds.put(c, *TRANSPORT_RGB[t])
             if self.bad and blink:
                 leds.put(self.bad, *_ERROR_RGB)
+            if self.restoring and blink:  # a piece where the game has none: take it away
+                occ = self.occ
+                for c in range(1, MAX_CITY + 1):
+                    if occ[c] and g.holder(c) < 0:
+                        leds.put(c, *_ERROR_RGB)
         leds.show()
