@@ -305,3 +305,8 @@ def pause(code):
     if name in PAUSES:
         return _(PAUSES[name])
     return _(UNKNOWN_PAUSE) % {"code": name}
+
+
+def chain_note(note):
+    """The sentence for the board's `chain` note: the pause (pause()), or the chain whole again."""
+    return pause(note) or _(CHAIN_WHOLE)

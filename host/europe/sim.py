@@ -67,14 +67,27 @@ class EuropeSimBoard(SimBoard):
 
 
 class EuropeLink:
-    """Lines to and from the Europe board: replies by id, events and notes kept apart."""
+    """Lines to and from the Europe board: replies by id, events and notes kept apart. A `chain`
+    note (the reader chain lies, the game paused; or whole again) is told to the players at once
+    through `say`, in their language, as Mister X's console tells London's."""
 
-    def __init__(self, port, timeout=20.0):
+    def __init__(self, port, timeout=20.0, say=None):
         self.ser = serial.serial_for_url(port, timeout=0.05)
         self.timeout = timeout
         self.next_id = 0
         self.events = []
+        self.notes = []
+        self.say = say
         self.buf = b""
+
+    def _file(self, obj):
+        """An event or a note that came while the link waited for something else."""
+        if "ev" in obj:
+            self.events.append(obj["ev"])
+        elif "note" in obj and "id" not in obj:
+            self.notes.append(obj)
+            if obj.get("note") == "chain" and self.say is not None:
+                self.say("  " + refusals.chain_note(obj))
 
     def _lines(self, until):
         while time.monotonic() < until:
@@ -108,17 +121,29 @@ class EuropeLink:
                 continue
             if obj.get("id") == ident:
                 return obj
-            if "ev" in obj:
-                self.events.append(obj["ev"])
+            self._file(obj)
         raise BoardError(_("the board did not answer %s") % cmd)
 
     def event(self, seconds=None):
         if self.events:
             return self.events.pop(0)
         for obj in self._lines(time.monotonic() + (seconds or self.timeout)):
-            if obj and "ev" in obj:
-                return obj["ev"]
+            if obj:
+                self._file(obj)
+                if self.events:
+                    return self.events.pop(0)
         raise BoardError(_("no move from the board"))
+
+    def wait_note(self, name, seconds=None):
+        """The first note called name (notes before it are dropped)."""
+        for obj in self._lines(time.monotonic() + (seconds or self.timeout)):
+            if obj:
+                self._file(obj)
+            while self.notes:
+                n = self.notes.pop(0)
+                if n.get("note") == name:
+                    return n
+        raise BoardError(_("the board did not answer %s") % name)
 
     def close(self):
         self.ser.close()
@@ -263,7 +288,7 @@ def run(args, out=print):
     link = stop_view = None
     try:
         sim.start()
-        link = EuropeLink(sim.port, timeout=PICO_TIMEOUT if on_pico else 20.0)
+        link = EuropeLink(sim.port, timeout=PICO_TIMEOUT if on_pico else 20.0, say=out)
         link.wait_ready(PICO_TIMEOUT if on_pico else 30.0)
         boot_mem = link.request("mem", reset=True, watch=True)
         send(link, match.public[0])

@@ -422,7 +422,7 @@ class Console:
             elif kind == "where":
                 self.ask_where(n.get("piece"), n.get("stations") or [])
             elif kind == "chain":  # the reader chain lies (the game paused) or is whole again
-                self.out("  " + (refusals.pause(n) or _(refusals.CHAIN_WHOLE)))
+                self.out("  " + refusals.chain_note(n))
             elif kind == "refused" and n.get("error") == "needs_consent":
                 self.ask_consent(n.get("piece"), n.get("from"), n.get("to"))
 

@@ -24,6 +24,7 @@ from sy.hardware.leds import Leds
 from sy.europe.app import EuropeApp
 
 DETECTIVES = [9, 5, 10, 14, 22]  # D1..D5 on the test map (cities are stations: the default wiring)
+HAND = ["car/lamp", "train/lamp", "plane/lamp", "car/magnifier", "train/magnifier"]  # each player's
 PERIOD = 5  # ms a scan
 DEBOUNCE = 30
 
@@ -114,8 +115,7 @@ def _game(name):
         tb.place(c)
     tb.line({"type": "draw", "hand": "X", "count": 8})
     for h in range(1, 6):
-        tb.line({"type": "draw", "hand": "P%d" % h, "tickets": ["car/lamp", "train/lamp", "plane/lamp",
-                                                                   "car/magnifier", "train/magnifier"]})
+        tb.line({"type": "draw", "hand": "P%d" % h, "tickets": HAND})
     tb.line({"type": "mrx", "moves": [{"ticket": "car/footprints"}]})
     tb.line({"type": "draw", "hand": "X", "count": 1})
     st = tb.command("status")

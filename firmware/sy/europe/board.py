@@ -197,16 +197,6 @@ class EuropeBoard:
         g = self.game
         return [] if g is None else [c for c in range(1, MAX_CITY + 1) if self.occ[c] and g.holder(c) < 0]
 
-    def _pieces_agree(self):
-        g = self.game
-        for i in range(g.n):
-            if not self.occ[g.pos[i]]:
-                return False
-        for c in range(1, MAX_CITY + 1):
-            if self.occ[c] and g.holder(c) < 0:
-                return False
-        return True
-
     # --- the reader chain's pause (sy/play/chainpause.py) ---------------------------------------
     def pause_for(self, pause):
         """The reader chain lies: the game is paused by `pause` (its status code, its frame), or
@@ -234,7 +224,7 @@ class EuropeBoard:
         self.dirty = True
 
     def _check_restored(self):
-        if self.restoring and self._pieces_agree():
+        if self.restoring and not self.missing() and not self.extra():
             self.restoring = False
             self.send({"note": "restored"})
 
