@@ -121,3 +121,24 @@ def test_the_emulated_pico_pauses_a_europe_game_while_the_chain_lies_and_shows_w
         if link:
             link.close()
         pico.stop()
+
+
+def test_the_europe_host_tells_the_players_of_the_chain_in_their_language():
+    from host import i18n
+    from host.europe.sim import EuropeLink
+    said = []
+    link = EuropeLink("loop://", timeout=5, say=said.append)   # (pyserial's loopback: the board's lines)
+    try:
+        for lang in ("en", "de"):
+            i18n.use(lang)
+            link.ser.write(b'{"note": "chain", "code": "chain_broken", "fault": "long", "after_module": 11}\n'
+                           b'{"note": "restored"}\n{"note": "chain", "code": null}\n')
+            assert link.wait_note("chain", 5)["after_module"] == 11
+            assert link.wait_note("restored", 5) == {"note": "restored"}
+            assert link.wait_note("chain", 5)["code"] is None
+        assert said[:2] == ["  reader chain broken or mis-clocked after module 11",
+                            "  reader chain whole again: the game goes on once the pieces stand where it has them"]
+        assert len(said) == 4 and "11" in said[2] and "reader chain" not in said[2] + said[3], said
+    finally:
+        i18n.use("en")
+        link.close()
