@@ -186,6 +186,12 @@ def test_a_lying_chain_pauses_the_europe_game_says_where_and_waits_for_the_piece
         assert "chain" not in st and st["restoring"] and st["pieces"]["D1"] == home, st
         assert st["missing"] == ["D1"] and st["extra"] == [to], st
         assert tb.colour(shown[0]) != CHAIN_RGB
+        from sy.europe.board import _ERROR_RGB
+        red = []
+        for _ in range(25):   # half a second: the piece the game does not have there blinks red
+            tb.run(4)
+            red.append(tb.colour(to) == _ERROR_RGB)
+        assert 0 < sum(red) < len(red), red
         tb.lift(to)   # D1 lifted from where the game does not have it: no lift, no move
         assert tb.command("status")["lifted"] == -1
         assert not [m for m in tb.messages() if "ev" in m]
