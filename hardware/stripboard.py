@@ -5,7 +5,11 @@
 The parts' places are fixed here (PLACES); everything else comes from the netlist: where a strip
 must be cut (two nets on one strip), and which wire links join the pieces of one net. `connections()`
 walks the finished board (strips, cuts, links) back to nets; the test checks that it gives exactly
-the netlist's nets, so a missing cut (a short) or a missing link (an open) fails.
+the netlist's nets, so a missing cut (a short) or a missing link (an open) fails. Each part's body
+(`bodies()`: the PCB's footprints, a box header's shroud included, and the standoffs' screw heads)
+is an obstacle: no link lies under one (`links_under_parts()`), and every body lies inside the
+board's edge (`edge_margins()`). Links of different nets that cross are insulated wire
+(`crossing_links()`).
 
 Strips run left to right (rows); holes are 2.54 mm apart. Two kinds of cut: at a free hole (a 3 mm
 drill bit turned by hand, or a spot-face cutter) and between two adjacent holes (two knife scores
@@ -420,6 +424,15 @@ def bodies(places=None, mounting=None):
 
 def _under(a, b, body):
     """Does the link from hole a to hole b lie under the body, or pass closer than BODY_GAP?"""
+    reach = LINK_WIRE / 2 + BODY_GAP
+    if body[0] == "round":
+        _k, x, y, radius = body
+        bx0, by0, bx1, by1 = x - radius, y - radius, x + radius, y + radius
+    else:
+        _k, bx0, by0, bx1, by1 = body
+    if (min(a[1], b[1]) * PITCH > bx1 + reach or max(a[1], b[1]) * PITCH < bx0 - reach
+            or min(a[0], b[0]) * PITCH > by1 + reach or max(a[0], b[0]) * PITCH < by0 - reach):
+        return False   # far from it: the exact distance is not needed
     return _body_gap(a, b, body) < BODY_GAP
 
 
@@ -568,8 +581,7 @@ def svg(layout, nl):
              "another net's link. Check with a meter before fitting U3: no strip may beep to its neighbour." % (
                  len(layout.cuts), len(layout.knife), len(layout.links), len(insulated)),
              "Black rings: drill the four corner holes to 3.2 mm for M3 nylon standoffs (each at a strip's end; dashed: "
-             "the screw head). Rows %d-%d: spare strips for the links that go round the parts." % (_spare_from(),
-                                                                                                  ROWS - 1),
+             "the screw head). Rows %s: spare strips for the links that go round the parts." % _spare_rows(),
              "Boxes: the parts' bodies as they sit on the board (a box header's shroud, a socket's frame); "
              "no link lies under one, and every one lies inside the board's edge."]
     for i, t in enumerate(notes):
@@ -578,9 +590,16 @@ def svg(layout, nl):
     return "\n".join(out) + "\n"
 
 
-def _spare_from():
-    """The first spare strip: the row below the parts' lowest pin."""
-    return max(r for holes in PLACES.values() for r, _c in holes.values()) + 1
+def _spare_rows():
+    """The strips without a pin, as "1, 19-24"."""
+    rows = [r for r in range(ROWS) if not any(h[0] == r for holes in PLACES.values() for h in holes.values())]
+    runs = []
+    for r in rows:
+        if runs and runs[-1][1] == r - 1:
+            runs[-1][1] = r
+        else:
+            runs.append([r, r])
+    return ", ".join(str(a) if a == b else "%d-%d" % (a, b) for a, b in runs)
 
 
 def courtyard_overlaps():

@@ -115,8 +115,6 @@ def test_no_link_lies_under_a_part(built):
         stripboard.MOUNTING = ((0, 0), (0, stripboard.COLS - 1), (parts_rows, 0), (parts_rows, stripboard.COLS - 1))
         with pytest.raises(ValueError, match="no free holes"):
             stripboard.build(nl)
-        short = stripboard.build(nl, partial=True)
-        assert stripboard.links_under_parts(short) == [] and stripboard.connections(short) != stripboard.expected(nl)
     finally:
         stripboard.ROWS, stripboard.MOUNTING = rows, mounting
     assert "no link lies under a part's body" in readme()
