@@ -61,6 +61,8 @@ def test_readme_counts_are_the_layouts(built):
     assert "and %d wire links" % len(lay.links) in text
     assert "%d of the links cross another net's link" % len(stripboard.crossing_links(lay)) in text
     assert "the nearest passes %.2f mm off" % stripboard.link_clearance(lay) in text
+    assert "within %.1f mm of one" % stripboard.BODY_GAP in text
+    assert "insulated wire (solid core, %.1f mm)" % stripboard.LINK_WIRE in text
 
 
 def test_mounting_holes_are_free_and_cut_nothing(built):
