@@ -646,9 +646,10 @@ def main(argv=None):
         f.write(svg(lay, nl))
     print("wrote %s: %d x %d holes (%.1f x %.1f mm), %d cuts at holes, %d between holes, %d wire links (%d "
           "insulated); connections match wiring.net, no two courtyards overlap, no link lies under a part "
-          "(%.2f mm from the nearest body), every body on the board (%.2f mm from the edge at least)"
+          "(%.2f mm from the nearest body), every body on the board (%s)"
           % (args.out, COLS, ROWS, COLS * PITCH, ROWS * PITCH, len(lay.cuts), len(lay.knife), len(lay.links),
-             len(crossing_links(lay)), link_clearance(lay), min(margins.values())))
+             len(crossing_links(lay)), link_clearance(lay),
+             ", ".join("%s %.2f mm" % (ref, m) for m, ref in sorted((m, ref) for ref, m in margins.items())[:4])))
     if args.png:
         from hardware.schematic import to_png
         png = os.path.splitext(args.out)[0] + ".png"
