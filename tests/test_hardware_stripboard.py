@@ -57,6 +57,10 @@ def test_readme_counts_are_the_layouts(built):
     _nl, lay = built
     text = readme()
     assert "%d × %d-hole stripboard" % (stripboard.COLS, stripboard.ROWS) in text
+    below = max(r for holes in stripboard.PLACES.values() for r, _c in holes.values()) + 1
+    assert "The parts take the top %d rows; row 1 and the bottom %d are spare strips" % (
+        below, stripboard.ROWS - below) in text
+    assert stripboard._spare_rows() == "1, %d-%d" % (below, stripboard.ROWS - 1)
     assert "%d cuts at holes, %d cuts between holes" % (len(lay.cuts), len(lay.knife)) in text
     assert "and %d wire links" % len(lay.links) in text
     assert "%d of the links cross another net's link" % len(stripboard.crossing_links(lay)) in text
