@@ -69,8 +69,9 @@ def _box_header(r, c, gnd_left):
 PLACES = {
     "J6": {str(k): (0, 8 + k) for k in range(1, 9)},       # reeds' GND leads, 2.54 mm apart on one strip
     # the box headers stand across the strips, IN at the left edge and OUT at the right, on the same
-    # five rows: 3V3 passes straight through on rows 2 and 6, and the signals' rows between them
-    # carry each signal to the board and its re-driven copy on. Each shroud reaches 5.07 mm past its
+    # five rows: 3V3 passes straight through on rows 2 and 6, and each row between them carries one
+    # signal in at one header and its counterpart out at the other (CLK, SH/LD: in at J3, the next
+    # board's copy out at J4; SER in at J4, DATA out at J3). Each shroud reaches 5.07 mm past its
     # end pins: pin 1 on row 2 keeps it on the board, and 3.18 mm beside its pins: the GND side's two
     # outer columns stay free for the links that join the GND pins, clear of the corner standoffs
     "J3": _box_header(2, 3, gnd_left=True),                  # IN, toward the controller
@@ -83,8 +84,9 @@ PLACES = {
     "C3": {"1": (7, 31), "2": (8, 31)},                      # on U4's 3V3 and GND rows, beside it
     "C4": {"1": (9, 38), "2": (8, 38)},                      # 3V3 (VCC row) to a GND strip above, one
                                                              # column off U5's socket
-    # R8 and R9 between the signals' rows: each strip past a resistor carries the copy to J4, the
-    # piece before it the local signal; R9 one row down and clear of R8 (their bodies are 2.5 mm wide)
+    # R8 and R9 on the CLK and SH/LD rows: the strip past each resistor carries the next board's copy
+    # to J4, the piece before it the local signal; R9 one row down and clear of R8 (their bodies are
+    # 2.5 mm wide)
     "R8": {"1": (3, 17), "2": (3, 22)},                      # CLK to the next board
     "R9": {"1": (4, 26), "2": (4, 31)},                      # SH/LD to the next board
     "C2": {"1": (7, 13), "2": (8, 13)},                      # 3V3 (VCC row) to GND (CLK_INH row)
@@ -187,7 +189,7 @@ def build(nl, cut_at=None, knife_at=None, partial=False):
             break
         first, lay, stuck = first + nets, again, still
     if not stuck:
-        _drop_idle_cuts(lay, expected(nl))
+        _drop_idle(lay, expected(nl))
     if stuck:
         if not partial:
             raise ValueError("no free holes to link the pieces of %s" % ", ".join(stuck))
@@ -195,7 +197,7 @@ def build(nl, cut_at=None, knife_at=None, partial=False):
     return lay
 
 
-def _drop_idle_cuts(lay, want):
+def _drop_idle(lay, want):
     """Leave out each cut that parts nothing (between two stretches of one net on a spare strip,
     or beside a bare stretch), and then each link that closes a loop: the board joins the same
     pins without them."""
