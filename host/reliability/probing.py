@@ -23,7 +23,8 @@ import time
 
 from sy.rules import game as rules
 from sy.rules.base import RuleError
-from host.ai.agents import make_detective_agent, make_mrx_agent, play_mrx_action, public_view
+from host.ai.agents import make_detective_agent, make_mrx_agent, public_view
+from host.ai.mrxplay import play_mrx_action
 from host.ai.bench import game_setup, wilson
 
 MODES = ("honest", "probing", "unguarded")
