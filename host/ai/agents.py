@@ -4,7 +4,7 @@ import time
 from sy.rules import game as rules
 from host.ai import belief, hiding, mcts, policy, safety
 from host.ai.model import Sim
-from host.ai.mrxplay import play_mrx_action
+from host.ai.twin import play_detective_move, play_mrx_action
 from host.misterx.randomness import fast_rng, secret_rng
 
 LEVELS = ("random", "easy", "normal", "hard")
@@ -388,13 +388,10 @@ def play_game(mrx_agent, detective_agent, detectives, bobbies, mrx, record=False
             t0 = time.perf_counter()
             p, t, to = detective_agent.choose(pub)
             det_times.append(time.perf_counter() - t0)
-            bobby = ref.is_bobby(p)
-            ref.move(p, None if bobby else t, to)
-            if ref.result is None:
-                pub.move(p, None if bobby else t, to)
+            play_detective_move(ref, pub, p, t, to)
             if record:
                 line = {"type": "move", "piece": ref.piece_name(p), "to": to}
-                if not bobby:
+                if not ref.is_bobby(p):
                     line["ticket"] = _name(t)
                 lines.append(line)
     return {"result": ref.result, "reason": ref.reason, "round": ref.round,

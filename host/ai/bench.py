@@ -33,7 +33,7 @@ from host.errors import UserError
 from host.ai import agents, belief, mcts, policy, safety
 from host.ai.agents import make_mrx_agent, make_detective_agent
 from host.ai.model import Sim
-from host.ai.mrxplay import play_mrx_action
+from host.ai.twin import play_detective_move, play_mrx_action
 
 MRX_LEVELS = ("random", "easy", "normal", "hard")
 # panel name: (detective level, searches); the detectives' levels are named by what they do
@@ -207,10 +207,7 @@ def play_measured(mrx, det, dets, bobbies, x, tracker=None):
                 leak.append(math.log2(n) - _entropy(post) if post and n else 0.0)
         else:
             p, t, to = det.choose(pub)
-            bobby = ref.is_bobby(p)
-            ref.move(p, None if bobby else t, to)
-            if ref.result is None:
-                pub.move(p, None if bobby else t, to)
+            play_detective_move(ref, pub, p, t, to)
     return {"result": ref.result, "reason": ref.reason, "round": ref.round, "moves": moves,
             "blunders": blunders, "seconds": seconds, "leak": leak}
 

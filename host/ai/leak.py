@@ -27,7 +27,7 @@ import random
 
 from sy.rules import game as rules
 from host.ai.model import BLACK, tables
-from host.ai.mrxplay import play_mrx_action
+from host.ai.twin import play_detective_move, play_mrx_action
 
 
 def signature(action):
@@ -215,10 +215,8 @@ def attack_game(make_agent, detective_agent, detectives, bobbies, mrx, seed=1, s
                 rows.append((math.log2(n_pub) - h, top == ref.mrx, 1.0 / n_pub, bool(shown1)))
         else:
             p, t, to = detective_agent.choose(pub)
-            bobby = ref.is_bobby(p)
-            ref.move(p, None if bobby else t, to)
+            play_detective_move(ref, pub, p, t, to)
             if ref.result is None:
-                pub.move(p, None if bobby else t, to)
                 att.observe_landing(to)
     return {"rows": rows, "result": ref.result, "policy_runs": att.policy_runs}
 
