@@ -403,6 +403,23 @@ def crossing_links(layout):
                                         for two in links)]
 
 
+LINK_BEND_MM = 2 * 2.0    # each end bends down through its hole and is clinched under the board
+
+
+def link_wire_mm(layout):
+    """(bare, insulated) wire for one board's links, mm: each link's span plus its two bent ends."""
+    insulated = crossing_links(layout)
+    bare = sleeved = 0.0
+    for link in layout.links:
+        (ra, ca), (rb, cb), _net = link
+        mm = math.hypot(ra - rb, ca - cb) * PITCH + LINK_BEND_MM
+        if link in insulated:
+            sleeved += mm
+        else:
+            bare += mm
+    return bare, sleeved
+
+
 def bodies(places=None, mounting=None):
     """{ref: ("box", x0, y0, x1, y1) or ("round", x, y, radius)}, mm, x along the strips from column 0's
     hole, y down from row 0's: each part's body on the component side, from the PCB's footprints
