@@ -2,7 +2,8 @@
 sy/play/chainpause.py), as plain test functions: tests/test_europe_chain.py runs them under CPython
 and under the MicroPython unix port. The real EuropeApp and EuropeBoard on memory-backed LEDs, a
 queue for the serial line and the 74HC165 chain of tests/hardware_chain_cases.py, which drops,
-doubles or cuts a bit after a module; the map made for the tests (sy/maps/europe_testmap)."""
+doubles or cuts a bit after a module; the map made for the tests (sy/maps/europe_testmap). Under
+the unix port the loop's scans and frames are run with the heap locked: they allocate nothing."""
 import json
 import os
 import sys
@@ -226,22 +227,33 @@ def test_the_pieces_agreeing_already_when_the_chain_heals_resume_at_once():
         tb.close()
 
 
-def test_a_paused_europe_board_allocates_nothing_in_its_scan_loop():
-    if sys.implementation.name != "micropython":
-        return   # CPython has no heap lock; the unix port runs this file too
+def _locked_scans(tb, n):
+    """n scan cycles with the heap locked: any allocation raises MemoryError."""
     import gc
     import micropython
+    gc.collect()
+    micropython.heap_lock()
+    try:
+        tb.run(n)
+    finally:
+        micropython.heap_unlock()
+
+
+def test_the_europe_scan_loop_allocates_nothing_whole_paused_or_with_a_piece_in_hand():
+    if sys.implementation.name != "micropython":
+        return   # CPython has no heap lock; the unix port runs this file too
     tb = _game("sy-europe-chain-heap")
     try:
+        tb.run(10)   # (the frame after the last line caches Mister X's possible cities)
+        _locked_scans(tb, 100)   # half a second of scans and frames: the pieces, his possible cities
+        tb.lift(DETECTIVES[0])
+        tb.run(10)
+        _locked_scans(tb, 100)   # ... and D1's destinations by transport
+        tb.place(DETECTIVES[0])
         tb.inputs.lie("drop", 3)
         tb.run(2)
         tb.messages()
-        gc.collect()
-        micropython.heap_lock()
-        try:
-            tb.run(100)   # half a second of scans and frames, the amber beat among them
-        finally:
-            micropython.heap_unlock()
+        _locked_scans(tb, 100)   # ... and paused, the amber beat among them
         assert tb.app.chain_fault != -2
     finally:
         tb.close()

@@ -38,6 +38,12 @@ def pay_choice(hand, transport):
     return -1
 
 
+def _put(leds, city, rgb):
+    # (leds.put(city, *rgb) would allocate on MicroPython: its arguments are unpacked on the heap,
+    # and a frame is drawn every 40 ms)
+    leds.put(city, rgb[0], rgb[1], rgb[2])
+
+
 RECORD = "europe-record.jsonl"  # the public record, on the board's filesystem
 
 
@@ -326,25 +332,25 @@ class EuropeBoard:
                 if self.possible is None:
                     self.possible = g.candidates()
                 for c in self.possible:
-                    leds.put(c, *_POSSIBLE_RGB)
+                    _put(leds, c, _POSSIBLE_RGB)
             if self.lifted >= 0:
                 for c, t in self.options:
-                    leds.put(c, *TRANSPORT_RGB[t])
+                    _put(leds, c, TRANSPORT_RGB[t])
             for i in range(g.n):
                 c = g.pos[i]
                 if self.occ[c] or blink:
-                    leds.put(c, *PIECE_RGB[i])
+                    _put(leds, c, PIECE_RGB[i])
             if self.guide and blink:
-                leds.put(self.guide[1], *PIECE_RGB[self.guide[0]])
+                _put(leds, self.guide[1], PIECE_RGB[self.guide[0]])
             if self.pending and blink:
                 for c, t in self.options:
                     if c == self.pending:
-                        leds.put(c, *TRANSPORT_RGB[t])
+                        _put(leds, c, TRANSPORT_RGB[t])
             if self.bad and blink:
-                leds.put(self.bad, *_ERROR_RGB)
+                _put(leds, self.bad, _ERROR_RGB)
             if self.restoring and blink:  # a piece where the game has none: take it away
                 occ = self.occ
                 for c in range(1, MAX_CITY + 1):
                     if occ[c] and g.holder(c) < 0:
-                        leds.put(c, *_ERROR_RGB)
+                        _put(leds, c, _ERROR_RGB)
         leds.show()
