@@ -54,14 +54,19 @@ def marker_bit(chips):
 
 class ConfigError(Exception):
     """A config that cannot be used. .key names the offending key ("leds.brightness"), or None for
-    the whole file; .why is the problem's code and .values its values, strings (the host words
-    them: host/configerrors.py PROBLEMS has one sentence per code); .file is the file's path when
-    load() read it, else None. str() is the codes as they are, for a log."""
+    the whole file; .why is the problem's code and .values a tuple of its values, strings (the host
+    words them: host/configerrors.py PROBLEMS has the sentence and the values' names of each code);
+    .file is the file's path when load() read it, else None. str() is the codes as they are.
 
-    def __init__(self, key, why, values=None):
+    Codes are longer than 10 characters and values have no names here: mpy-cross interns shorter
+    string constants and names as qstrs, which stay on the board's heap after start.py drops this
+    module (measured on the emulated Pico: codes of 4..10 characters and named values cost the
+    game 160 bytes)."""
+
+    def __init__(self, key, why, values=()):
         self.key = key
         self.why = why
-        self.values = values or {}
+        self.values = values
         self.file = None
         super().__init__(((key + ": ") if key else "") + why + (" " + repr(values) if values else ""))
 
@@ -88,7 +93,7 @@ def _skeleton(board):
     """default(board) without the two long lists (None): validate() builds them only when absent."""
     if board not in BOARDS:
         choices = ", ".join(BOARDS)
-        raise ConfigError("board", "not_one_of", {"choices": choices, "got": repr(board)})
+        raise ConfigError("board", "not_one_of_choices", (choices, repr(board)))
     p = _pins(board)
     r = p["reeds"]
     b = p["buttons"]
@@ -115,31 +120,31 @@ def _is_bool(v):
 
 def _int(v, key, lo, hi):
     if _is_bool(v) or not isinstance(v, int):
-        raise ConfigError(key, "not_integer", {"got": repr(v)})
+        raise ConfigError(key, "not_integer", (repr(v),))
     if v < lo or v > hi:
-        raise ConfigError(key, "out_of_range", {"lo": str(lo), "hi": str(hi), "got": str(v)})
+        raise ConfigError(key, "out_of_range", (str(lo), str(hi), str(v)))
     return v
 
 
 def _num(v, key, lo, hi, lo_open=False):
     if _is_bool(v) or not isinstance(v, (int, float)):
-        raise ConfigError(key, "not_number", {"got": repr(v)})
+        raise ConfigError(key, "not_a_number", (repr(v),))
     if (v <= lo if lo_open else v < lo) or v > hi:
         interval = "%s%s, %s]" % ("(" if lo_open else "[", lo, hi)
-        raise ConfigError(key, "out_of_interval", {"interval": interval, "got": repr(v)})
+        raise ConfigError(key, "out_of_interval", (interval, repr(v)))
     return v
 
 
 def _bool(v, key):
     if not _is_bool(v):
-        raise ConfigError(key, "not_bool", {"got": repr(v)})
+        raise ConfigError(key, "not_a_boolean", (repr(v),))
     return v
 
 
 def _choice(v, key, choices):
     if _is_bool(v) or v not in choices:
         names = ", ".join([str(c) for c in choices])
-        raise ConfigError(key, "not_one_of", {"choices": names, "got": repr(v)})
+        raise ConfigError(key, "not_one_of_choices", (names, repr(v)))
     return v
 
 
@@ -147,11 +152,11 @@ def _section(cfg, name, defaults):
     """The section merged over its defaults; unknown keys are refused (they are usually typos)."""
     given = cfg.get(name, {})
     if not isinstance(given, dict):
-        raise ConfigError(name, "not_object", {"got": repr(given)})
+        raise ConfigError(name, "not_an_object", (repr(given),))
     for k in given:
         if k not in defaults:
             known = ", ".join(sorted(defaults))
-            raise ConfigError(name + "." + str(k), "unknown_key", {"known": known})
+            raise ConfigError(name + "." + str(k), "unknown_key", (known,))
     out = {}
     for k in defaults:
         out[k] = given[k] if k in given else defaults[k]
@@ -161,22 +166,22 @@ def _section(cfg, name, defaults):
 def _permutation(v, key, limit, marker=-1):
     """A list of STATIONS distinct ints in 0..limit-1 (station n at position n-1), none of them marker."""
     if not isinstance(v, list):
-        raise ConfigError(key, "not_list", {"count": str(STATIONS)})
+        raise ConfigError(key, "not_int_list", (str(STATIONS),))
     if len(v) != STATIONS:
-        raise ConfigError(key, "entries", {"count": str(STATIONS), "got": str(len(v))})
+        raise ConfigError(key, "wrong_length", (str(STATIONS), str(len(v))))
     seen = bytearray(limit)
     for i in range(STATIONS):
         x = v[i]
         if _is_bool(x) or not isinstance(x, int):
-            raise ConfigError("%s[%d]" % (key, i), "entry_not_integer", {"station": str(i + 1), "got": repr(x)})
+            raise ConfigError(key + "[" + str(i) + "]", "entry_not_integer", (str(i + 1), repr(x)))
         if x < 0 or x >= limit:
-            raise ConfigError("%s[%d]" % (key, i), "entry_out_of_range",
-                              {"station": str(i + 1), "hi": str(limit - 1), "got": str(x)})
+            raise ConfigError(key + "[" + str(i) + "]", "entry_out_of_range",
+                              (str(i + 1), str(limit - 1), str(x)))
         if x == marker:  # the last reader board's input D0, wired to GND
-            raise ConfigError("%s[%d]" % (key, i), "chain_marker", {"station": str(i + 1), "bit": str(x)})
+            raise ConfigError(key + "[" + str(i) + "]", "chain_marker", (str(i + 1), str(x)))
         if seen[x]:
-            raise ConfigError("%s[%d]" % (key, i), "entry_used",
-                              {"station": str(i + 1), "got": str(x), "by": str(v.index(x) + 1)})
+            raise ConfigError(key + "[" + str(i) + "]", "entry_already_used",
+                              (str(i + 1), str(x), str(v.index(x) + 1)))
         seen[x] = 1
     return v
 
@@ -189,7 +194,7 @@ def _dead(v, key):
         if _is_bool(x) or not isinstance(x, int) or not 1 <= x <= STATIONS or x in v[:i]:
             ok = False
     if not ok:
-        raise ConfigError(key, "dead", {"most": str(MAX_DEAD), "stations": str(STATIONS), "got": repr(v)})
+        raise ConfigError(key, "dead_stations", (str(MAX_DEAD), str(STATIONS), repr(v)))
     return v
 
 
@@ -200,14 +205,14 @@ def _given_or_identity(cfg, section, key):
 
 def _pin(v, key, board, output):
     if _is_bool(v) or not isinstance(v, int):
-        raise ConfigError(key, "not_gpio", {"got": repr(v)})
+        raise ConfigError(key, "not_a_gpio_number", (repr(v),))
     if board == "pico":
         if v not in _PICO_PINS:
-            raise ConfigError(key, "pico_pin", {"pin": str(v)})
+            raise ConfigError(key, "pico_no_such_gpio", (str(v),))
     elif v in _ESP32_IN_ONLY:
-        raise ConfigError(key, "esp32_input_only" if output else "esp32_no_pull_up", {"pin": str(v)})
+        raise ConfigError(key, "esp32_input_only" if output else "esp32_no_pull_up", (str(v),))
     elif v not in _ESP32_OUT:
-        raise ConfigError(key, "esp32_pin", {"pin": str(v)})
+        raise ConfigError(key, "esp32_no_such_gpio", (str(v),))
     return v
 
 
@@ -217,18 +222,18 @@ def validate(cfg):
     The copy is shallow for the two long lists (bits, index): they are shared with cfg, not copied,
     to spare the board's heap."""
     if not isinstance(cfg, dict):
-        raise ConfigError(None, "not_json_object", {"got": repr(type(cfg).__name__)})
+        raise ConfigError(None, "not_json_object", (repr(type(cfg).__name__),))
     board = cfg.get("board", "pico")
     _choice(board, "board", BOARDS)
     d = _skeleton(board)
     for k in cfg:
         if k not in d:
             known = ", ".join(sorted(d))
-            raise ConfigError(str(k), "unknown_key", {"known": known})
+            raise ConfigError(str(k), "unknown_key", (known,))
     out = {}
     ver = cfg.get("version", VERSION)
     if ver != VERSION or _is_bool(ver):
-        raise ConfigError("version", "version", {"version": str(VERSION), "got": repr(ver)})
+        raise ConfigError("version", "wrong_version", (str(VERSION), repr(ver)))
     out["version"] = VERSION
     out["board"] = board
     out["map"] = _choice(cfg.get("map", d["map"]), "map", MAPS)
@@ -242,7 +247,7 @@ def validate(cfg):
     # config ask for; `yard selftest` measures the fastest reliable clock of the real chain
     _int(r["baudrate"], "reeds.baudrate", 10000, 4000000)
     if _is_bool(r["spi_mode"]) or r["spi_mode"] not in SPI_MODES:
-        raise ConfigError("reeds.spi_mode", "spi_mode", {"got": repr(r["spi_mode"])})
+        raise ConfigError("reeds.spi_mode", "spi_mode_cpha", (repr(r["spi_mode"]),))
     _int(r["chips"], "reeds.chips", (STATIONS + 7) // 8, 64)
     _bool(r["active_low"], "reeds.active_low")
     if not _dead(r["dead"], "reeds.dead"):
@@ -262,8 +267,8 @@ def validate(cfg):
     _int(led["current_limit_ma"], "leds.current_limit_ma", 100, 20000)
     if led["current_limit_ma"] > most:
         raise ConfigError("leds.current_limit_ma", "led_current",
-                          {"got": str(led["current_limit_ma"]), "supply": str(led["supply_ma"]),
-                           "share": str(int(SUPPLY_DERATE * 100)), "controller": str(CONTROLLER_MA), "most": str(most)})
+                          (str(led["current_limit_ma"]), str(led["supply_ma"]),
+                           str(int(SUPPLY_DERATE * 100)), str(CONTROLLER_MA), str(most)))
     _num(led["ma_per_channel"], "leds.ma_per_channel", 0, 100, True)
     _num(led["idle_ma_per_led"], "leds.idle_ma_per_led", 0, 10)
     if not _bool(led["patterns"], "leds.patterns"):
@@ -275,23 +280,23 @@ def validate(cfg):
     def use(v, key, output):
         _pin(v, key, board, output)
         if v in pins:
-            if pins[v] == "reeds.spi":  # the SPI driver's MOSI pin
-                raise ConfigError(key, "pin_mosi", {"pin": str(v), "spi": str(r["spi"])})
-            raise ConfigError(key, "pin_used", {"pin": str(v), "by": pins[v]})
+            if pins[v] is None:  # the SPI driver's MOSI pin
+                raise ConfigError(key, "pin_is_spi_mosi", (str(v), str(r["spi"])))
+            raise ConfigError(key, "pin_already_used", (str(v), pins[v]))
         pins[v] = key
 
-    pins[_MOSI[board][r["spi"]]] = "reeds.spi"
+    pins[_MOSI[board][r["spi"]]] = None  # reeds.spi's
     use(r["sck"], "reeds.sck", True)
     use(r["miso"], "reeds.miso", False)
     use(r["load"], "reeds.load", True)
     use(led["pin"], "leds.pin", True)
     if board == "pico":
         if r["sck"] not in _PICO_SCK[r["spi"]]:
-            raise ConfigError("reeds.sck", "pico_sck", {"pin": str(r["sck"]), "spi": str(r["spi"]),
-                                                        "choices": ", ".join([str(p) for p in _PICO_SCK[r["spi"]]])})
+            raise ConfigError("reeds.sck", "pico_sck_pin", (str(r["sck"]), str(r["spi"]),
+                                                        ", ".join([str(p) for p in _PICO_SCK[r["spi"]]])))
         if r["miso"] not in _PICO_MISO[r["spi"]]:
-            raise ConfigError("reeds.miso", "pico_miso", {"pin": str(r["miso"]), "spi": str(r["spi"]),
-                                                          "choices": ", ".join([str(p) for p in _PICO_MISO[r["spi"]]])})
+            raise ConfigError("reeds.miso", "pico_miso_pin", (str(r["miso"]), str(r["spi"]),
+                                                          ", ".join([str(p) for p in _PICO_MISO[r["spi"]]])))
 
     if "buttons" in cfg and cfg["buttons"] is None:
         out["buttons"] = None
@@ -313,7 +318,7 @@ def validate(cfg):
         for key, v in held:
             if v in _ESP32_STRAPPING:
                 # held at power-up it changes the boot mode (GPIO0: download mode, boot.py never runs)
-                raise ConfigError(key, "esp32_strapping", {"pin": str(v)})
+                raise ConfigError(key, "esp32_strapping", (str(v),))
     out["safe_mode_pin"] = safe
     out["debounce_ms"] = _int(cfg.get("debounce_ms", d["debounce_ms"]), "debounce_ms", 0, 1000)
     out["scan_hz"] = _int(cfg.get("scan_hz", d["scan_hz"]), "scan_hz", 1, 2000)
@@ -325,7 +330,7 @@ def loads(text):
     try:
         cfg = json.loads(text)
     except ValueError as e:
-        raise ConfigError(None, "not_json", {"error": str(e)})
+        raise ConfigError(None, "not_valid_json", (str(e),))
     return validate(cfg)
 
 
@@ -335,12 +340,12 @@ def load(path=DEFAULT_PATH):
         try:
             f = open(path)
         except OSError:
-            raise ConfigError(None, "no_file")
+            raise ConfigError(None, "no_such_file")
         try:
             try:
                 cfg = json.load(f)
             except ValueError as e:
-                raise ConfigError(None, "not_json", {"error": str(e)})
+                raise ConfigError(None, "not_valid_json", (str(e),))
         finally:
             f.close()
         return validate(cfg)
