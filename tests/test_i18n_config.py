@@ -115,7 +115,7 @@ def test_a_file_load_read_is_named_before_its_problem(tmp_path):
         boardconfig.load(str(bad))
     i18n.use("fr")
     try:
-        assert configerrors.explain(got.value) == "%s: leds.count: doit être entre 199 et 1024, reçu 5" % bad
+        assert configerrors.explain(got.value) == "%s: leds.count: doit être entre 199 et 1024, vaut 5" % bad
     finally:
         i18n.use("en")
     bad.write_text("{oops")

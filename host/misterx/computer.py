@@ -93,5 +93,5 @@ class GuidedDetectives:
             self.back = None
         if note.get("note") == "illegal" and not self.quiet:
             self.out("  " + _("the board refuses %(piece)s on %(station)s: %(refusal)s")
-                     % {"piece": piece_name(note.get("piece")), "station": note.get("station"),
+                     % {"piece": note.get("piece"), "station": note.get("station"),
                         "refusal": refusals.of_reply(note)})
