@@ -294,7 +294,7 @@ class BoardSide:
                 continue
             if ev.get("type") not in EXPECTED_EVENTS:
                 # the journal holds everything `got` holds, this event and the ones after it
-                self.follow_board("the board reports a %s event this host did not cause" % ev.get("type"))
+                self.follow_board(_("the board reports a %(event)s event this host did not cause") % {"event": ev.get("type")})
                 return []
             self.synced = seq
             if ev.get("type") in ("move", "undo"):

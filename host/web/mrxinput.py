@@ -88,9 +88,9 @@ class PageInput:
         answers another (a move is no answer to a question, nor the reverse)."""
         with self.lock:
             if self.asking is None or not self.q.empty():
-                raise PageBusy("wait: it is not your move now")
+                raise PageBusy(_("wait: it is not your move now"))
             if answering != (self.question or {}).get("kind"):
-                raise PageBusy("wait: the console asks something else now")
+                raise PageBusy(_("wait: the console asks something else now"))
             self.q.put(("page", text))
             self.asking = None  # one command per prompt
 
