@@ -121,6 +121,7 @@ def rows(cfg, pl):
     stations = boardconfig.STATIONS
     spare = math.ceil(stations * SPARES)
     r = runs(pl, chips)
+    bare, sleeved = stripboard.link_wire_mm(stripboard.build(nl))
     out = [
         (str(spare), "WS2812B LED on a ~10 mm round carrier PCB with 100 nF", "Worldsemi WS2812B-V5",
          "%d + spares" % stations),
@@ -142,6 +143,12 @@ def rows(cfg, pl):
         (str(chips), "stripboard %d x %d holes (~%.0f x %.0f mm)" % (
             stripboard.COLS, stripboard.ROWS, stripboard.COLS * stripboard.PITCH, stripboard.ROWS * stripboard.PITCH),
          "", "one reader board per 74HC165 (python -m hardware.stripboard)"),
+        ("%.1f m" % (math.ceil(SLACK * chips * bare / 100) / 10),
+         "tinned copper wire 0.6 mm (23 AWG), solid, bare", "",
+         "the stripboards' wire links (%.0f mm a board)" % bare),
+        ("%.1f m" % (math.ceil(SLACK * chips * sleeved / 100) / 10),
+         "hook-up wire 0.6 mm (23 AWG) solid core, PVC insulated", "",
+         "the links that cross another net's link (%.0f mm a board; wide with a white core in the picture)" % sleeved),
         ("1", "perfboard ~100 x 80 mm", "", "the controller: MCU, U2, protection, buttons"),
         (str(4 * (chips + 1)), "M3 nylon standoff 10 mm + 2 M3 nylon screws", "",
          "4 per reader board and 4 for the controller (drill 3.2 mm at the boards' corners; nylon: the "

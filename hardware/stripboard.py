@@ -5,7 +5,11 @@
 The parts' places are fixed here (PLACES); everything else comes from the netlist: where a strip
 must be cut (two nets on one strip), and which wire links join the pieces of one net. `connections()`
 walks the finished board (strips, cuts, links) back to nets; the test checks that it gives exactly
-the netlist's nets, so a missing cut (a short) or a missing link (an open) fails.
+the netlist's nets, so a missing cut (a short) or a missing link (an open) fails. Each part's body
+(`bodies()`: the PCB's footprints, a box header's shroud included, and the standoffs' screw heads)
+is an obstacle: no link lies under one (`links_under_parts()`), and every body lies inside the
+board's edge (`edge_margins()`). Links of different nets that cross are insulated wire
+(`crossing_links()`).
 
 Strips run left to right (rows); holes are 2.54 mm apart. Two kinds of cut: at a free hole (a 3 mm
 drill bit turned by hand, or a spot-face cutter) and between two adjacent holes (two knife scores
@@ -27,6 +31,16 @@ ROWS, COLS = 25, 40
 PITCH = 2.54
 # four corner holes drilled out to 3.2 mm for M3 standoffs: no part, cut or link may use them
 MOUNTING = ((0, 0), (0, COLS - 1), (ROWS - 1, 0), (ROWS - 1, COLS - 1))
+# the board's edge lies half a pitch beyond its outer holes' centres (cut midway between two rows)
+EDGE = PITCH / 2
+# a wire link: 0.6 mm tinned copper, straight between two holes on the component side
+LINK_WIRE = 0.6
+# ... and keeps this far (mm) from every part's body: the bodies' sizes vary from maker to maker
+BODY_GAP = 0.5
+# ... two links of different nets closer than this (centre lines, mm) touch: where they must, both
+# are insulated wire; the layout tool pays CROSSING holes of length to avoid one
+LINK_GAP = LINK_WIRE + 0.4
+CROSSING = 20
 
 
 def _dip(r, c, pins):
@@ -54,20 +68,27 @@ def _box_header(r, c, gnd_left):
 # part -> {pin number: (row, column)}
 PLACES = {
     "J6": {str(k): (0, 8 + k) for k in range(1, 9)},       # reeds' GND leads, 2.54 mm apart on one strip
-    # the box headers stand across the strips; each shroud reaches 5 mm past its end pins, so
-    # they keep clear of the corner standoffs and of the sockets' top row (row 7)
-    "J3": _box_header(1, 3, gnd_left=True),                  # IN, toward the controller
-    "J4": _box_header(1, 20, gnd_left=False),                # OUT, to the next board: over RN1 and J5's gap
+    # the box headers stand across the strips, IN at the left edge and OUT at the right, on the same
+    # five rows: 3V3 passes straight through on rows 2 and 6, and each row between them carries one
+    # signal in at one header and its counterpart out at the other (CLK, SH/LD: in at J3, the next
+    # board's copy out at J4; SER in at J4, DATA out at J3). Each shroud reaches 5.07 mm past its
+    # end pins: pin 1 on row 2 keeps it on the board, and 3.18 mm beside its pins: the GND side's two
+    # outer columns stay free for the links that join the GND pins, clear of the corner standoffs
+    "J3": _box_header(2, 3, gnd_left=True),                  # IN, toward the controller
+    "J4": _box_header(2, 35, gnd_left=False),                # OUT, to the next board
     "U3": _dip(7, 8, 16),
     "U4": _dip(7, 26, 14),                                   # CLK and SH/LD re-driver
-    "U5": _dip(7, 33, 20),                                   # QH latch, 3 holes clear of U4: the links
-                                                             # of its pins' pieces stay off both bodies
-    "C3": {"1": (5, 31), "2": (6, 31)},                      # 3V3 (the ribbon's 3V3 strip) to the GND strip
-    "C4": {"1": (7, 38), "2": (6, 38)},                      # 3V3 (VCC row) to a GND strip above, one
+    "U5": _dip(9, 33, 20),                                   # QH latch, below J4's shroud and 3 holes
+                                                             # clear of U4: the links of its pins' pieces
+                                                             # stay off both bodies
+    "C3": {"1": (7, 31), "2": (8, 31)},                      # on U4's 3V3 and GND rows, beside it
+    "C4": {"1": (9, 38), "2": (8, 38)},                      # 3V3 (VCC row) to a GND strip above, one
                                                              # column off U5's socket
-    "R8": {"1": (18, 28), "2": (18, 33)},                    # CLK to the next board
-    "R9": {"1": (19, 21), "2": (19, 26)},                    # SH/LD to the next board: beside R8, not
-                                                             # beneath it (their bodies are 2.5 mm wide)
+    # R8 and R9 on the CLK and SH/LD rows: the strip past each resistor carries the next board's copy
+    # to J4, the piece before it the local signal; R9 one row down and clear of R8 (their bodies are
+    # 2.5 mm wide)
+    "R8": {"1": (3, 17), "2": (3, 22)},                      # CLK to the next board
+    "R9": {"1": (4, 26), "2": (4, 31)},                      # SH/LD to the next board
     "C2": {"1": (7, 13), "2": (8, 13)},                      # 3V3 (VCC row) to GND (CLK_INH row)
     "RN1": _column(7, 18, 10),                               # COM on the VCC row
     "J5": {str(k): (7 + k, 22) for k in range(1, 9)},       # reed k-1 beside RN1's R(k)
@@ -76,13 +97,12 @@ PLACES = {
 
 
 # Cuts placed by hand where the rule in build() leaves a piece no free hole outside a socket's
-# body: {(row, column of the pin left of the cut): column of the cut}. Row 12 between U4's 4A and
-# U5's D5 (GND) beside U4, so the GND piece reaches out of U5's body; rows 8 and 9 beside J5, so
-# U4's CLK_N pieces keep free holes for their links round the sockets.
-CUT_AT = {(12, 29): 30, (8, 22): 23, (9, 22): 23}
+# body: {(row, column of the pin left of the cut): column of the cut}. Rows 8 and 9 beside J5, so
+# U4's CLK_N pieces keep free holes for their links round the parts.
+CUT_AT = {(8, 22): 23, (9, 22): 23}
 # ... and knife cuts between two holes: {(row, column of the pin left of the cut): column after
-# which to cut}. Row 13 between U4's 4Y and U5's D6 (GND): each piece keeps a free hole.
-KNIFE_AT = {(13, 29): 30}
+# which to cut}; none is needed on this placement besides the box headers' (build() adds those).
+KNIFE_AT = {}
 
 
 class Layout:
@@ -156,29 +176,56 @@ def expected(nl):
 
 
 def build(nl, cut_at=None, knife_at=None, partial=False):
-    """The layout (see _build); the nets whose links would pass under a socket are linked first
-    and the board built again, while that leaves fewer such links."""
+    """The layout (see _build). A net left without a way (the nets linked before it took the
+    holes it needed) is linked first and the board built again, while that leaves fewer open."""
     first = []
-    lay = _build(nl, cut_at, knife_at, partial, first)
+    lay, stuck = _build(nl, cut_at, knife_at, first)
     for _ in range(8):
-        under = links_under_sockets(lay)
-        if not under:
-            break
-        nets = [n for _a, _b, n in under if n not in first]
+        nets = [n for n in stuck if n not in first]
         if not nets:
             break
-        again = _build(nl, cut_at, knife_at, partial, first + nets)
-        if len(links_under_sockets(again)) >= len(under):
+        again, still = _build(nl, cut_at, knife_at, first + nets)
+        if len(still) >= len(stuck):
             break
-        first, lay = first + nets, again
+        first, lay, stuck = first + nets, again, still
+    if not stuck:
+        _drop_idle(lay, expected(nl))
+    if stuck:
+        if not partial:
+            raise ValueError("no free holes to link the pieces of %s" % ", ".join(stuck))
+        print("no free holes to link the pieces of %s" % ", ".join(stuck), file=sys.stderr)
     return lay
 
 
-def _build(nl, cut_at, knife_at, partial, first):
-    """Cuts and links for PLACES from the netlist. cut_at: {(row, first pin col): cut col} to
-    choose a cut's hole by hand (default: CUT_AT); knife_at: {(row, first pin col): col} for a
-    knife cut between col and col + 1 instead (default: KNIFE_AT). partial: leave a net that
-    cannot be linked open (a placement being worked on), else ValueError."""
+def _drop_idle(lay, want):
+    """Leave out each cut that parts nothing (between two stretches of one net on a spare strip,
+    or beside a bare stretch), and then each link that closes a loop: the board joins the same
+    pins without them."""
+    changed = True
+    while changed:
+        changed = False
+        for cut in sorted(lay.cuts) + sorted(lay.knife):
+            kind = lay.cuts if cut in lay.cuts else lay.knife
+            kind.discard(cut)
+            if connections(lay) != want:
+                kind.add(cut)
+            else:
+                changed = True
+        for link in list(lay.links):
+            lay.links.remove(link)
+            if connections(lay) != want:
+                lay.links.append(link)
+            else:
+                changed = True
+    lay.links.sort(key=lambda link: (link[2], link[0], link[1]))
+
+
+def _build(nl, cut_at, knife_at, first):
+    """Cuts and links for PLACES from the netlist, the nets in `first` linked first: (layout, the
+    nets it could not link). cut_at: {(row, first pin col): cut col} to choose a cut's hole by
+    hand (default: CUT_AT); knife_at: {(row, first pin col): col} for a knife cut between col and
+    col + 1 instead (default: KNIFE_AT). No link lies under a part's body or runs over a hole in use;
+    one that crosses another net's link costs CROSSING holes more."""
     cut_at = CUT_AT if cut_at is None else cut_at
     knife_at = KNIFE_AT if knife_at is None else knife_at
     pins = reader_pins(nl)
@@ -217,10 +264,14 @@ def _build(nl, cut_at, knife_at, partial, first):
         if hole in pins:
             raise ValueError("a part's pin sits in the mounting hole %s" % (hole,))
     used = set(pins) | cuts | set(MOUNTING)
+    found = list(bodies().values())
+
+    def under(a, b):
+        return any(_under(a, b, body) for body in found)
     by_net = {}
     for i, n in net_of_seg.items():
         by_net.setdefault(n, []).append(i)
-    links = []
+    links, stuck = [], []
     # rows without a pin (the spare strips at the bottom): a link that would pass under a socket
     # goes round it instead, down to a spare strip, along it and up again; each such detour takes
     # its own stretch of the strip, cut off at both ends
@@ -240,40 +291,39 @@ def _build(nl, cut_at, knife_at, partial, first):
                     for a in _free_holes(segs[i], used):
                         for b in _free_holes(segs[j], used):
                             d = math.dist(a, b) + (3 if a[1] != b[1] else 0)  # straight up/down preferred
-                            if _crosses_ic(a, b):
-                                d += 200   # under a socket: only where no other way is left
-                            if _blocked(a, b, used, links):
+                            if best is not None and d >= best[0]:
                                 continue
+                            if under(a, b) or _blocked(a, b, used, links):
+                                continue
+                            d += CROSSING * _crossings(a, b, links, net)
                             if best is None or d < best[0]:
                                 best = (d, a, b, j)
-            if best is None or _crosses_ic(best[1], best[2]):
-                way = _detour([segs[i] for i in done], {j: segs[j] for j in idx if j not in done}, used, links,
-                              spare)
-                if way is not None:
-                    (a, x, y, b, j), r, ends = way
-                    links += [(a, x, net), (y, b, net)]
-                    used.update((a, x, y, b))
-                    cuts.update(ends)
-                    used.update(ends)
-                    spare[r].append((min(x[1], y[1]), max(x[1], y[1])))
-                    done.add(j)
-                    continue
             if best is None:
-                if partial:
-                    print("no free holes to link the pieces of %s" % net, file=sys.stderr)
+                way = _detour([segs[i] for i in done], {j: segs[j] for j in idx if j not in done}, used, links,
+                              spare, under, net)
+                if way is None:
+                    stuck.append(net)
                     break
-                raise ValueError("no free holes to link the pieces of %s" % net)
+                (a, x, y, b, j), r, ends = way
+                links += [(a, x, net), (y, b, net)]
+                used.update((a, x, y, b))
+                cuts.update(ends)
+                used.update(ends)
+                spare[r].append((min(x[1], y[1]), max(x[1], y[1])))
+                done.add(j)
+                continue
             _d, a, b, j = best
             links.append((a, b, net))
             used.update((a, b))
             done.add(j)
     lay.links = links
-    return lay
+    return lay, stuck
 
 
-def _detour(mine, others, used, links, spare):
+def _detour(mine, others, used, links, spare, under, net):
     """The shortest way from one of a net's pieces (mine) to another (others: {index: piece}) round
-    the sockets: a straight link down (or up) to a spare strip, a stretch of it, a link back.
+    the parts: a straight link down (or up) to a spare strip, a stretch of it, a link back; a
+    link may slant by one column in two rows, to slip between the parts it passes.
     ((a, x, y, b, j), spare row, cut holes at the stretch's ends), or None."""
     best = None
     for r, taken in spare.items():
@@ -281,9 +331,12 @@ def _detour(mine, others, used, links, spare):
             out = []
             for key, seg in pieces:
                 for h in _free_holes(seg, used):
-                    t = (r, h[1])
-                    if t not in used and not _crosses_ic(h, t) and not _blocked(h, t, used, links):
-                        out.append((abs(h[0] - r), h, t, key))
+                    rise = abs(h[0] - r)
+                    for c in range(max(0, h[1] - rise // 2), min(COLS, h[1] + rise // 2 + 1)):
+                        t = (r, c)
+                        if t not in used and not under(h, t) and not _blocked(h, t, used, links):
+                            out.append((math.dist(h, t) + (3 if c != h[1] else 0)
+                                        + CROSSING * _crossings(h, t, links, net), h, t, key))
             return out
         starts = drops([(None, seg) for seg in mine])
         ends = drops(list(others.items()))
@@ -328,36 +381,121 @@ def _blocked(a, b, used, links):
     return False
 
 
-def links_under_sockets(layout):
-    """The links that pass under an IC socket's body: they must go in before the socket."""
-    return [(a, b, n) for a, b, n in layout.links if _crosses_ic(a, b)]
+def _crossings(a, b, links, net):
+    """How many of the other nets' links the link a-b would touch."""
+    return sum(1 for p, q, other in links if other != net and _link_gap((a, b), (p, q)) < LINK_GAP)
 
 
-def links_under_shrouds(layout):
-    """The links that pass under a box header's shroud (3.2 mm beside its pins, 5.1 mm past its
-    end pins: 1.25 and 2 holes): they go in before the header."""
-    out = []
-    for a, b, n in layout.links:
-        for ref in ("J3", "J4"):
-            (r0, c0), (r1, c1) = min(PLACES[ref].values()), max(PLACES[ref].values())
-            if any(r0 - 1.99 <= a[0] + (b[0] - a[0]) * t / 20 <= r1 + 1.99
-                   and c0 - 1.25 <= a[1] + (b[1] - a[1]) * t / 20 <= c1 + 1.25 for t in range(21)):
-                out.append((a, b, n))
-                break
+def _link_gap(one, two):
+    """mm between the centre lines of two links (0 where they cross)."""
+    (a, b), (c, d) = one, two
+    if min(a[0], b[0]) > max(c[0], d[0]) + 1 or min(c[0], d[0]) > max(a[0], b[0]) + 1 or \
+            min(a[1], b[1]) > max(c[1], d[1]) + 1 or min(c[1], d[1]) > max(a[1], b[1]) + 1:
+        return PITCH   # a hole apart or more
+    from hardware import pcb
+    return pcb._seg_dist(*((h[1] * PITCH, h[0] * PITCH) for h in (a, b, c, d)))
+
+
+def crossing_links(layout):
+    """The links that cross (or touch) another net's link: they must be insulated wire."""
+    links = layout.links
+    return [one for one in links if any(two[2] != one[2] and _link_gap(one[:2], two[:2]) < LINK_GAP
+                                        for two in links)]
+
+
+LINK_BEND_MM = 2 * 2.0    # each end bends down through its hole and is clinched under the board
+
+
+def link_wire_mm(layout):
+    """(bare, insulated) wire for one board's links, mm: each link's span plus its two bent ends."""
+    insulated = crossing_links(layout)
+    bare = sleeved = 0.0
+    for link in layout.links:
+        (ra, ca), (rb, cb), _net = link
+        mm = math.hypot(ra - rb, ca - cb) * PITCH + LINK_BEND_MM
+        if link in insulated:
+            sleeved += mm
+        else:
+            bare += mm
+    return bare, sleeved
+
+
+def bodies(places=None, mounting=None):
+    """{ref: ("box", x0, y0, x1, y1) or ("round", x, y, radius)}, mm, x along the strips from column 0's
+    hole, y down from row 0's: each part's body on the component side, from the PCB's footprints
+    (hardware.pcb.BODIES: a socket's frame, a box header's shroud, a resistor between its leads), and
+    each corner standoff's screw head (MH1..MH4, as wide as the standoff's courtyard)."""
+    from hardware import pcb
+    places = PLACES if places is None else places
+    mounting = MOUNTING if mounting is None else mounting
+    out = {}
+    for ref in READER_PARTS:
+        xs = [c * PITCH for _r, c in places[ref].values()]
+        ys = [r * PITCH for r, _c in places[ref].values()]
+        across, along = pcb.BODIES[pcb.FOOTPRINTS[ref]]
+        if max(xs) - min(xs) > max(ys) - min(ys):   # the pins run along the strip
+            across, along = along, across
+        out[ref] = ("box", min(xs) - across, min(ys) - along, max(xs) + across, max(ys) + along)
+    for k, (r, c) in enumerate(mounting, 1):
+        out["MH%d" % k] = ("round", c * PITCH, r * PITCH, pcb.STANDOFF / 2)
     return out
 
 
-def _crosses_ic(a, b):
-    """Does the straight link a-b pass over an IC's body?"""
-    for ref in ICS:
-        r0, c0 = min(PLACES[ref].values())
-        r1, c1 = max(PLACES[ref].values())
-        for t in (i / 20 for i in range(21)):
-            r = a[0] + (b[0] - a[0]) * t
-            c = a[1] + (b[1] - a[1]) * t
-            if r0 - 0.5 <= r <= r1 + 0.5 and c0 <= c <= c1:
-                return True
-    return False
+def _under(a, b, body):
+    """Does the link from hole a to hole b lie under the body, or pass closer than BODY_GAP?"""
+    reach = LINK_WIRE / 2 + BODY_GAP
+    if body[0] == "round":
+        _k, x, y, radius = body
+        bx0, by0, bx1, by1 = x - radius, y - radius, x + radius, y + radius
+    else:
+        _k, bx0, by0, bx1, by1 = body
+    if (min(a[1], b[1]) * PITCH > bx1 + reach or max(a[1], b[1]) * PITCH < bx0 - reach
+            or min(a[0], b[0]) * PITCH > by1 + reach or max(a[0], b[0]) * PITCH < by0 - reach):
+        return False   # far from it: the exact distance is not needed
+    return _body_gap(a, b, body) < BODY_GAP
+
+
+def _body_gap(a, b, body):
+    """mm from the link a-b's wire (LINK_WIRE thick) to the body; 0 or less: under it."""
+    from hardware import pcb
+    p, q = (a[1] * PITCH, a[0] * PITCH), (b[1] * PITCH, b[0] * PITCH)
+    if body[0] == "round":
+        _k, x, y, radius = body
+        return pcb._seg_dist(p, q, (x, y), (x, y)) - radius - LINK_WIRE / 2
+    _k, x0, y0, x1, y1 = body
+    if any(x0 <= x <= x1 and y0 <= y <= y1 for x, y in (p, q)):
+        return -LINK_WIRE / 2
+    corners = ((x0, y0), (x1, y0), (x1, y1), (x0, y1))
+    return min(pcb._seg_dist(p, q, corners[k], corners[k - 1]) for k in range(4)) - LINK_WIRE / 2
+
+
+def link_clearance(layout, places=None, mounting=None):
+    """mm: the least gap between a link's wire and a part's body (or a standoff's screw head)."""
+    found = bodies(places, mounting).values()
+    return min(_body_gap(a, b, body) for a, b, _n in layout.links for body in found)
+
+
+def links_under_parts(layout, places=None, mounting=None):
+    """[(link, ref)]: each link that lies under a part's body (or a standoff's screw head): it
+    would have to go in first and be crushed, and could never be reworked."""
+    found = bodies(places, mounting)
+    return [(link, ref) for link in layout.links for ref, body in found.items() if _under(link[0], link[1], body)]
+
+
+def board_outline():
+    """(x0, y0, x1, y1), mm as in bodies(): the board cut midway between two rows (columns) of holes."""
+    return (-EDGE, -EDGE, (COLS - 1) * PITCH + EDGE, (ROWS - 1) * PITCH + EDGE)
+
+
+def edge_margins(places=None):
+    """{ref: mm}: how far each part's body keeps inside the board's edge (negative: it overhangs)."""
+    x0, y0, x1, y1 = board_outline()
+    out = {}
+    for ref, body in bodies(places).items():
+        if body[0] == "box":
+            _k, bx0, by0, bx1, by1 = body
+            out[ref] = min(bx0 - x0, by0 - y0, x1 - bx1, y1 - by1)
+    return out
 
 
 # ---- the picture -----------------------------------------------------------------------------------
@@ -368,7 +506,7 @@ NET_COLOURS = {"GND": "#222", "3V3": "#c62828", "CLK": "#1565c0", "SH_LD": "#6a1
 def svg(layout, nl):
     s = 10.0   # px per hole pitch
     x0, y0 = 80, 60
-    W, H = x0 + COLS * s + 260, y0 + ROWS * s + 80
+    W, H = x0 + COLS * s + 260, y0 + ROWS * s + 92
 
     def xy(h):
         return x0 + h[1] * s + s / 2, y0 + h[0] * s + s / 2
@@ -401,29 +539,43 @@ def svg(layout, nl):
     for h in sorted(layout.knife):
         x, y = xy(h)
         out.append('<path class="knife" d="M%.1f %.1fv8" stroke="#d00" stroke-width="1.6"/>' % (x + s / 2, y - 4))
-    # parts
-    for ref in READER_PARTS:
-        holes = PLACES[ref].values()
-        rs = [h[0] for h in holes]
-        cs = [h[1] for h in holes]
-        bx0, by0 = x0 + min(cs) * s + 1, y0 + min(rs) * s + 1
-        bx1, by1 = x0 + (max(cs) + 1) * s - 1, y0 + (max(rs) + 1) * s - 1
+    # parts: each body's outline on the board (a box header's shroud, a socket's frame, a resistor
+    # between its leads), the standoffs' screw heads, and the board's edge
+    def px(x_mm, y_mm):
+        return x0 + s / 2 + x_mm / PITCH * s, y0 + s / 2 + y_mm / PITCH * s
+
+    ex0, ey0 = px(*board_outline()[:2])
+    ex1, ey1 = px(*board_outline()[2:])
+    out.append('<rect class="edge" x="%.1f" y="%.1f" width="%.1f" height="%.1f" fill="none" stroke="#000" '
+               'stroke-width="0.6"/>' % (ex0, ey0, ex1 - ex0, ey1 - ey0))
+    for ref, body in bodies().items():
+        if body[0] == "round":
+            x, y = px(body[1], body[2])
+            out.append('<circle class="head" cx="%.1f" cy="%.1f" r="%.1f" fill="none" stroke="#777" '
+                       'stroke-width="0.5" stroke-dasharray="1.5 1"/>' % (x, y, body[3] / PITCH * s))
+            continue
+        (bx0, by0), (bx1, by1) = px(*body[1:3]), px(*body[3:5])
         out.append('<rect class="part" x="%.1f" y="%.1f" width="%.1f" height="%.1f" fill="none" stroke="#333" '
-                   'stroke-width="0.8" stroke-dasharray="%s"/>' % (bx0, by0, bx1 - bx0, by1 - by0,
-                                                                  "2 1" if ref in ("C2", "R7") else "none"))
-        part = nl.parts[ref]
+                   'stroke-width="0.8"/>' % (bx0, by0, bx1 - bx0, by1 - by0))
         out.append('<text x="%.1f" y="%.1f" font-size="6" font-weight="bold">%s %s</text>'
-                   % (bx0, by0 - 12 if ref == "J6" else by1 + 7, ref, _esc(part.value)))
+                   % (bx0, by0 - 12 if ref == "J6" else by1 + 7, ref, _esc(nl.parts[ref].value)))
     for h, (ref, net) in layout.pins.items():
         x, y = xy(h)
         num = ref.split(".")[1]
         out.append('<circle cx="%.1f" cy="%.1f" r="2.2" fill="#555"/>' % (x, y))
         out.append('<text x="%.1f" y="%.1f" font-size="3.6" fill="#fff" text-anchor="middle">%s</text>'
                    % (x, y + 1.3, _esc(num[:2])))
-    for a, b, net in layout.links:
+    insulated = crossing_links(layout)
+    for link in layout.links:
+        a, b, net = link
         (xa, ya), (xb, yb) = xy(a), xy(b)
-        out.append('<path class="link" d="M%.1f %.1fL%.1f %.1f" stroke="%s" stroke-width="1.3" '
-                   'stroke-linecap="round" fill="none" opacity="0.85"/>' % (xa, ya, xb, yb, NET_COLOURS.get(net, "#1f4fa0")))
+        out.append('<path class="link%s" d="M%.1f %.1fL%.1f %.1f" stroke="%s" stroke-width="%s" '
+                   'stroke-linecap="round" fill="none" opacity="0.85"/>'
+                   % (" insulated" * (link in insulated), xa, ya, xb, yb, NET_COLOURS.get(net, "#1f4fa0"),
+                      "2.2" if link in insulated else "1.3"))
+        if link in insulated:   # a white core: the wire in its sleeve
+            out.append('<path d="M%.1f %.1fL%.1f %.1f" stroke="#fff" stroke-width="0.6" fill="none"/>'
+                       % (xa, ya, xb, yb))
         for x, y in ((xa, ya), (xb, yb)):
             out.append('<circle cx="%.1f" cy="%.1f" r="1.6" fill="%s"/>' % (x, y, NET_COLOURS.get(net, "#1f4fa0")))
     # net of each strip piece, at the right
@@ -444,19 +596,29 @@ def svg(layout, nl):
              "J5: reed k's first lead at pin k+1 (input Dk); J6: every reed's second lead (GND). U3 notch at the top "
              "(pin 1 = column %d, row %d); RN1's dot (pin 1, common) at row %d." % (
                  PLACES["U3"]["1"][1], PLACES["U3"]["1"][0], PLACES["RN1"]["1"][0]),
-             "Cuts: %d at holes, %d between holes; %d wire links. Check with a meter before fitting U3: no strip "
-             "may beep to its neighbour." % (len(layout.cuts), len(layout.knife), len(layout.links)),
-             "Black rings: drill the four corner holes to 3.2 mm for M3 nylon standoffs (each at a strip's end). "
-             "Rows %d-%d: spare strips for the links that go round the sockets." % (_spare_from(), ROWS - 1)]
+             "Cuts: %d at holes, %d between holes; %d wire links, %d of them (wide, white core) insulated: they cross "
+             "another net's link. Check with a meter before fitting U3: no strip may beep to its neighbour." % (
+                 len(layout.cuts), len(layout.knife), len(layout.links), len(insulated)),
+             "Black rings: drill the four corner holes to 3.2 mm for M3 nylon standoffs (each at a strip's end; dashed: "
+             "the screw head). Rows %s: spare strips for the links that go round the parts." % _spare_rows(),
+             "Boxes: the parts' bodies as they sit on the board (a box header's shroud, a socket's frame); "
+             "no link lies under one, and every one lies inside the board's edge."]
     for i, t in enumerate(notes):
         out.append('<text x="10" y="%.1f" font-size="7">%s</text>' % (y0 + ROWS * s + 30 + 12 * i, _esc(t)))
     out.append("</svg>")
     return "\n".join(out) + "\n"
 
 
-def _spare_from():
-    """The first spare strip: the row below the parts' lowest pin."""
-    return max(r for holes in PLACES.values() for r, _c in holes.values()) + 1
+def _spare_rows():
+    """The strips without a pin, as "1, 19-24"."""
+    rows = [r for r in range(ROWS) if not any(h[0] == r for holes in PLACES.values() for h in holes.values())]
+    runs = []
+    for r in rows:
+        if runs and runs[-1][1] == r - 1:
+            runs[-1][1] = r
+        else:
+            runs.append([r, r])
+    return ", ".join(str(a) if a == b else "%d-%d" % (a, b) for a, b in runs)
 
 
 def courtyard_overlaps():
@@ -476,19 +638,37 @@ def main(argv=None):
     ap.add_argument("--png", action="store_true", help="also write a PNG (rsvg-convert)")
     args = ap.parse_args(argv)
     nl = wiring.load(boardconfig.default())
-    lay = build(nl)
-    if connections(lay) != expected(nl):
-        print("error: the layout does not join the netlist's nets", file=sys.stderr)
-        return 1
     overlaps = courtyard_overlaps()
     if overlaps:
         print("error: courtyards overlap: %s" % ", ".join("%s/%s" % p for p in overlaps), file=sys.stderr)
         return 1
+    margins = edge_margins()
+    off = sorted(ref for ref, m in margins.items() if m < 0)
+    if off:
+        print("error: past the board's edge: %s" % ", ".join(off), file=sys.stderr)
+        return 1
+    try:
+        lay = build(nl)
+    except ValueError as e:
+        print("error: %s" % e, file=sys.stderr)
+        return 1
+    if connections(lay) != expected(nl):
+        print("error: the layout does not join the netlist's nets", file=sys.stderr)
+        return 1
+    under = links_under_parts(lay)
+    if under:
+        print("error: links under a part: %s" % ", ".join("%s-%s under %s" % (a, b, ref) for (a, b, _n), ref in under),
+              file=sys.stderr)
+        return 1
     os.makedirs(os.path.dirname(args.out) or ".", exist_ok=True)
     with open(args.out, "w") as f:
         f.write(svg(lay, nl))
-    print("wrote %s: %d x %d holes, %d cuts at holes, %d between holes, %d wire links; connections match "
-          "wiring.net, no two courtyards overlap" % (args.out, COLS, ROWS, len(lay.cuts), len(lay.knife), len(lay.links)))
+    print("wrote %s: %d x %d holes (%.1f x %.1f mm), %d cuts at holes, %d between holes, %d wire links (%d "
+          "insulated); connections match wiring.net, no two courtyards overlap, no link lies under a part "
+          "(%.2f mm from the nearest body), every body on the board (%s)"
+          % (args.out, COLS, ROWS, COLS * PITCH, ROWS * PITCH, len(lay.cuts), len(lay.knife), len(lay.links),
+             len(crossing_links(lay)), link_clearance(lay),
+             ", ".join("%s %.2f mm" % (ref, m) for m, ref in sorted((m, ref) for ref, m in margins.items())[:4])))
     if args.png:
         from hardware.schematic import to_png
         png = os.path.splitext(args.out)[0] + ".png"

@@ -14,10 +14,10 @@ from chromium import browser  # noqa: F401  (the module's Chromium, a fixture)
 
 from host import ROOT  # noqa: E402
 from host.misterx.secretgame import SecretGame  # noqa: E402
+from host.ptyterminal import PtyTerminal  # noqa: E402
 from host.simulator.board import SimBoard  # noqa: E402
 from host.web import start_web  # noqa: E402
 from host.web.public import read_journal  # noqa: E402
-from pty_terminal import PtyTerminal  # noqa: E402
 from sy.rules.game import TICKET_NAMES  # noqa: E402
 from yardplay import place_start, secret_log, wait_until_lit_to_move, yard_env  # noqa: E402
 
@@ -34,12 +34,12 @@ def shot(page, name):
 def wait_js(page, term, js, timeout=30.0):
     end = time.monotonic() + timeout
     while time.monotonic() < end:
-        while term._read(0):
+        while term.read(0):
             pass
         if page.evaluate(js):
             return
         time.sleep(0.05)
-    raise AssertionError("timed out waiting for %s; the terminal said:\n%s" % (js, (term.seen + term.buf)[-2000:]))
+    raise AssertionError("timed out waiting for %s; the terminal said:\n%s" % (js, term.text[-2000:]))
 
 
 def journal_undos(sim):

@@ -1,8 +1,9 @@
 """hardware/README.md stays in step with the firmware's defaults, the netlist and the tools' numbers."""
+import math
 import os
 import re
 
-from hardware import bom, placement, power, wiring
+from hardware import bom, placement, power, stripboard, wiring
 from sy.hardware import boardconfig
 
 README = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "hardware", "README.md")
@@ -70,6 +71,13 @@ def test_bom_is_the_tools_output():
     assert rows["74AHCT125 quad buffer, DIP-14 + DIP-14 socket"] == "1"
     assert 20 <= int(rows["22-24 AWG stranded, red + black"].split()[0]) <= 30       # ~25 m for the chain
     assert 25 <= int(rows["26-28 AWG stranded, two colours"].split()[0]) <= 40       # ~30 m for the reeds
+    # the stripboards' links: every link's span from the layout, bare and (where links cross) insulated
+    lay = stripboard.build(wiring.load(boardconfig.default()))
+    spans = sum(math.hypot(a[0] - b[0], a[1] - b[1]) * stripboard.PITCH for a, b, _net in lay.links)
+    bare = float(rows["tinned copper wire 0.6 mm (23 AWG), solid, bare"].split()[0])
+    sleeved = float(rows["hook-up wire 0.6 mm (23 AWG) solid core, PVC insulated"].split()[0])
+    assert stripboard.crossing_links(lay) and sleeved > 0
+    assert (bare + sleeved) * 1000 >= chips * spans
     for part in ("fuse 5 A fast-acting", "stripboard", "perfboard", "screw terminal", "power switch", "standoff",
                  "1x20 pin header"):
         assert any(part in r for r in rows), part

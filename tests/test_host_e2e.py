@@ -15,8 +15,8 @@ import pytest
 from host import ROOT
 from host.link.boardlink import BoardLink
 from host.misterx.secretgame import SecretGame
+from host.ptyterminal import PtyTerminal
 from host.simulator.board import SimBoard
-from pty_terminal import PtyTerminal
 from sy.rules.game import PHASE_DETECTIVES
 from yardplay import move_one_detective, mrx_input, play_until, secret_log, start_game, yard_env
 from mpy import needs_unix_port
@@ -31,7 +31,7 @@ def env(tmp_path):
 
 
 def finish_and_verify(host, sim, env):
-    text = host.seen + host.buf
+    text = host.text
     assert "fair play verified" in text, text[-2000:]
     path = secret_log(env)
     r = subprocess.run([sys.executable, "-m", "host", "verify", path], capture_output=True, text=True, cwd=ROOT)

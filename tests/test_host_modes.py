@@ -18,9 +18,9 @@ import pytest
 
 from host.link.boardlink import BoardLink
 from host.misterx.secretgame import SecretGame
+from host.ptyterminal import PtyTerminal
 from host.simulator.board import SimBoard
 from boardleds import ERROR, PIECES, TRANSPORT, frames
-from pty_terminal import PtyTerminal
 from yardplay import move_one_detective, mrx_input, place_start, secret_log, yard_env
 from mpy import needs_unix_port
 
@@ -304,7 +304,7 @@ def test_yard_sim_computer_mrx_with_detectives_in_the_browser_view(env):
         moves = asyncio.run(play(m.group(1), host, time.monotonic() + 120))
         assert moves >= 12
         host.expect([r"Detectives' turn \(round 4\)"], timeout=30)
-        text = host.seen + host.buf
+        text = host.text
         assert "You start" not in text and "(--show-mrx)" not in text and "OK:" not in text
         assert re.search(r"\n  D1 by \w+ to \d+\n", text)
         sg = SecretGame.load(secret_log(env))

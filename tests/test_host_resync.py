@@ -16,9 +16,9 @@ import time
 import pytest
 
 from host.misterx.secretgame import SecretGame
+from host.ptyterminal import PtyTerminal
 from host.reliability.hostside import LossyWire  # a cable that loses one line
 from host.simulator.board import SimBoard
-from pty_terminal import PtyTerminal
 from sy.rules.game import PHASE_DETECTIVES
 from yardplay import move_one_detective, mrx_input, place_start, play_until, secret_log, start_game, yard_env
 from mpy import needs_unix_port
@@ -56,8 +56,8 @@ def read_until_exit(host, timeout=30, limit=200000):
     host that spins prints without end); its exit code, None if it still runs."""
     end = time.monotonic() + timeout
     while host.proc.poll() is None and time.monotonic() < end and len(host.buf) < limit:
-        host._read(0.2)
-    host._read(0.1)
+        host.read(0.2)
+    host.read(0.1)
     host.seen += host.buf
     host.buf = ""
     return host.proc.poll()

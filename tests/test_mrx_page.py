@@ -28,10 +28,10 @@ import aiohttp  # noqa: E402
 
 from host import ROOT  # noqa: E402
 from host.misterx.secretgame import SecretGame  # noqa: E402
+from host.ptyterminal import PtyTerminal  # noqa: E402
 from host.web.mrxinput import PageBusy, PageInput, Said  # noqa: E402
 from host.web.mrxpage import command, start_secret_page  # noqa: E402
 from host.web.mrxstate import mrx_state  # noqa: E402
-from pty_terminal import PtyTerminal  # noqa: E402
 
 ART = os.path.join(ROOT, "test-artifacts", "mrx-page")
 START = "13,26,29,34:45"
@@ -236,7 +236,7 @@ class Screen:
         self.term, self.page, self.touch = term, page, touch
 
     def pump(self):
-        while self.term._read(0):
+        while self.term.read(0):
             pass
 
     def wait(self, js, timeout=30.0):
@@ -246,7 +246,7 @@ class Screen:
             if self.page.evaluate(js):
                 return
             time.sleep(0.05)
-        raise AssertionError("timed out waiting for %s; the terminal said:\n%s" % (js, (self.term.seen + self.term.buf)[-2000:]))
+        raise AssertionError("timed out waiting for %s; the terminal said:\n%s" % (js, self.term.text[-2000:]))
 
     def state(self):
         return self.page.evaluate("yard.state.game")

@@ -10,7 +10,7 @@ import os
 import time
 
 from host.misterx.secretgame import SecretGame
-from pty_terminal import PtyTerminal
+from host.ptyterminal import PtyTerminal
 from sy.play.board import PIECE_RGB, BOBBY_RGB
 from sy.rules.game import TICKET_NAMES, PHASE_DETECTIVES
 

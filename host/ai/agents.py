@@ -4,6 +4,7 @@ import time
 from sy.rules import game as rules
 from host.ai import belief, hiding, mcts, policy, safety
 from host.ai.model import Sim
+from host.ai.twin import play_detective_move, play_mrx_action
 from host.misterx.randomness import fast_rng, secret_rng
 
 LEVELS = ("random", "easy", "normal", "hard")
@@ -38,23 +39,6 @@ def public_view(game):
     view = rules.Game.load(game.save(), game.graph)
     view.mrx = 0
     return view
-
-
-def play_mrx_action(ref, pub, action):
-    """Mister X's chosen action played on the full game `ref` and on its public twin `pub`, which
-    sees a leg's station only where he surfaces. Returns what each leg showed (a station or 0)."""
-    if action[0] == "move":
-        _k, t, to = action
-        shown = to if (ref.moves + 1) in ref.reveals else 0
-        ref.mrx_move(t, to)
-        pub.mrx_move(t, shown)
-        return (shown,)
-    _k, t1, to1, t2, to2 = action
-    shown1 = to1 if (ref.moves + 1) in ref.reveals else 0
-    shown2 = to2 if (ref.moves + 2) in ref.reveals else 0
-    ref.mrx_double(t1, to1, t2, to2)
-    pub.mrx_double(t1, shown1, t2, shown2)
-    return shown1, shown2
 
 
 def _check_public(view):
@@ -404,13 +388,10 @@ def play_game(mrx_agent, detective_agent, detectives, bobbies, mrx, record=False
             t0 = time.perf_counter()
             p, t, to = detective_agent.choose(pub)
             det_times.append(time.perf_counter() - t0)
-            bobby = ref.is_bobby(p)
-            ref.move(p, None if bobby else t, to)
-            if ref.result is None:
-                pub.move(p, None if bobby else t, to)
+            play_detective_move(ref, pub, p, t, to)
             if record:
                 line = {"type": "move", "piece": ref.piece_name(p), "to": to}
-                if not bobby:
+                if not ref.is_bobby(p):
                     line["ticket"] = _name(t)
                 lines.append(line)
     return {"result": ref.result, "reason": ref.reason, "round": ref.round,

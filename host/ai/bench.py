@@ -33,6 +33,7 @@ from host.errors import UserError
 from host.ai import agents, belief, mcts, policy, safety
 from host.ai.agents import make_mrx_agent, make_detective_agent
 from host.ai.model import Sim
+from host.ai.twin import play_detective_move, play_mrx_action
 from host.i18n import _
 
 MRX_LEVELS = ("random", "easy", "normal", "hard")
@@ -200,27 +201,14 @@ def play_measured(mrx, det, dets, bobbies, x, tracker=None):
             seconds += time.perf_counter() - t0
             moves += 1
             blunders += safety.is_blunder(Sim.from_game(ref, ref.mrx), a)
-            if a[0] == "move":
-                shows = (ref.moves + 1) in ref.reveals
-                ref.mrx_move(a[1], a[2])
-                pub.mrx_move(a[1], a[2] if shows else 0)
-                shown = shows
-            else:
-                s1 = (ref.moves + 1) in ref.reveals
-                s2 = (ref.moves + 2) in ref.reveals
-                ref.mrx_double(*a[1:])
-                pub.mrx_double(a[1], a[2] if s1 else 0, a[3], a[4] if s2 else 0)
-                shown = s2
+            shown = play_mrx_action(ref, pub, a)[-1]  # his final station where it surfaced, else 0
             if tracker and not shown and ref.result is None:
                 post = tracker.update(pub)
                 n = pub.candidates_count()
                 leak.append(math.log2(n) - _entropy(post) if post and n else 0.0)
         else:
             p, t, to = det.choose(pub)
-            bobby = ref.is_bobby(p)
-            ref.move(p, None if bobby else t, to)
-            if ref.result is None:
-                pub.move(p, None if bobby else t, to)
+            play_detective_move(ref, pub, p, t, to)
     return {"result": ref.result, "reason": ref.reason, "round": ref.round, "moves": moves,
             "blunders": blunders, "seconds": seconds, "leak": leak}
 

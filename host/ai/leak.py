@@ -27,6 +27,7 @@ import random
 
 from sy.rules import game as rules
 from host.ai.model import BLACK, tables
+from host.ai.twin import play_detective_move, play_mrx_action
 
 
 def signature(action):
@@ -203,21 +204,9 @@ def attack_game(make_agent, detective_agent, detectives, bobbies, mrx, seed=1, s
             public_state = _public_state_of(agent)  # before his move: what his code starts from
             action = agent.choose(ref)
             before = rules.Game.load(pub.save(), pub.graph)
-            shown1 = 0
-            if action[0] == "move":
-                _k, t, to = action
-                shows = (ref.moves + 1) in ref.reveals
-                ref.mrx_move(t, to)
-                pub.mrx_move(t, to if shows else 0)
-                shown = to if shows else 0
-            else:
-                _k, t1, to1, t2, to2 = action
-                s1 = (ref.moves + 1) in ref.reveals
-                s2 = (ref.moves + 2) in ref.reveals
-                ref.mrx_double(t1, to1, t2, to2)
-                pub.mrx_double(t1, to1 if s1 else 0, t2, to2 if s2 else 0)
-                shown = to2 if s2 else 0
-                shown1 = to1 if s1 else 0
+            legs = play_mrx_action(ref, pub, action)
+            shown = legs[-1]  # his final station where it surfaced, else 0
+            shown1 = legs[0] if len(legs) == 2 else 0  # a double's first half, the same
             post = att.observe_mrx(before, action, shown, shown1, public_state)
             if not shown and ref.result is None:
                 n_pub = pub.candidates_count()
@@ -226,10 +215,8 @@ def attack_game(make_agent, detective_agent, detectives, bobbies, mrx, seed=1, s
                 rows.append((math.log2(n_pub) - h, top == ref.mrx, 1.0 / n_pub, bool(shown1)))
         else:
             p, t, to = detective_agent.choose(pub)
-            bobby = ref.is_bobby(p)
-            ref.move(p, None if bobby else t, to)
+            play_detective_move(ref, pub, p, t, to)
             if ref.result is None:
-                pub.move(p, None if bobby else t, to)
                 att.observe_landing(to)
     return {"rows": rows, "result": ref.result, "policy_runs": att.policy_runs}
 

@@ -20,16 +20,13 @@ import os
 import pty
 import re
 import select
-import signal
 import socket
-import subprocess
-import sys
 import tempfile
 import threading
 import time
 import tty
 
-from host import ROOT
+from host.ptyterminal import PtyTerminal
 
 START = "13,26,29,34:172"  # Mister X far from the detectives: the game cannot end in the first rounds
 HEAP = "192k"
@@ -39,62 +36,7 @@ PROMPT = "mister x> "
 TURN_LINE = re.compile(r"^Detectives' turn[^\n]*$", re.M)
 
 
-# --- the console in a pty --------------------------------------------------------------------------
-class Console:
-    """`python -m host ARGS` with a pty as its terminal: what Mister X types and reads."""
-
-    def __init__(self, args, env):
-        self.master, slave = pty.openpty()
-        self.proc = subprocess.Popen([sys.executable, "-m", "host", *args], stdin=slave, stdout=slave, stderr=slave,
-                                     env=env, cwd=ROOT, close_fds=True, start_new_session=True)
-        os.close(slave)
-        self.text = ""   # everything printed
-        self.pos = 0     # what expect() has consumed
-
-    def read(self, wait):
-        r, _, _ = select.select([self.master], [], [], wait)
-        if not r:
-            return False
-        try:
-            data = os.read(self.master, 65536)
-        except OSError:
-            return False
-        self.text += data.decode("utf-8", "replace").replace("\r", "")
-        return bool(data)
-
-    def expect(self, pattern, timeout=60):
-        end = time.monotonic() + timeout
-        while True:
-            m = re.compile(pattern).search(self.text, self.pos)
-            if m:
-                self.pos = m.end()
-                return m
-            if time.monotonic() > end or (self.proc.poll() is not None and not self.read(0.2)):
-                raise RuntimeError("the console never printed %r; it said: %s" % (pattern, self.text[-1500:]))
-            self.read(0.2)
-
-    def watch(self, seconds):
-        """Read for `seconds` (or until BUSY_CHARS more came): the characters printed."""
-        before = len(self.text)
-        end = time.monotonic() + seconds
-        while time.monotonic() < end and len(self.text) - before < BUSY_CHARS:
-            self.read(0.1)
-        return len(self.text) - before
-
-    def send(self, text):
-        os.write(self.master, (text + "\n").encode())
-
-    def close(self):
-        if self.proc.poll() is None:
-            os.killpg(self.proc.pid, signal.SIGTERM)
-            try:
-                self.proc.wait(10)
-            except subprocess.TimeoutExpired:
-                os.killpg(self.proc.pid, signal.SIGKILL)
-                self.proc.wait()
-        os.close(self.master)
-
-
+# --- the console and the wire ------------------------------------------------------------------------
 def repeated_lines(text):
     """Lines printed twice for one state: a "Detectives' turn" line (one per round) seen again."""
     lines = TURN_LINE.findall(text)
@@ -173,7 +115,7 @@ class Table:
         return SecretGame.load(os.path.join(self.folder, names[0]))
 
     def place_start(self, console):
-        console.expect(r"Put the pieces on their start stations")
+        console.expect([r"Put the pieces on their start stations"])
         for s in self.secret().game.pos:
             self.sim.place(s, settle=False)
         self.sim.settle()
@@ -206,12 +148,13 @@ class Table:
             _wait(lambda: len(self.secret().lines) > before, why="the host to log a detective's move")
 
 
-def _env(folder):
+def _console(port, folder):
+    """Mister X's console, `yard play` on the board at `port`, its home in `folder`, in English."""
     env = dict(os.environ)
     env["YARD_HOME"] = folder
     env["PYTHONUNBUFFERED"] = "1"
     env["LANGUAGE"] = "en"
-    return env
+    return PtyTerminal(["play", "--port", port, "--players", "2", "--start", START], env, name="console")
 
 
 def forged_mrx_line(seed=3, heap=HEAP):
@@ -220,21 +163,21 @@ def forged_mrx_line(seed=3, heap=HEAP):
     import random
     from host.simulator.board import SimBoard
     with tempfile.TemporaryDirectory(prefix="yard-hostside-") as folder, SimBoard(heapsize=heap, debounce_ms=10) as sim:
-        console = Console(["play", "--port", sim.port, "--players", "2", "--start", START], _env(folder))
+        console = _console(sim.port, folder)
         try:
             table = Table(sim, folder, random.Random(seed))
             table.place_start(console)
-            console.expect(PROMPT)
+            console.expect([PROMPT])
             other = os.open(sim.port, os.O_WRONLY | os.O_NOCTTY)
             os.write(other, b'{"id":4242,"cmd":"mrx","ticket":"taxi","commit":"%s"}\n' % (b"0" * 64))
             os.close(other)
             time.sleep(1.0)
             table.mrx_move(console)
-            console.expect(r"Detectives' turn")
-            busy = int(console.watch(QUIET_S) >= BUSY_CHARS)
+            console.expect([r"Detectives' turn"])
+            busy = int(console.watch(QUIET_S, BUSY_CHARS) >= BUSY_CHARS)
             table.detectives_move()
-            console.expect(PROMPT)
-            busy += int(console.watch(QUIET_S) >= BUSY_CHARS)
+            console.expect([PROMPT])
+            busy += int(console.watch(QUIET_S, BUSY_CHARS) >= BUSY_CHARS)
             return {"forged_repeats": repeated_lines(console.text), "forged_busy": busy}
         finally:
             console.close()
@@ -248,15 +191,15 @@ def lost_undo_event(seed=5, heap=HEAP):
     from host.simulator.board import SimBoard
     with tempfile.TemporaryDirectory(prefix="yard-hostside-") as folder, SimBoard(heapsize=heap, debounce_ms=10) as sim:
         wire = LossyWire(sim.port, drop=lambda line: b'"type":"undo"' in line.replace(b" ", b""))
-        console = Console(["play", "--port", wire.port, "--players", "2", "--start", START], _env(folder))
+        console = _console(wire.port, folder)
         try:
             table = Table(sim, folder, random.Random(seed))
             table.place_start(console)
-            console.expect(PROMPT)
+            console.expect([PROMPT])
             table.mrx_move(console)
-            console.expect(r"Detectives' turn")
+            console.expect([r"Detectives' turn"])
             table.detectives_move()
-            console.expect(PROMPT)
+            console.expect([PROMPT])
             sg = table.secret()
             g = sg.game
             last = [x for x in sg.lines if x["type"] == "move"][-1]
@@ -265,11 +208,11 @@ def lost_undo_event(seed=5, heap=HEAP):
             _wait(lambda: wire.dropped, why="the undo event (to lose it)")
             table.sim.lift(last["to"])
             table.sim.place(origin)
-            console.expect(r"taken back")
-            busy = int(console.watch(QUIET_S) >= BUSY_CHARS)
+            console.expect([r"taken back"])
+            busy = int(console.watch(QUIET_S, BUSY_CHARS) >= BUSY_CHARS)
             table.detectives_move()
-            console.expect(PROMPT)
-            busy += int(console.watch(QUIET_S) >= BUSY_CHARS)
+            console.expect([PROMPT])
+            busy += int(console.watch(QUIET_S, BUSY_CHARS) >= BUSY_CHARS)
             return {"lost_repeats": repeated_lines(console.text), "lost_busy": busy, "lost_events": len(wire.dropped)}
         finally:
             console.close()

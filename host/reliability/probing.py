@@ -23,7 +23,8 @@ import time
 
 from sy.rules import game as rules
 from sy.rules.base import RuleError
-from host.ai.agents import make_detective_agent, make_mrx_agent, play_mrx_action, public_view
+from host.ai.agents import make_detective_agent, make_mrx_agent, public_view
+from host.ai.twin import play_detective_move, play_mrx_action
 from host.ai.bench import game_setup, wilson
 
 MODES = ("honest", "probing", "unguarded")
@@ -32,18 +33,6 @@ MODES = ("honest", "probing", "unguarded")
 def _clear(view, stations):
     for s in stations:
         view.cand[s >> 3] &= ~(1 << (s & 7)) & 0xFF
-
-
-def _mrx_turn(agent, ref, board):
-    play_mrx_action(ref, board, agent.choose(ref))
-
-
-def _move(ref, board, p, t, to):
-    """A detective's or bobby's move on both Games (the referee knows him: it sees a capture)."""
-    t = None if ref.is_bobby(p) else t
-    ref.move(p, t, to)
-    if ref.result is None:
-        board.move(p, t, to)
 
 
 def _take_back(ref, board, guarded, counts):
@@ -66,7 +55,7 @@ def _detective_move(agent, ref, board, mode, ruled_out, counts):
     _clear(view, ruled_out)
     p, t, to = agent.choose(view)
     if mode == "honest":
-        _move(ref, board, p, t, to)
+        play_detective_move(ref, board, p, t, to)
         return
     first = [(to, t)] if board.is_candidate(to) and to not in ruled_out else []
     others = [(s, k) for s, k in board.legal(p) if board.is_candidate(s) and s not in ruled_out and s != to]
@@ -76,7 +65,7 @@ def _detective_move(agent, ref, board, mode, ruled_out, counts):
             continue
         seen.add(s)
         counts["probes_tried"] += 1
-        _move(ref, board, p, k, s)
+        play_detective_move(ref, board, p, k, s)
         if ref.result is not None:
             return  # a probe landed on him, or ended the game
         if not _take_back(ref, board, mode == "probing", counts):
@@ -85,7 +74,7 @@ def _detective_move(agent, ref, board, mode, ruled_out, counts):
     view = public_view(board)
     _clear(view, ruled_out)
     p2, t2, to2 = agent.choose(view)
-    _move(ref, board, p2, t2, to2)
+    play_detective_move(ref, board, p2, t2, to2)
 
 
 def play(k, seed, mode, n_det=5, mrx_level="easy", det_level="easy"):
@@ -102,7 +91,7 @@ def play(k, seed, mode, n_det=5, mrx_level="easy", det_level="easy"):
     ruled_out = set()
     while ref.result is None:
         if ref.phase == rules.PHASE_MRX:
-            _mrx_turn(mrx, ref, board)
+            play_mrx_action(ref, board, mrx.choose(ref))
             ruled_out = set()  # he moved: what the probes told is old news
         else:
             _detective_move(det, ref, board, mode, ruled_out, counts)
