@@ -31,6 +31,7 @@ import argparse
 import sys
 
 from hardware import wiring
+from host import configerrors  # board.json's problems worded from their codes
 from sy.hardware import boardconfig
 
 GPIO_MAX_V = 3.6          # RP2040 and ESP32: IOVDD 3.3 V; neither is 5 V tolerant
@@ -294,7 +295,7 @@ def main(argv=None):
                 print("  " + b)
             failed |= bool(bad)
     except (boardconfig.ConfigError, wiring.NetlistError) as e:
-        print("error: %s" % e, file=sys.stderr)
+        print("error: %s" % (configerrors.explain(e) if isinstance(e, boardconfig.ConfigError) else e), file=sys.stderr)
         return 2
     return 1 if failed else 0
 

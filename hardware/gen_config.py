@@ -13,6 +13,7 @@ import argparse
 import json
 import sys
 
+from host import configerrors  # board.json's problems worded from their codes
 from sy.hardware import boardconfig
 
 
@@ -83,7 +84,7 @@ def main(argv=None):
         cfg = build_config(args.board, pl, args.map, args.brightness, args.current_limit_ma, not args.no_buttons,
                            args.supply_ma)
     except boardconfig.ConfigError as e:
-        print("error: %s" % e, file=sys.stderr)
+        print("error: %s" % configerrors.explain(e), file=sys.stderr)
         return 2
     except Exception as e:  # placement errors, unreadable files: one clear line, not a traceback
         if type(e).__name__ not in ("PlacementError", "FileNotFoundError", "PermissionError"):

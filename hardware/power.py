@@ -9,6 +9,7 @@ and the firmware scales the whole frame down when that exceeds current_limit_ma.
 import argparse
 import sys
 
+from host import configerrors  # board.json's problems worded from their codes
 from sy.hardware import boardconfig
 
 CONTROLLER_MA = 50      # Pico or ESP32 board (ESP32 with Wi-Fi off) incl. the 3.3 V regulator's load
@@ -77,7 +78,7 @@ def main(argv=None):
     try:
         cfg = boardconfig.load(args.config) if args.config else boardconfig.default()
     except boardconfig.ConfigError as e:
-        print("error: %s" % e, file=sys.stderr)
+        print("error: %s" % configerrors.explain(e), file=sys.stderr)
         return 2
     print(report(cfg))
     return 0

@@ -20,6 +20,7 @@ import schemdraw
 import schemdraw.elements as elm
 
 from hardware import wiring
+from host import configerrors  # board.json's problems worded from their codes
 from sy.hardware import boardconfig
 
 schemdraw.use("svg")
@@ -665,7 +666,7 @@ def main(argv=None):
         cfg = boardconfig.load(args.config) if args.config else boardconfig.default(args.board)
         svg, sheet, nl, wired = draw(cfg)
     except (boardconfig.ConfigError, wiring.NetlistError) as e:
-        print("error: %s" % e, file=sys.stderr)
+        print("error: %s" % (configerrors.explain(e) if isinstance(e, boardconfig.ConfigError) else e), file=sys.stderr)
         return 2
     problems = check(sheet, nl)
     out = args.out or os.path.join("build", "schematic-%s.svg" % cfg["board"])

@@ -52,7 +52,7 @@ def test_main_writes_and_checks(tmp_path, capsys):
     out.write_text(json.dumps(cfg))
     assert gen_config.main(["--check", str(out)]) == 2
     err = capsys.readouterr().err
-    assert "leds.index[6] (station 7)" in err and "already used by station 6" in err
+    assert "board.json: leds.index[6]: station 7: " in err and "already used by station 6" in err
     assert gen_config.main(["--check", str(tmp_path / "missing.json")]) == 2
     assert "no such file" in capsys.readouterr().err
     assert gen_config.main(["--brightness", "3", "-o", str(tmp_path / "x.json")]) == 2

@@ -144,30 +144,21 @@ def test_the_console_words_are_one_meaning_each_and_shown_in_the_help():
     assert help_text("en") == help_text("en").split("\n\n")[0] and "rulebook" not in help_text("en")
 
 
-@pytest.mark.parametrize("cfg, german", [
-    ({"leds": {"brightness": "a"}}, "leds.brightness: muss eine Zahl sein, ist 'a'"),
-    ({"leds": {"zz": 1}}, "leds.zz: unbekannter Schlüssel (bekannt: "),
-    ({"board": "x"}, "board: muss eines von pico, esp32 sein, ist 'x'"),
-    ([1], "die Konfiguration muss ein JSON-Objekt sein, ist 'list'"),
+@pytest.mark.parametrize("cfg, english, german", [
+    ({"leds": {"brightness": "a"}}, "leds.brightness: must be a number, got 'a'",
+     "leds.brightness: muss eine Zahl sein, ist 'a'"),
+    ({"leds": {"zz": 1}}, "leds.zz: unknown key (known: ", "leds.zz: unbekannter Schlüssel (bekannt: "),
+    ({"board": "x"}, "board: must be one of pico, esp32, got 'x'", "board: muss eines von pico, esp32 sein, ist 'x'"),
+    ([1], "the config must be a JSON object, got 'list'", "die Konfiguration muss ein JSON-Objekt sein, ist 'list'"),
 ])
-def test_board_json_problems_are_worded_by_the_host_in_the_makers_language(cfg, german):
+def test_board_json_problems_are_worded_by_the_host_in_the_makers_language(cfg, english, german):
     from sy.hardware import boardconfig
     from host import configerrors
     with pytest.raises(boardconfig.ConfigError) as got:
         boardconfig.validate(cfg)
-    assert configerrors.explain(got.value) == str(got.value)  # English: the firmware's own sentence
+    assert configerrors.explain(got.value).startswith(english)
     i18n.use("de")
     try:
         assert configerrors.explain(got.value).startswith(german)
-    finally:
-        i18n.use("en")
-
-
-def test_a_board_json_problem_without_a_why_keeps_the_firmwares_sentence():
-    from sy.hardware import boardconfig
-    from host import configerrors
-    i18n.use("de")
-    try:
-        assert configerrors.explain(boardconfig.ConfigError("leds.pin", "pin 3 is taken")) == "leds.pin: pin 3 is taken"
     finally:
         i18n.use("en")

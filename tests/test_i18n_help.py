@@ -10,7 +10,7 @@ import sys
 import pytest
 
 from host import ROOT, i18n
-from host.commands import cli
+from host.commands import bench, cli
 from pseudolocale import OPEN, outside
 
 TOKEN = re.compile(r"-*[A-Za-z][A-Za-z0-9_\-]*")
@@ -59,8 +59,8 @@ def _help(*command):
                           text=True, cwd=ROOT, timeout=60, env=env, stdin=subprocess.DEVNULL)
 
 
-# the top level and each subcommand (bench's kinds have options of their own, measured by makers)
-COMMANDS = [()] + [(name,) for name in cli.COMMANDS]
+# the top level, each subcommand, and each of bench's kinds (options of their own, read by makers)
+COMMANDS = [()] + [(name,) for name in cli.COMMANDS] + [("bench", kind) for kind in bench.BENCHES]
 
 
 @pytest.mark.parametrize("command", COMMANDS, ids=lambda c: " ".join(c) or "yard")

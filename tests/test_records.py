@@ -73,7 +73,7 @@ def test_yard_verify_the_example_secret_log():
         p = run_yard("verify", *args)
         assert p.returncode == 0, p.stdout + p.stderr
         assert p.stdout.startswith("verified: Mister X played fair: the start and all 10 moves")
-        assert "detectives (capture) in round 9" in p.stdout
+        assert "result: the detectives win (Mister X was caught) in round 9" in p.stdout
     p = run_yard("verify", secret, "--json")
     assert json.loads(p.stdout)["ok"] is True
 

@@ -34,6 +34,7 @@ from host.ai import agents, belief, mcts, policy, safety
 from host.ai.agents import make_mrx_agent, make_detective_agent
 from host.ai.model import Sim
 from host.ai.twin import play_detective_move, play_mrx_action
+from host.i18n import _
 
 MRX_LEVELS = ("random", "easy", "normal", "hard")
 # panel name: (detective level, searches); the detectives' levels are named by what they do
@@ -50,72 +51,72 @@ TOP_DETECTIVES_MARGIN = 0.15  # the top detectives catch normal at least this mu
 
 def add_arguments(parser):
     parser.add_argument("--games", type=int, default=100,
-                        help="games per pairing without an MCTS side (default 100; 0: skip the pairings)")
+                        help=_("games per pairing without an MCTS side (default 100; 0: skip the pairings)"))
     parser.add_argument("--games-mcts", type=int, default=20,
-                        help="games per pairing with an MCTS side (normal or hard Mister X, mcts detectives; default 20)")
+                        help=_("games per pairing with an MCTS side (normal or hard Mister X, mcts detectives; default 20)"))
     parser.add_argument("--iterations", type=int, default=150,
-                        help="MCTS iterations per move: normal Mister X and the mcts detectives (hard Mister X: 4 times; "
-                             "default 150; at the table normal searches 1 s, hard 4 s)")
+                        help=_("MCTS iterations per move: normal Mister X and the mcts detectives (hard Mister X: 4 times; "
+                             "default 150; at the table normal searches 1 s, hard 4 s)"))
     parser.add_argument("--seconds", type=float, default=None,
-                        help="MCTS time per move instead of a fixed iteration count (hard: 4 times; not reproducible)")
-    parser.add_argument("--mrx", default=DEFAULT_MRX, help="Mister X levels (comma-separated: random, easy, normal, hard)")
+                        help=_("MCTS time per move instead of a fixed iteration count (hard: 4 times; not reproducible)"))
+    parser.add_argument("--mrx", default=DEFAULT_MRX, help=_("Mister X levels (comma-separated: random, easy, normal, hard)"))
     parser.add_argument("--matchups", default="",
-                        help="only these pairings instead of every level against the panel: MRX-DETECTIVES,... "
-                             "(e.g. easy-heuristic,normal-mcts; heuristic and mcts name easy and normal Mister X)")
+                        help=_("only these pairings instead of every level against the panel: MRX-DETECTIVES,... "
+                             "(e.g. easy-heuristic,normal-mcts; heuristic and mcts name easy and normal Mister X)"))
     parser.add_argument("--panel", default=DEFAULT_PANEL,
-                        help="the detectives (comma-separated: %s)" % ", ".join(PANEL))
+                        help=_("the detectives (comma-separated: %(panel)s)") % {"panel": ", ".join(PANEL)})
     parser.add_argument("--detectives", type=int, default=5, choices=(2, 3, 4, 5),
-                        help="number of detectives (bobbies added by the rules for 2 or 3)")
-    parser.add_argument("--seed", type=int, default=1, help="tournament seed (default 1)")
-    parser.add_argument("--workers", type=int, default=0, help="processes (default: one per core)")
+                        help=_("number of detectives (bobbies added by the rules for 2 or 3)"))
+    parser.add_argument("--seed", type=int, default=1, help=_("tournament seed (default 1)"))
+    parser.add_argument("--workers", type=int, default=0, help=_("processes (default: one per core)"))
     parser.add_argument("--replay-stations", type=int, default=8,
-                        help="informed detectives facing a Mister X without a plan replay his code from this many "
-                             "stations a move (drawn by belief; default 8)")
-    parser.add_argument("--replay-samples", type=int, default=2, help="... this many times each (default 2)")
+                        help=_("informed detectives facing a Mister X without a plan replay his code from this many "
+                             "stations a move (drawn by belief; default 8)"))
+    parser.add_argument("--replay-samples", type=int, default=2, help=_("... this many times each (default 2)"))
     parser.add_argument("--hidden", choices=("level", "plan"), default="level",
-                        help="how easy, normal and hard choose hidden moves: as the level does (default), or by the "
-                             "balanced plan (host/ai/hiding.py), for comparison")
+                        help=_("how easy, normal and hard choose hidden moves: as the level does (default), or by the "
+                             "balanced plan (host/ai/hiding.py), for comparison"))
     parser.add_argument("--peek", type=float, default=None,
-                        help="normal and hard: the share of their playouts' detective moves that chase him "
-                             "(default: the level's, agents.PEEK)")
+                        help=_("normal and hard: the share of their playouts' detective moves that chase him "
+                             "(default: the level's, agents.PEEK)"))
     parser.add_argument("--demo-games", type=int, default=0,
-                        help="also play this many demo-like games (yard sim --demo's players, in the rules core) and "
-                             "report how long a demo game lasts (rounds: mean, spread)")
+                        help=_("also play this many demo-like games (yard sim --demo's players, in the rules core) and "
+                             "report how long a demo game lasts (rounds: mean, spread)"))
     parser.add_argument("--mrx-iterations", type=int, default=None,
-                        help="normal Mister X's MCTS iterations a move (hard: 4 times) when they differ from the "
-                             "detectives' (default: --iterations)")
+                        help=_("normal Mister X's MCTS iterations a move (hard: 4 times) when they differ from the "
+                             "detectives' (default: --iterations)"))
     parser.add_argument("--two-moves", choices=("on", "off"), default=None,
-                        help="normal and hard: search only the moves safe for two moves where there are some "
-                             "(default: the level's, mcts.TWO_MOVES)")
+                        help=_("normal and hard: search only the moves safe for two moves where there are some "
+                             "(default: the level's, mcts.TWO_MOVES)"))
     parser.add_argument("--sample", type=float, default=None,
-                        help="normal and hard: on a hidden move draw the root action by visits ** SAMPLE instead "
-                             "of the most visited (default: the level's, mcts.SAMPLE)")
+                        help=_("normal and hard: on a hidden move draw the root action by visits ** SAMPLE instead "
+                             "of the most visited (default: the level's, mcts.SAMPLE)"))
     parser.add_argument("--room", type=float, default=None,
-                        help="easy: points per station of room to run (policy.ROOM; default the level's)")
+                        help=_("easy: points per station of room to run (policy.ROOM; default the level's)"))
     parser.add_argument("--trap-tier", choices=("on", "off"), default=None,
-                        help="the guard's tier for one-move-safe stations the pieces cannot close in on "
-                             "(safety.TRAP_TIER; default the level's)")
+                        help=_("the guard's tier for one-move-safe stations the pieces cannot close in on "
+                             "(safety.TRAP_TIER; default the level's)"))
     parser.add_argument("--double-escape", type=float, default=None,
-                        help="the guard: double moves too where no single move reaches a safety tier above this "
-                             "(safety.DOUBLE_ESCAPE: 0.5, 0.25 or 0 for never; default the level's)")
+                        help=_("the guard: double moves too where no single move reaches a safety tier above this "
+                             "(safety.DOUBLE_ESCAPE: 0.5, 0.25 or 0 for never; default the level's)"))
     parser.add_argument("--tiers", choices=("on", "off"), default=None,
-                        help="normal and hard: pass the search's choice through the guard's safety tiers "
-                             "(agents.TIERS; default the level's)")
+                        help=_("normal and hard: pass the search's choice through the guard's safety tiers "
+                             "(agents.TIERS; default the level's)"))
     parser.add_argument("--mix", type=float, default=None,
-                        help="easy: draw hidden moves among the safest within this many points of the best "
-                             "(default: the level's, agents.MIX)")
+                        help=_("easy: draw hidden moves among the safest within this many points of the best "
+                             "(default: the level's, agents.MIX)"))
     parser.add_argument("--leak-levels", default="",
-                        help="Mister X levels also measured by the station-by-station attacker of host/ai/leak.py "
-                             "(slow; leak_bits_per_move comes from every game anyway)")
-    parser.add_argument("--leak-games", type=int, default=12, help="games per level for that attacker (random, easy)")
-    parser.add_argument("--leak-games-mcts", type=int, default=12, help="the same for the MCTS levels")
+                        help=_("Mister X levels also measured by the station-by-station attacker of host/ai/leak.py "
+                             "(slow; leak_bits_per_move comes from every game anyway)"))
+    parser.add_argument("--leak-games", type=int, default=12, help=_("games per level for that attacker (random, easy)"))
+    parser.add_argument("--leak-games-mcts", type=int, default=12, help=_("the same for the MCTS levels"))
     parser.add_argument("--leak-stations", type=int, default=40,
-                        help="stations the attacker replays per move at most (drawn by weight beyond)")
-    parser.add_argument("--leak-stations-mcts", type=int, default=40, help="the same for the MCTS levels")
+                        help=_("stations the attacker replays per move at most (drawn by weight beyond)"))
+    parser.add_argument("--leak-stations-mcts", type=int, default=40, help=_("the same for the MCTS levels"))
     parser.add_argument("--leak-samples", type=int, default=48,
-                        help="runs per station for a policy without a readable distribution")
+                        help=_("runs per station for a policy without a readable distribution"))
     parser.add_argument("--leak-search-samples", type=int, default=4,
-                        help="MCTS searches per station for the MCTS levels, where the search bends the hidden moves")
+                        help=_("MCTS searches per station for the MCTS levels, where the search bends the hidden moves"))
 
 
 def wilson(k, n, z=1.96):

@@ -25,17 +25,18 @@ import time
 
 from host import ROOT
 from host.device.mpy_build import compile_inprocess, compile_tree, tool
+from host.i18n import _
 
 FIRMWARE = os.path.join(ROOT, "firmware")
 SCRIPT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "firmware_mpy.py")  # runs under MicroPython
 
 
 def add_arguments(parser):
-    parser.add_argument("--quick", action="store_true", help="skip the heap-size search (one game only)")
-    parser.add_argument("--step", type=int, default=4, help="heap-size search step in KB (default 4)")
-    parser.add_argument("--max-kb", type=int, default=256, help="largest heap size tried (default 256)")
+    parser.add_argument("--quick", action="store_true", help=_("skip the heap-size search (one game only)"))
+    parser.add_argument("--step", type=int, default=4, help=_("heap-size search step in KB (default 4)"))
+    parser.add_argument("--max-kb", type=int, default=256, help=_("largest heap size tried (default 256)"))
     parser.add_argument("--debounce-ms", type=int, default=5,
-                        help="debounce time of the simulated board for the link games (default 5, for speed)")
+                        help=_("debounce time of the simulated board for the link games (default 5, for speed)"))
 
 
 def _inprocess(build, folder):

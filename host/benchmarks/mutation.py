@@ -31,6 +31,7 @@ from host import ROOT
 from host.benchmarks.mutation_check import STAGES
 from host.device.mpy_build import tool
 from host.errors import UserError
+from host.i18n import _
 
 # the fast tests that reach each module of the board: host/benchmarks/mutation_check.py (STAGES)
 # by default: the rules' core, the store, the scan's two hot modules, and every module of the game's
@@ -52,17 +53,17 @@ _EQUIVALENT = re.compile(r"^- `([^`]+)`: `(.+?)` → `(.+?)`: (.+)$")
 
 def add_arguments(parser):
     parser.add_argument("--modules", nargs="+", metavar="PATH", default=list(DEFAULT_MODULES),
-                        help="modules below firmware/sy (default: %s)" % " ".join(DEFAULT_MODULES))
+                        help=_("modules below firmware/sy (default: %(modules)s)") % {"modules": " ".join(DEFAULT_MODULES)})
     parser.add_argument("--max-per-module", type=int, default=150, metavar="N",
-                        help="test at most N mutants of each module, a seeded sample (default 150)")
-    parser.add_argument("--seed", type=int, default=19, help="the sample's seed (default 19)")
+                        help=_("test at most N mutants of each module, a seeded sample (default 150)"))
+    parser.add_argument("--seed", type=int, default=19, help=_("the sample's seed (default 19)"))
     parser.add_argument("--tests", nargs="+", metavar="FILE",
-                        help="pytest files to run for every module (default: the module's own stages, "
-                             "host/benchmarks/mutation_check.py)")
+                        help=_("pytest files to run for every module (default: the module's own stages, "
+                             "host/benchmarks/mutation_check.py)"))
     parser.add_argument("--test-command",
-                        help="a whole test command instead (run in the copy's top folder; exit status 0: the mutant survived)")
-    parser.add_argument("--tree", default=ROOT, help="the checkout to copy and mutate (default: this one)")
-    parser.add_argument("--keep", action="store_true", help="keep the copy and the session databases")
+                        help=_("a whole test command instead (run in the copy's top folder; exit status 0: the mutant survived)"))
+    parser.add_argument("--tree", default=ROOT, help=_("the checkout to copy and mutate (default: this one)"))
+    parser.add_argument("--keep", action="store_true", help=_("keep the copy and the session databases"))
 
 
 def run(args):
@@ -82,19 +83,21 @@ def run(args):
 
 def _check_args(tree, modules, max_per_module, own_tests):
     if not isinstance(max_per_module, int) or max_per_module < 1:
-        raise UserError("--max-per-module must be a whole number of 1 or more")
+        raise UserError(_("--max-per-module must be a whole number of 1 or more"))
     if not os.path.isdir(os.path.join(tree, "firmware", "sy")):
-        raise UserError("%s has no firmware/sy: not a checkout of this project" % tree)
+        raise UserError(_("%(tree)s has no firmware/sy: not a checkout of this project") % {"tree": tree})
     for m in modules:
         if not m.endswith(".py") or m.startswith("/") or ".." in m.split("/"):
-            raise UserError("%r: name a module as its path below firmware/sy, e.g. hardware/debounce.py" % m)
+            raise UserError(_("%(module)r: name a module as its path below firmware/sy, e.g. hardware/debounce.py")
+                            % {"module": m})
         if not os.path.isfile(os.path.join(tree, "firmware", "sy", m)):
-            raise UserError("%r: no such module in %s" % (m, os.path.join(tree, "firmware", "sy")))
+            raise UserError(_("%(module)r: no such module in %(folder)s") % {"module": m,
+                                                                             "folder": os.path.join(tree, "firmware", "sy")})
     if len(set(modules)) != len(modules):
-        raise UserError("a module is named twice in --modules")
+        raise UserError(_("a module is named twice in --modules"))
     for m in modules:
         if not own_tests and m not in STAGES:
-            raise UserError("no fast tests are known for %s: name them with --tests" % m)
+            raise UserError(_("no fast tests are known for %(module)s: name them with --tests") % {"module": m})
 
 
 def _env(copy, work):
@@ -173,7 +176,8 @@ def _results(session):
 def _run_checked(argv, env, cwd, what):
     proc = subprocess.run(argv, env=env, cwd=cwd, capture_output=True, text=True)
     if proc.returncode != 0:
-        raise UserError("%s failed (exit %d):\n%s" % (what, proc.returncode, (proc.stdout + proc.stderr)[-4000:]))
+        raise UserError(_("%(what)s failed (exit %(status)d):") % {"what": what, "status": proc.returncode} + "\n"
+                        + (proc.stdout + proc.stderr)[-4000:])
     return proc
 
 
@@ -221,7 +225,8 @@ def _one_module(cosmic_ray, copy, work, env, module, max_per_module, seed, tests
     # the baseline: the tests must pass on the unmutated copy, and its time sets the mutants' timeout
     proc = subprocess.run(shlex.split(command), env=env, cwd=copy, capture_output=True, text=True)
     if proc.returncode != 0:
-        raise UserError("the tests fail without any mutant (%s):\n%s" % (command, (proc.stdout + proc.stderr)[-4000:]))
+        raise UserError(_("the tests fail without any mutant (%(command)s):") % {"command": command} + "\n"
+                        + (proc.stdout + proc.stderr)[-4000:])
     baseline = time.monotonic() - t0
     timeout = max(30.0, 4 * baseline)
     name = module.replace("/", "_")[:-3]
@@ -230,13 +235,13 @@ def _one_module(cosmic_ray, copy, work, env, module, max_per_module, seed, tests
     with open(config, "w", encoding="utf-8") as f:
         f.write('[cosmic-ray]\nmodule-path = %s\ntimeout = %.1f\nexcluded-modules = []\ntest-command = %s\n\n'
                 '[cosmic-ray.distributor]\nname = "local"\n' % (json.dumps(path), timeout, json.dumps(command)))
-    _run_checked([cosmic_ray, "init", config, session], env, copy, "cosmic-ray init for " + module)
+    _run_checked([cosmic_ray, "init", config, session], env, copy, _("cosmic-ray init for %(module)s") % {"module": module})
     total, picked = _sample_session(session, max_per_module, seed)
     if out:
         out.write("%s: %d of %d mutants, baseline %.1f s, timeout %.0f s: %s\n"
                   % (module, picked, total, baseline, timeout, command))
         out.flush()
-    _run_checked([cosmic_ray, "exec", config, session], env, copy, "cosmic-ray exec for " + module)
+    _run_checked([cosmic_ray, "exec", config, session], env, copy, _("cosmic-ray exec for %(module)s") % {"module": module})
     killed = survived = incompetent = equivalent = 0
     survivors = []
     for item, result in _results(session):

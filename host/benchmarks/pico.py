@@ -49,17 +49,19 @@ import os
 import statistics
 import time
 
+from host.i18n import _
+
 
 DEFAULT_CUTS = 200
 
 
 def add_arguments(parser):
-    parser.add_argument("--micropython", metavar="RPI_PICO_UF2", help="MicroPython's RPI_PICO firmware "
-                        "(default: $YARD_PICO_DIR/micropython-v1.28.0-RPI_PICO.uf2)")
-    parser.add_argument("--bootrom", metavar="ROM", help="the RP2040 boot ROM (default: $YARD_PICO_DIR)")
-    parser.add_argument("--cuts", type=int, default=DEFAULT_CUTS, help="power cuts to make (default %d)" % DEFAULT_CUTS)
-    parser.add_argument("--seed", type=int, default=1, help="seed of the game and the cuts")
-    parser.add_argument("--verbose", "-v", action="store_true", help="log the power-cut games")
+    parser.add_argument("--micropython", metavar="RPI_PICO_UF2", help=_("MicroPython's RPI_PICO firmware "
+                        "(default: $YARD_PICO_DIR/micropython-v1.28.0-RPI_PICO.uf2)"))
+    parser.add_argument("--bootrom", metavar="ROM", help=_("the RP2040 boot ROM (default: $YARD_PICO_DIR)"))
+    parser.add_argument("--cuts", type=int, default=DEFAULT_CUTS, help=_("power cuts to make (default %(default)s)"))
+    parser.add_argument("--seed", type=int, default=1, help=_("seed of the game and the cuts"))
+    parser.add_argument("--verbose", "-v", action="store_true", help=_("log the power-cut games"))
 
 
 def transport_wires(config):

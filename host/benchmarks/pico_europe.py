@@ -17,18 +17,20 @@ import os
 import random
 import time
 
+from host.i18n import _
+
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 TESTMAP = os.path.join(ROOT, "tests", "data", "europe_testmap")
 
 
 def add_arguments(parser):
-    parser.add_argument("--micropython", metavar="RPI_PICO_UF2", help="MicroPython's RPI_PICO firmware "
-                        "(default: $YARD_PICO_DIR/micropython-v1.28.0-RPI_PICO.uf2)")
-    parser.add_argument("--bootrom", metavar="ROM", help="the RP2040 boot ROM (default: $YARD_PICO_DIR)")
-    parser.add_argument("--map", metavar="FOLDER", default=TESTMAP, help="the map folder (default: the test map)")
-    parser.add_argument("--seed", type=int, default=6, help="seed of the demo game")
-    parser.add_argument("--players", type=int, default=5, help="detectives (1-5, default 5)")
-    parser.add_argument("--rounds", type=int, default=40, help="stop the game after this many rounds")
+    parser.add_argument("--micropython", metavar="RPI_PICO_UF2", help=_("MicroPython's RPI_PICO firmware "
+                        "(default: $YARD_PICO_DIR/micropython-v1.28.0-RPI_PICO.uf2)"))
+    parser.add_argument("--bootrom", metavar="ROM", help=_("the RP2040 boot ROM (default: $YARD_PICO_DIR)"))
+    parser.add_argument("--map", metavar="FOLDER", default=TESTMAP, help=_("the map folder (default: the test map)"))
+    parser.add_argument("--seed", type=int, default=6, help=_("seed of the demo game"))
+    parser.add_argument("--players", type=int, default=5, help=_("detectives (1-5, default 5)"))
+    parser.add_argument("--rounds", type=int, default=40, help=_("stop the game after this many rounds"))
 
 
 def run(args):

@@ -24,6 +24,7 @@ import time
 from host.reliability import chaos, faults, fuzz
 from host.reliability.common import check_frames
 from host.simulator.board import SIM_HEAP
+from host.i18n import _
 
 FIGURES = ("fuzz_lines", "fuzz_crashes", "fuzz_unanswered", "fuzz_state_changes",
            "power_cuts", "cuts_during_save", "lost_moves", "corrupt_saves", "resumed_games",
@@ -44,24 +45,24 @@ PARTS = ("fuzz", "power", "faults", "link", "secrecy", "leds")
 
 
 def add_arguments(parser):
-    parser.add_argument("--fuzz-lines", type=int, default=10000, help="fuzz lines (default 10000)")
-    parser.add_argument("--power-cuts", type=int, default=200, help="power cuts, at least (default 200)")
-    parser.add_argument("--power-games", type=int, default=5, help="games the power cuts spread over (default 5; "
-                        "more are played until the cuts are reached)")
-    parser.add_argument("--link-cuts", type=int, default=40, help="link cuts, at least (default 40)")
-    parser.add_argument("--link-games", type=int, default=2, help="games the link cuts spread over (default 2)")
+    parser.add_argument("--fuzz-lines", type=int, default=10000, help=_("fuzz lines (default 10000)"))
+    parser.add_argument("--power-cuts", type=int, default=200, help=_("power cuts, at least (default 200)"))
+    parser.add_argument("--power-games", type=int, default=5, help=_("games the power cuts spread over (default 5; "
+                        "more are played until the cuts are reached)"))
+    parser.add_argument("--link-cuts", type=int, default=40, help=_("link cuts, at least (default 40)"))
+    parser.add_argument("--link-games", type=int, default=2, help=_("games the link cuts spread over (default 2)"))
     parser.add_argument("--secrecy-games", type=int, default=1,
-                        help="games with a REPL dump mid-game (default 1; the chaos games check wire and flash)")
+                        help=_("games with a REPL dump mid-game (default 1; the chaos games check wire and flash)"))
     parser.add_argument("--probing-games", type=int, default=200,
-                        help="games per mode of the take-back probing measure (default 200)")
-    parser.add_argument("--seed", type=int, default=None, help="random seed (default: a fresh one, printed)")
-    parser.add_argument("--heap", default=SIM_HEAP, help="the firmware's heap (default %s)" % SIM_HEAP)
-    parser.add_argument("--only", default=",".join(PARTS), help="parts to run, comma-separated: " + ",".join(PARTS))
+                        help=_("games per mode of the take-back probing measure (default 200)"))
+    parser.add_argument("--seed", type=int, default=None, help=_("random seed (default: a fresh one, printed)"))
+    parser.add_argument("--heap", default=SIM_HEAP, help=_("the firmware's heap (default %(default)s)"))
+    parser.add_argument("--only", default=",".join(PARTS), help=_("parts to run, comma-separated: %(parts)s") % {"parts": ",".join(PARTS)})
     parser.add_argument("--skip-trim-window", action="store_true",
-                        help="time no power cut onto the boot's journal trim (where sy/storage/store.py loses the "
-                             "journal; the pytest suite skips it and shows the bug in a test of its own)")
-    parser.add_argument("--verbose", "-v", action="store_true", help="progress on stderr")
-    parser.add_argument("--details", action="store_true", help="add per-part details and failure examples")
+                        help=_("time no power cut onto the boot's journal trim (where sy/storage/store.py loses the "
+                             "journal; the pytest suite skips it and shows the bug in a test of its own)"))
+    parser.add_argument("--verbose", "-v", action="store_true", help=_("progress on stderr"))
+    parser.add_argument("--details", action="store_true", help=_("add per-part details and failure examples"))
 
 
 def run(args):

@@ -4,6 +4,7 @@ import random
 import time
 
 from host.device.mpy_build import run_script
+from host.i18n import _
 from sy.maps import london
 from sy.rules import game as rules
 
@@ -51,7 +52,7 @@ print(json.dumps(out))
 
 
 def add_arguments(parser):
-    parser.add_argument("--seconds", type=float, default=3.0, help="how long to play random games under CPython")
+    parser.add_argument("--seconds", type=float, default=3.0, help=_("how long to play random games under CPython"))
 
 
 def random_game(rnd):

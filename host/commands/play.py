@@ -57,17 +57,17 @@ def secret_page_options(args, mrx):
     serve on (--lan), or None for this computer only."""
     if not args.secret_page:
         if args.lan:
-            raise UserError("--lan goes with --secret-page")
+            raise UserError(_("--lan goes with --secret-page"))
         return None
     if mrx != "human":
-        raise UserError("the secret page is Mister X's screen: it goes with a human Mister X")
+        raise UserError(_("the secret page is Mister X's screen: it goes with a human Mister X"))
     lan = None
     if args.lan:
         from host.web.mrxpage import lan_choice
         try:
             lan = lan_choice(args.lan)
         except ValueError:
-            raise UserError("--lan takes one of this computer's IP addresses, not %r" % args.lan)
+            raise UserError(_("--lan takes one of this computer's IP addresses, not %(given)r") % {"given": args.lan})
     return {"lan": lan, "port": args.secret_port}
 
 
@@ -81,18 +81,19 @@ def open_secret_page(sg, inp, out, lan=None, port=0):
     try:
         url, stop = start_secret_page(sg.path, pin, said, lan, port, sg.setup.get("map") or "london")
     except OSError as e:
-        raise UserError("cannot serve the secret page on %s: %s" % (lan or "127.0.0.1", e.strerror or e))
+        raise UserError(_("cannot serve the secret page on %(address)s: %(error)s")
+                        % {"address": lan or "127.0.0.1", "error": e.strerror or e})
     # printed before the page's output is kept for the page (`out`, not `said`): the key is not in
     # what the page shows
-    out("Mister X's secret page: %s" % url)
+    out(_("Mister X's secret page: %(url)s") % {"url": url})
     if lan:
-        out("Scan it with your phone (the link is the key: keep it to yourself):")
+        out(_("Scan it with your phone (the link is the key: keep it to yourself):"))
         out(qr_text(url))
-        out("Your phone will warn that the page's certificate is not known: it is made fresh for this game. "
-            "Accept it only if its SHA-256 fingerprint is")
+        out(_("Your phone will warn that the page's certificate is not known: it is made fresh for this game. "
+              "Accept it only if its SHA-256 fingerprint is"))
         out("  " + stop.fingerprint)
     else:
-        out("(this computer only: --lan serves it to a phone on the local network)")
+        out(_("(this computer only: --lan serves it to a phone on the local network)"))
     return pin, said, stop
 
 
@@ -100,39 +101,42 @@ def ask(prompt, inp=input, out=print):
     try:
         return inp(prompt).strip()
     except EOFError:
-        raise UserError("no answer (end of input)")
+        raise UserError(_("no answer (end of input)"))
 
 
 def parse_stations(text):
     try:
         return [int(w) for w in text.replace(",", " ").split()]
     except ValueError:
-        raise UserError("station numbers, please: %r" % text)
+        raise UserError(_("station numbers, please: %(given)r") % {"given": text})
 
 
 def new_setup(args, inp=input, out=print, rng=None):
     """Ask (or take from args) the number of detectives and the start cards."""
     n = args.players
     while n is None:
-        text = ask("How many detective players (1-5; 1 = two-player game)? ", inp, out)
+        text = ask(_("How many detective players (1-5; 1 = two-player game)? "), inp, out)
         if text.isdigit() and 1 <= int(text) <= 5:
             n = int(text)
         else:
-            out("1 to 5, please.")
+            out(_("1 to 5, please."))
     if not 1 <= n <= 5:
-        raise UserError("--players must be 1 to 5")
+        raise UserError(_("--players must be 1 to 5"))
     if args.start:
-        det, _, x = args.start.partition(":")
+        det, _sep, x = args.start.partition(":")
         return draw_setup(n, rng, parse_stations(det), int(x) if x.strip() else None)
     cards = args.cards
     if cards is None and sys.stdin.isatty() and inp is input:
-        cards = "hand" if ask("Draw the start cards at random? [Y/n] ", inp, out).lower().startswith("n") else "random"
+        answer = ask(_("Draw the start cards at random? [Y/n] "), inp, out).lower()
+        # i18n: the answer "no" to a [Y/n] question, as its first letter (English n works too)
+        cards = "hand" if answer.startswith(("n", _("n"))) else "random"
     if cards == "hand":
         pieces = (2 if n == 1 else n) + {1: 2, 2: 2, 3: 1}.get(n, 0)
         while True:
             try:
-                det = parse_stations(ask("The %d D cards (detectives first, then bobbies): " % pieces, inp, out))
-                x = parse_stations(ask("Your X card: ", inp, out))
+                det = parse_stations(ask(_("The %(count)d D cards (detectives first, then bobbies): ") % {"count": pieces},
+                                          inp, out))
+                x = parse_stations(ask(_("Your X card: "), inp, out))
                 return draw_setup(n, rng, det, x[0] if x else None)
             except UserError as e:
                 out(str(e))
@@ -157,12 +161,12 @@ def load_resume(which, folder):
     if which == "latest":
         path = latest_unfinished(folder)
         if path is None:
-            raise UserError("no unfinished game to resume in %s" % (folder or default_dir()))
+            raise UserError(_("no unfinished game to resume in %(folder)s") % {"folder": folder or default_dir()})
     else:
         path = which
     sg = SecretGame.load(path)
     if not sg.unfinished:
-        raise UserError("the game in %s is over; start a new one with yard play" % path)
+        raise UserError(_("the game in %(file)s is over; start a new one with yard play") % {"file": path})
     return sg
 
 
@@ -228,7 +232,7 @@ def _connect_and_play(port, sg, resume, inp, out, detectives, side, on_setup, qu
         elif not console.play():
             return 0
         if page:
-            out("The secret page shows the end of the game until you press Enter (or Done on the page).")
+            out(_("The secret page shows the end of the game until you press Enter (or Done on the page)."))
             try:
                 inp("")
             except EOFError:
@@ -242,9 +246,9 @@ def play_modes(args):
     """(mrx, detectives): who plays each side in yard play (both human by default)."""
     mrx, det = args.mrx or "human", args.detectives or "human"
     if mrx == det == "computer":
-        raise UserError("the host cannot play both sides at the table: yard sim --demo shows such a game")
+        raise UserError(_("the host cannot play both sides at the table: yard sim --demo shows such a game"))
     if args.show_mrx and mrx != "computer":
-        raise UserError("--show-mrx goes with --mrx computer")
+        raise UserError(_("--show-mrx goes with --mrx computer"))
     return mrx, det
 
 

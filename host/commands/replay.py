@@ -21,7 +21,7 @@ def read_lines(path):
         with open(path, encoding="utf-8", errors="replace") as f:
             return f.read().splitlines()
     except OSError as e:
-        raise UserError("cannot read %s: %s" % (path, e.strerror or e))
+        raise UserError(_("cannot read %(file)s: %(error)s") % {"file": path, "error": e.strerror or e})
 
 
 IN_PROGRESS = 4  # every line accepted, and the record ends before the game does
@@ -34,8 +34,8 @@ def run(args):
     result = None
     lines = read_lines(args.record)
     if not any(line.strip() for line in lines):
-        raise UserError("%s is empty: a game record has at least its setup line (docs/game-record.md)" % (
-            "standard input" if args.record == "-" else args.record))
+        raise UserError(_("%(file)s is empty: a game record has at least its setup line (docs/game-record.md)") % {
+            "file": _("standard input") if args.record == "-" else args.record})
     verdicts = replay(lines)
     if lines and is_europe(lines[0]) or args.map:  # Mister X - Flight through Europe (docs/rules-europe.md)
         from host.europe.replay import europe_verdicts
@@ -48,6 +48,6 @@ def run(args):
         if not args.quiet or "result" in verdict:
             print(json.dumps(verdict))
     if result is None:
-        print("yard replay: game in progress: the record ends before the game does (a file cut short, "
-              "or a game not yet over)", file=sys.stderr)
+        print("yard replay: " + _("game in progress: the record ends before the game does (a file cut short, "
+                                  "or a game not yet over)"), file=sys.stderr)
     return 1 if refused else 0 if result is not None else IN_PROGRESS

@@ -62,14 +62,14 @@ def sim_modes(args):
     plays human detectives (in the browser) unless told otherwise, a human one computer detectives."""
     if args.demo:
         if args.mrx == "human" or args.detectives == "human":
-            raise UserError("--demo is the computer against itself: leave out --mrx/--detectives human")
+            raise UserError(_("--demo is the computer against itself: leave out --mrx/--detectives human"))
         return "computer", "computer"
     mrx = args.mrx or "human"
     det = args.detectives or ("human" if mrx == "computer" else "computer")
     if mrx == det == "computer":
-        raise UserError("both sides played by the computer: that is yard sim --demo")
+        raise UserError(_("both sides played by the computer: that is yard sim --demo"))
     if args.show_mrx and mrx != "computer":
-        raise UserError("--show-mrx goes with --mrx computer")
+        raise UserError(_("--show-mrx goes with --mrx computer"))
     return mrx, det
 
 
@@ -146,7 +146,7 @@ def run_sim(args, out=print, inp=input):
     level = args.level or "easy"
     web_on = args.web if args.demo else not args.no_web
     if det == "human" and not web_on:
-        raise UserError("human detectives move their pieces in the browser view: leave out --no-web")
+        raise UserError(_("human detectives move their pieces in the browser view: leave out --no-web"))
     if args.demo and args.players is None:
         args.players = 1 + rng.randrange(5)
     setup = new_setup(args, inp=inp, out=out, rng=rng)
@@ -175,12 +175,12 @@ def run_sim(args, out=print, inp=input):
             from host.web import start_web
             url, stop_web = start_web(sim, port=args.web_port)
             web = stop_web.webboard
-            out("Browser view of the simulated board: %s" % url)
+            out(_("Browser view of the simulated board: %(url)s") % {"url": url})
             if args.open:
                 from host.web.viewer import PublicView
                 view = PublicView(url)
                 if not view.opened:
-                    out("(no Chromium to open it with: open it in a browser where Mister X's page is never opened)")
+                    out(_("(no Chromium to open it with: open it in a browser where Mister X's page is never opened)"))
         hands = Hands(sim, web)
         side = BoardSide(sim.port, sg, out=out)
         if web:
@@ -190,7 +190,7 @@ def run_sim(args, out=print, inp=input):
             driver = GuidedDetectives(side, level, seed=seed, out=out, hands=hands)
             driver.quiet = args.demo and not args.verbose
         elif not args.demo:
-            out("You play the detectives: move the pieces in the browser view.")
+            out(_("You play the detectives: move the pieces in the browser view."))
 
         def place_pieces(sg):
             g = sg.game
@@ -234,5 +234,5 @@ def run(args):
         from host.europe.sim import run as run_europe
         return run_europe(args)
     if not args.demo and not sys.stdin.isatty() and args.players is None:
-        raise UserError("yard sim needs --players N when its input is not a terminal")
+        raise UserError(_("yard sim needs --players N when its input is not a terminal"))
     return run_sim(args)

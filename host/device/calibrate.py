@@ -524,7 +524,7 @@ def _defaults(svc, config_path):
         try:
             cfg = boardconfig.load(config_path)
         except boardconfig.ConfigError as e:
-            raise UserError(str(e))
+            raise UserError(configerrors.explain(e))
         return {"index": list(cfg["leds"]["index"]), "bits": list(cfg["reeds"]["bits"]),
                 "source": config_path}, cfg
     return {"index": svc.info["index"], "bits": svc.info["bits"], "source": None}, None

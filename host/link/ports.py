@@ -3,17 +3,17 @@ import errno
 import os
 
 from host.errors import BoardError
-from host.i18n import _
+from host.i18n import N_, _
 
 # (vid, pid or None, what): boards that run MicroPython, best guess first
 KNOWN_USB = (
     (0x2E8A, 0x0005, "Raspberry Pi Pico (MicroPython)"),
     (0x2E8A, None, "Raspberry Pi RP2040/RP2350"),
-    (0x303A, None, "Espressif ESP32 (native USB)"),
-    (0x10C4, 0xEA60, "ESP32 board (CP210x)"),
-    (0x1A86, None, "ESP32 board (CH340/CH9102)"),
-    (0x0403, None, "board behind an FTDI adapter"),
-    (0xF055, None, "MicroPython board (pyboard)"),
+    (0x303A, None, N_("Espressif ESP32 (native USB)")),
+    (0x10C4, 0xEA60, N_("ESP32 board (CP210x)")),
+    (0x1A86, None, N_("ESP32 board (CH340/CH9102)")),
+    (0x0403, None, N_("board behind an FTDI adapter")),
+    (0xF055, None, N_("MicroPython board (pyboard)")),
 )
 
 
@@ -37,7 +37,7 @@ def find_boards():
     for p in list_ports.comports():
         for rank, (vid, pid, what) in enumerate(KNOWN_USB):
             if p.vid == vid and (pid is None or p.pid == pid):
-                found.append((rank, p.device, "%s, %04x:%04x" % (what, p.vid, p.pid)))
+                found.append((rank, p.device, "%s, %04x:%04x" % (_(what), p.vid, p.pid)))
                 break
     found.sort()
     return [(dev, what) for _r, dev, what in found]

@@ -21,7 +21,7 @@ from host.link.boardlink import BoardLink, BoardCommandError, LinkError, LinkClo
 from host.errors import BoardError
 from host import refusals
 from host.i18n import _
-from host.words import ticket_name
+from host.words import piece_name, ticket_name
 from host.misterx.secretgame import board_pairs, public_line
 from host.link.ports import open_serial
 
@@ -84,8 +84,8 @@ class BoardSide:
                     raise BoardError(e.message)
             except BoardTimeout:
                 if time.monotonic() >= end:
-                    raise BoardError("no answer from a board on %s: is the firmware running? (yard flash, or "
-                                     "yard monitor to see what it prints)" % self.port)
+                    raise BoardError(_("no answer from a board on %(port)s: is the firmware running? (yard flash, or "
+                                       "yard monitor to see what it prints)") % {"port": self.port})
             self.link.close()
             time.sleep(0.2)
 
@@ -103,7 +103,8 @@ class BoardSide:
             except LinkError as e:
                 refused = self.link.take_refusal()  # an error the board could not tie to an id
                 if refused is not None:
-                    raise BoardError("the board refused %s: %s" % (cmd, refusals.of_reply(refused)))
+                    raise BoardError(_("the board refused %(command)s: %(refusal)s")
+                                     % {"command": cmd, "refusal": refusals.of_reply(refused)})
                 if time.monotonic() > deadline:
                     raise BoardError(_("the board is gone (%s); your game is saved: yard play --resume") % refusals.shown(e))
                 self.out(_("(the board does not answer: %s; reconnecting...)") % refusals.shown(e))
@@ -293,7 +294,7 @@ class BoardSide:
                 continue
             if ev.get("type") not in EXPECTED_EVENTS:
                 # the journal holds everything `got` holds, this event and the ones after it
-                self.follow_board("the board reports a %s event this host did not cause" % ev.get("type"))
+                self.follow_board(_("the board reports a %(event)s event this host did not cause") % {"event": ev.get("type")})
                 return []
             self.synced = seq
             if ev.get("type") in ("move", "undo"):
@@ -350,10 +351,10 @@ class BoardSide:
                 self._check_same(k, mine[k], bline)
                 continue
             if bline["type"] != "move":
-                raise BoardError("the board holds a move of Mister X's that this host never sent: another program "
-                                 "wrote to the board's port, or this is not the game's latest secret log. The board's "
-                                 "game cannot be trusted from here; the secret log is kept: start a new game with "
-                                 "yard play --new")
+                raise BoardError(_("the board holds a move of Mister X's that this host never sent: another program "
+                                   "wrote to the board's port, or this is not the game's latest secret log. The board's "
+                                   "game cannot be trusted from here; the secret log is kept: start a new game with "
+                                   "yard play --new"))
             line = sg.detective_move(bline["piece"], bline.get("ticket"), bline["to"])
             summary["applied"] += 1
             if on_move:
@@ -384,11 +385,16 @@ class BoardSide:
     @staticmethod
     def _check_same(k, mine, theirs):
         if mine["type"] != theirs["type"]:
-            raise BoardError("the board and the secret log disagree at move %d (%s vs %s)" % (k + 1, theirs["type"], mine["type"]))
+            kinds = {"move": _("a detective's move"), "mrx": _("a move of Mister X's")}
+            raise BoardError(_("the board and the secret log disagree at move %(move)d (the board: %(board)s, the "
+                               "secret log: %(log)s)") % {"move": k + 1, "board": kinds.get(theirs["type"], theirs["type"]),
+                                                          "log": kinds.get(mine["type"], mine["type"])})
         if mine["type"] == "move":
             if (mine["piece"], mine["to"]) != (theirs.get("piece"), theirs.get("to")):
-                raise BoardError("the board and the secret log disagree on a detective's move (%s %s vs %s %s)" % (
-                    theirs.get("piece"), theirs.get("to"), mine["piece"], mine["to"]))
+                raise BoardError(_("the board and the secret log disagree on a detective's move (the board: "
+                                   "%(board_piece)s to %(board_to)s, the secret log: %(log_piece)s to %(log_to)s)")
+                                 % {"board_piece": piece_name(theirs.get("piece")), "board_to": theirs.get("to"),
+                                    "log_piece": piece_name(mine["piece"]), "log_to": mine["to"]})
             return
         a, b = _steps(mine), _steps(theirs)
         if len(a) != len(b) or any(x.get("commit") != y.get("commit") for x, y in zip(a, b)):

@@ -17,6 +17,7 @@ from host.errors import BoardError
 from host.ai import make_detective_agent, make_mrx_agent, public_view
 from sy.rules.game import TICKET_NAMES
 from host.i18n import _
+from host.words import piece_name, ticket_name
 
 MODES = ("human", "computer")
 
@@ -63,7 +64,8 @@ class GuidedDetectives:
         name, here = g.piece_name(piece), g.pos[piece]
         self.side.guide(name, to, TICKET_NAMES[ticket])
         if not self.quiet:
-            self.out("  move %s from %d to %d (%s): the board lights it" % (name, here, to, TICKET_NAMES[ticket]))
+            self.out("  " + _("move %(piece)s from %(here)d to %(to)d (%(ticket)s): the board lights it")
+                     % {"piece": name, "here": here, "to": to, "ticket": ticket_name(TICKET_NAMES[ticket])})
         if self.hands:
             self.hands(name, here, to)
         self.moves += 1
@@ -75,18 +77,21 @@ class GuidedDetectives:
         if self.hands:
             self.hands(name, here, to)
         elif not self.quiet:
-            self.out("  put %s back on %d" % (name, to))
+            self.out("  " + _("put %(piece)s back on %(station)d") % {"piece": name, "station": to})
 
     def _wait_put_back(self, timeout=600.0):
         """Wait for the board's `back` note of a piece taken back (a person may take a while)."""
         end = time.monotonic() + timeout
         while self.back is not None:
             if time.monotonic() > end:
-                raise BoardError("%s was not put back within %.0f s" % (self.back, timeout))
+                raise BoardError(_("%(piece)s was not put back within %(seconds)d s")
+                                 % {"piece": piece_name(self.back), "seconds": round(timeout)})
             self.side.link.poll(0.05)
 
     def _note(self, note):
         if note.get("note") == "back" and note.get("piece") == self.back:
             self.back = None
         if note.get("note") == "illegal" and not self.quiet:
-            self.out("  the board refuses %s on %s: %s" % (note.get("piece"), note.get("station"), refusals.of_reply(note)))
+            self.out("  " + _("the board refuses %(piece)s on %(station)s: %(refusal)s")
+                     % {"piece": note.get("piece"), "station": note.get("station"),
+                        "refusal": refusals.of_reply(note)})

@@ -15,6 +15,7 @@ import time
 
 from host import refusals
 from host.errors import UserError
+from host.i18n import _
 from host.link.auth import new_key
 from sy.rules import commit as commitlib
 from sy.rules import mapgraph, mrxmoves
@@ -41,7 +42,7 @@ def draw_setup(players, rng=None, detectives=None, mrx=None, graph=None):
     Start stations are drawn from the D and X cards unless given by hand (detectives: the
     stations of the detectives then the bobbies)."""
     if not isinstance(players, int) or not 1 <= players <= 5:
-        raise UserError("the number of detectives is 1 to 5 (1 = the two-player game)")
+        raise UserError(_("the number of detectives is 1 to 5 (1 = the two-player game)"))
     g = graph or mapgraph.load()
     rng = rng or random.SystemRandom()
     n = 2 if players == 1 else players
@@ -49,8 +50,8 @@ def draw_setup(players, rng=None, detectives=None, mrx=None, graph=None):
     if detectives is None:
         detectives = rng.sample(list(g.d_cards), pieces)
     elif len(detectives) != pieces:
-        raise UserError("%d start stations needed (%d detectives, %d bobbies), got %d" % (
-            pieces, n, BOBBIES[n], len(detectives)))
+        raise UserError(_("%(needed)d start stations needed (%(detectives)d detectives, %(bobbies)d bobbies), got "
+                          "%(got)d") % {"needed": pieces, "detectives": n, "bobbies": BOBBIES[n], "got": len(detectives)})
     if mrx is None:
         mrx = rng.choice([s for s in g.x_cards if s not in detectives])
     line = {"type": "setup", "detectives": list(detectives[:n]), "bobbies": list(detectives[n:]),
@@ -121,15 +122,15 @@ class SecretGame:
             with open(path, encoding="utf-8") as f:
                 lines = [json.loads(t) for t in f if t.strip()]
         except OSError as e:
-            raise UserError("cannot read the secret log %s: %s" % (path, e.strerror or e))
+            raise UserError(_("cannot read the secret log %(file)s: %(error)s") % {"file": path, "error": e.strerror or e})
         except ValueError:
-            raise UserError("the secret log %s is damaged (not JSON lines)" % path)
+            raise UserError(_("the secret log %(file)s is damaged (not JSON lines)") % {"file": path})
         if not lines or lines[0].get("type") != "setup":
-            raise UserError("%s is not a secret log (no setup line)" % path)
+            raise UserError(_("%(file)s is not a secret log (no setup line)") % {"file": path})
         try:
             return cls(path, lines)
         except RuleError as e:
-            raise UserError("the secret log %s does not replay: %s" % (path, refusals.of(e)))
+            raise UserError(_("the secret log %(file)s does not replay: %(refusal)s") % {"file": path, "refusal": refusals.of(e)})
 
     def save(self):
         """Write the whole log atomically, readable by its owner only."""

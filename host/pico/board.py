@@ -26,6 +26,7 @@ import threading
 import time
 
 from host.errors import UserError
+from host.i18n import _
 from host.simulator.board import SimBoard, BUTTONS
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -44,13 +45,13 @@ def find_binaries(micropython=None, bootrom=None):
     if bootrom is None and folder:
         bootrom = os.path.join(folder, BOOTROM_NAME)
     if not micropython or not os.path.isfile(micropython):
-        raise UserError("the emulated Pico needs MicroPython's RPI_PICO firmware (a .uf2 from "
-                        "https://micropython.org/download/RPI_PICO/): pass --micropython FILE or set "
-                        "YARD_PICO_DIR to a folder holding %s" % MICROPYTHON_NAME)
+        raise UserError(_("the emulated Pico needs MicroPython's RPI_PICO firmware (a .uf2 from "
+                          "https://micropython.org/download/RPI_PICO/): pass --micropython FILE or set "
+                          "YARD_PICO_DIR to a folder holding %(file)s") % {"file": MICROPYTHON_NAME})
     if not bootrom or not os.path.isfile(bootrom):
-        raise UserError("the emulated Pico needs the RP2040 boot ROM (16 KB, built from "
-                        "https://github.com/raspberrypi/pico-bootrom): pass --bootrom FILE or set "
-                        "YARD_PICO_DIR to a folder holding %s" % BOOTROM_NAME)
+        raise UserError(_("the emulated Pico needs the RP2040 boot ROM (16 KB, built from "
+                          "https://github.com/raspberrypi/pico-bootrom): pass --bootrom FILE or set "
+                          "YARD_PICO_DIR to a folder holding %(file)s") % {"file": BOOTROM_NAME})
     return micropython, bootrom
 
 
@@ -61,11 +62,11 @@ def node_modules():
     if not os.path.isdir(path):
         npm = shutil.which("npm")
         if not shutil.which("node") or not npm:
-            raise UserError("the emulated Pico runs on Node.js: install Debian's nodejs and npm")
+            raise UserError(_("the emulated Pico runs on Node.js: install Debian's nodejs and npm"))
         proc = subprocess.run([npm, "ci", "--no-audit", "--no-fund", "--silent"], cwd=HERE,
                               capture_output=True, text=True)
         if proc.returncode:
-            raise UserError("npm ci in host/pico failed:\n" + proc.stderr[-2000:])
+            raise UserError(_("npm ci in host/pico failed:") + "\n" + proc.stderr[-2000:])
     return path
 
 

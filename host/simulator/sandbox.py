@@ -22,6 +22,7 @@ import shutil
 import sys
 
 from host.errors import UserError
+from host.i18n import _
 
 # top-level names that merged-/usr systems keep as symlinks into /usr
 _USR_LINKS = ("/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32")
@@ -30,7 +31,7 @@ _USR_LINKS = ("/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32")
 def bwrap():
     path = shutil.which("bwrap")
     if not path:
-        raise UserError("the simulated board runs in a sandbox: install bubblewrap (apt-get install bubblewrap)")
+        raise UserError(_("the simulated board runs in a sandbox: install bubblewrap (apt-get install bubblewrap)"))
     return path
 
 

@@ -10,6 +10,7 @@ import json
 import threading
 import time
 
+from host.i18n import _
 from sy.play.board import BOBBY_RGB, PIECE_RGB
 
 MRX_PIECE = "X"
@@ -134,26 +135,26 @@ class PhysicalBoard:
     # --- what a player does ---------------------------------------------------------------
     def _piece(self, name):
         if name not in self.pieces.at:
-            raise ActionError("there is no piece %r" % (name,))
+            raise ActionError(_("there is no piece %(piece)r") % {"piece": name})
         return self.pieces.at[name]
 
     def lift(self, name):
         with self.lock:
             s = self._piece(name)
             if s is None:
-                raise ActionError("%s is already in your hand" % name)
+                raise ActionError(_("%(piece)s is already in your hand") % {"piece": name})
             self.pieces.at[name] = None
             self._reed(s)
 
     def place(self, name, station):
         with self.lock:
             if not (isinstance(station, int) and 1 <= station <= STATIONS):
-                raise ActionError("%r is not a station" % (station,))
+                raise ActionError(_("%(given)r is not a station") % {"given": station})
             if self._piece(name) is not None:
-                raise ActionError("lift %s first" % name)
+                raise ActionError(_("lift %(piece)s first") % {"piece": name})
             other = self.pieces.holder(station)
             if other:
-                raise ActionError("%s already stands on station %d" % (other, station))
+                raise ActionError(_("%(piece)s already stands on station %(station)d") % {"piece": other, "station": station})
             self.pieces.at[name] = station
             self._reed(station)
 
@@ -176,7 +177,7 @@ class PhysicalBoard:
     def press(self, button, hold=False):
         """A button pressed; hold: the confirm button held 1.8 s (the board's take-back)."""
         if button not in ("taxi", "bus", "underground", "confirm"):
-            raise ActionError("no button %r" % (button,))
+            raise ActionError(_("no button %(button)r") % {"button": button})
         self.sim.press(button, hold=1.8 if hold else 0.08)
 
     # --- faults ---------------------------------------------------------------------------
@@ -194,7 +195,7 @@ class PhysicalBoard:
         with self.lock:
             sa, sb = self._piece(a), self._piece(b)
             if sa is None or sb is None or a == b:
-                raise ActionError("pick two pieces that stand on the board")
+                raise ActionError(_("pick two pieces that stand on the board"))
             self.pieces.at[a] = None
             self.pieces.at[b] = None
             self._reed(sa)

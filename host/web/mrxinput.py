@@ -13,6 +13,8 @@ import sys
 import threading
 import time
 
+from host.i18n import _
+
 
 def _prompt_again(prompt):
     sys.stdout.write(prompt)
@@ -60,10 +62,10 @@ class PageInput:
                 src, text = self.q.get()
                 if src == "eof":
                     self.terminal = None  # stdin closed: only the page is left
-                    self.out("(the terminal's input is closed: Mister X plays on his secret page)")
+                    self.out(_("(the terminal's input is closed: Mister X plays on his secret page)"))
                     continue
                 if src == "page":  # after the terminal's own prompt, or in its place without one
-                    self.out(("(secret page) %s" if self.terminal is not None else prompt + "%s") % text)
+                    self.out((_("(secret page) %s") if self.terminal is not None else prompt + "%s") % text)
                 return text
         finally:
             with self.lock:
@@ -86,9 +88,9 @@ class PageInput:
         answers another (a move is no answer to a question, nor the reverse)."""
         with self.lock:
             if self.asking is None or not self.q.empty():
-                raise PageBusy("wait: it is not your move now")
+                raise PageBusy(_("wait: it is not your move now"))
             if answering != (self.question or {}).get("kind"):
-                raise PageBusy("wait: the console asks something else now")
+                raise PageBusy(_("wait: the console asks something else now"))
             self.q.put(("page", text))
             self.asking = None  # one command per prompt
 

@@ -27,7 +27,7 @@ import socket
 
 from aiohttp import WSMsgType, web
 
-from host.i18n import web as i18n_web
+from host.i18n import _, web as i18n_web
 from host.misterx.randomness import token as new_token
 from host.web.mrxinput import PageBusy
 from host.web.mrxstate import SecretLogWatch
@@ -251,7 +251,7 @@ def qr_text(url):
     try:
         import segno
     except ImportError:  # a dependency (pyproject.toml); an older environment may lack it
-        return "(no QR code: pip install segno)"
+        return _("(no QR code: pip install segno)")
     buf = io.StringIO()
     segno.make(url, error="m").terminal(out=buf, compact=True)
     return buf.getvalue()

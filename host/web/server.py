@@ -23,7 +23,7 @@ from urllib.parse import urlsplit
 from aiohttp import web, WSMsgType
 
 from host import ROOT
-from host.i18n import web as i18n_web
+from host.i18n import _, web as i18n_web
 from host.misterx.randomness import token as new_token
 from host.web.board import PhysicalBoard, ActionError
 from host.web.public import JournalWatch
@@ -192,22 +192,23 @@ class WebBoard(Page):
         elif do == "power_cycle":
             p.power_cycle()
         else:
-            raise ActionError("unknown action %r" % (do,))
+            raise ActionError(_("unknown action %(action)r") % {"action": do})
 
     def reed(self, station, out):
         if not isinstance(station, int) or isinstance(station, bool) or not 1 <= station <= 199:
-            raise ActionError("a station is a number 1..199, not %r" % (station,))
+            raise ActionError(_("a station is a number 1..199, not %(given)r") % {"given": station})
         if out is not True and out is not False:
-            raise ActionError("out must be true (out of service) or false (back in service)")
+            raise ActionError(_("out must be true (out of service) or false (back in service)"))
         if self.commander is None:
-            raise ActionError("no game is connected to the board: type reed out %d at Mister X's console" % station)
+            raise ActionError(_("no game is connected to the board: type reed out %(station)d at Mister X's console")
+                              % {"station": station})
         from host.link.boardlink import BoardCommandError, LinkError
         try:
             self.dead = self.commander("reed", station=station, out=out).get("dead", [])
         except BoardCommandError as e:
-            raise ActionError("the board refused: %s" % e.message)
+            raise ActionError(_("the board refused: %(refusal)s") % {"refusal": e.message})
         except LinkError as e:
-            raise ActionError("the board did not answer: %s" % e)
+            raise ActionError(_("the board did not answer: %(error)s") % {"error": e})
 
     # --- the loops ---------------------------------------------------------------------------
     async def frame_loop(self):

@@ -1,7 +1,9 @@
 """The board config file (board.json): defaults, schema validation, clear errors.
 
 Runs on the board and in the host. The hardware tools (hardware/) generate the file; a maker may
-edit it by hand, so every mistake is refused with a ConfigError naming the key and the problem.
+edit it by hand, so every mistake is refused with a ConfigError naming the key and the problem as a
+code with its values: no sentence (MicroPython has no gettext), the host words it
+(host/configerrors.py, in the maker's language).
 
     cfg = load()                       # reads board.json, validates, fills defaults
     bit = cfg["reeds"]["bits"][station - 1]
@@ -51,16 +53,22 @@ def marker_bit(chips):
 
 
 class ConfigError(Exception):
-    """A config that cannot be used. .key names the offending key ("leds.brightness"), or None;
-    .why names the common problems (the host words them in the maker's language from .why and
-    .values, strings; None: .problem, in English, is all there is)."""
+    """A config that cannot be used. .key names the offending key ("leds.brightness"), or None for
+    the whole file; .why is the problem's code and .values a tuple of its values, strings (the host
+    words them: host/configerrors.py PROBLEMS has the sentence and the values' names of each code);
+    .file is the file's path when load() read it, else None. str() is the codes as they are.
 
-    def __init__(self, key, problem, why=None, values=None):
+    Codes are longer than 10 characters and values have no names here: mpy-cross interns shorter
+    string constants and names as qstrs, which stay on the board's heap after start.py drops this
+    module (measured on the emulated Pico, `yard bench pico`: codes of 4..10 characters and named
+    values cost 176 bytes at boot and 112 at the game's peak)."""
+
+    def __init__(self, key, why, values=()):
         self.key = key
-        self.problem = problem
         self.why = why
         self.values = values
-        super().__init__((key + ": " + problem) if key else problem)
+        self.file = None
+        super().__init__(((key + ": ") if key else "") + why + (" " + repr(values) if values else ""))
 
 
 def _pins(board):
@@ -85,8 +93,7 @@ def _skeleton(board):
     """default(board) without the two long lists (None): validate() builds them only when absent."""
     if board not in BOARDS:
         choices = ", ".join(BOARDS)
-        raise ConfigError("board", "must be one of %s, got %r" % (choices, board), "not_one_of",
-                          {"choices": choices, "got": repr(board)})
+        raise ConfigError("board", "not_one_of_choices", (choices, repr(board)))
     p = _pins(board)
     r = p["reeds"]
     b = p["buttons"]
@@ -113,32 +120,31 @@ def _is_bool(v):
 
 def _int(v, key, lo, hi):
     if _is_bool(v) or not isinstance(v, int):
-        raise ConfigError(key, "must be an integer, got %r" % (v,), "not_integer", {"got": repr(v)})
+        raise ConfigError(key, "not_integer", (repr(v),))
     if v < lo or v > hi:
-        raise ConfigError(key, "must be %d..%d, got %d" % (lo, hi, v), "out_of_range", {"lo": str(lo), "hi": str(hi), "got": str(v)})
+        raise ConfigError(key, "out_of_range", (str(lo), str(hi), str(v)))
     return v
 
 
 def _num(v, key, lo, hi, lo_open=False):
     if _is_bool(v) or not isinstance(v, (int, float)):
-        raise ConfigError(key, "must be a number, got %r" % (v,), "not_number", {"got": repr(v)})
+        raise ConfigError(key, "not_a_number", (repr(v),))
     if (v <= lo if lo_open else v < lo) or v > hi:
         interval = "%s%s, %s]" % ("(" if lo_open else "[", lo, hi)
-        raise ConfigError(key, "must be in %s, got %r" % (interval, v), "out_of_interval",
-                          {"interval": interval, "got": repr(v)})
+        raise ConfigError(key, "out_of_interval", (interval, repr(v)))
     return v
 
 
 def _bool(v, key):
     if not _is_bool(v):
-        raise ConfigError(key, "must be true or false, got %r" % (v,), "not_bool", {"got": repr(v)})
+        raise ConfigError(key, "not_a_boolean", (repr(v),))
     return v
 
 
 def _choice(v, key, choices):
     if _is_bool(v) or v not in choices:
         names = ", ".join([str(c) for c in choices])
-        raise ConfigError(key, "must be one of %s, got %r" % (names, v), "not_one_of", {"choices": names, "got": repr(v)})
+        raise ConfigError(key, "not_one_of_choices", (names, repr(v)))
     return v
 
 
@@ -146,11 +152,11 @@ def _section(cfg, name, defaults):
     """The section merged over its defaults; unknown keys are refused (they are usually typos)."""
     given = cfg.get(name, {})
     if not isinstance(given, dict):
-        raise ConfigError(name, "must be an object, got %r" % (given,), "not_object", {"got": repr(given)})
+        raise ConfigError(name, "not_an_object", (repr(given),))
     for k in given:
         if k not in defaults:
             known = ", ".join(sorted(defaults))
-            raise ConfigError(name + "." + str(k), "unknown key (known: %s)" % known, "unknown_key", {"known": known})
+            raise ConfigError(name + "." + str(k), "unknown_key", (known,))
     out = {}
     for k in defaults:
         out[k] = given[k] if k in given else defaults[k]
@@ -160,22 +166,22 @@ def _section(cfg, name, defaults):
 def _permutation(v, key, limit, marker=-1):
     """A list of STATIONS distinct ints in 0..limit-1 (station n at position n-1), none of them marker."""
     if not isinstance(v, list):
-        raise ConfigError(key, "must be a list of %d integers" % STATIONS)
+        raise ConfigError(key, "not_int_list", (str(STATIONS),))
     if len(v) != STATIONS:
-        raise ConfigError(key, "must have %d entries (stations 1..%d), has %d" % (STATIONS, STATIONS, len(v)))
+        raise ConfigError(key, "wrong_length", (str(STATIONS), str(len(v))))
     seen = bytearray(limit)
     for i in range(STATIONS):
         x = v[i]
-        k = "%s[%d] (station %d)" % (key, i, i + 1)
         if _is_bool(x) or not isinstance(x, int):
-            raise ConfigError(k, "must be an integer, got %r" % (x,))
+            raise ConfigError(key + "[" + str(i) + "]", "entry_not_integer", (str(i + 1), repr(x)))
         if x < 0 or x >= limit:
-            raise ConfigError(k, "must be 0..%d, got %d" % (limit - 1, x))
-        if x == marker:
-            raise ConfigError(k, "chain bit %d is the chain's marker (the last reader board's input D0, wired "
-                                 "to GND): no station may use it" % x)
+            raise ConfigError(key + "[" + str(i) + "]", "entry_out_of_range",
+                              (str(i + 1), str(limit - 1), str(x)))
+        if x == marker:  # the last reader board's input D0, wired to GND
+            raise ConfigError(key + "[" + str(i) + "]", "chain_marker", (str(i + 1), str(x)))
         if seen[x]:
-            raise ConfigError(k, "%d is already used by station %d" % (x, v.index(x) + 1))
+            raise ConfigError(key + "[" + str(i) + "]", "entry_already_used",
+                              (str(i + 1), str(x), str(v.index(x) + 1)))
         seen[x] = 1
     return v
 
@@ -188,7 +194,7 @@ def _dead(v, key):
         if _is_bool(x) or not isinstance(x, int) or not 1 <= x <= STATIONS or x in v[:i]:
             ok = False
     if not ok:
-        raise ConfigError(key, "must list at most %d distinct stations 1..%d, got %r" % (MAX_DEAD, STATIONS, v))
+        raise ConfigError(key, "dead_stations", (str(MAX_DEAD), str(STATIONS), repr(v)))
     return v
 
 
@@ -199,16 +205,14 @@ def _given_or_identity(cfg, section, key):
 
 def _pin(v, key, board, output):
     if _is_bool(v) or not isinstance(v, int):
-        raise ConfigError(key, "must be a GPIO number, got %r" % (v,))
+        raise ConfigError(key, "not_a_gpio_number", (repr(v),))
     if board == "pico":
         if v not in _PICO_PINS:
-            raise ConfigError(key, "GP%d is not a usable Pico GPIO (0..22, 26..28)" % v)
+            raise ConfigError(key, "pico_no_such_gpio", (str(v),))
     elif v in _ESP32_IN_ONLY:
-        if output:
-            raise ConfigError(key, "GPIO%d is input-only on the ESP32, this pin must drive an output" % v)
-        raise ConfigError(key, "GPIO%d has no internal pull-up on the ESP32; use another pin" % v)
+        raise ConfigError(key, "esp32_input_only" if output else "esp32_no_pull_up", (str(v),))
     elif v not in _ESP32_OUT:
-        raise ConfigError(key, "GPIO%d is not a usable ESP32 GPIO (6..11 are the flash)" % v)
+        raise ConfigError(key, "esp32_no_such_gpio", (str(v),))
     return v
 
 
@@ -218,20 +222,18 @@ def validate(cfg):
     The copy is shallow for the two long lists (bits, index): they are shared with cfg, not copied,
     to spare the board's heap."""
     if not isinstance(cfg, dict):
-        raise ConfigError(None, "the config must be a JSON object, got %r" % (type(cfg).__name__,), "not_json_object",
-                          {"got": repr(type(cfg).__name__)})
+        raise ConfigError(None, "not_json_object", (repr(type(cfg).__name__),))
     board = cfg.get("board", "pico")
     _choice(board, "board", BOARDS)
     d = _skeleton(board)
     for k in cfg:
         if k not in d:
             known = ", ".join(sorted(d))
-            raise ConfigError(str(k), "unknown key (known: %s)" % known, "unknown_key", {"known": known})
+            raise ConfigError(str(k), "unknown_key", (known,))
     out = {}
     ver = cfg.get("version", VERSION)
     if ver != VERSION or _is_bool(ver):
-        raise ConfigError("version", "this firmware reads version %d, the file has %r" % (VERSION, ver), "version",
-                          {"version": str(VERSION), "got": repr(ver)})
+        raise ConfigError("version", "wrong_version", (str(VERSION), repr(ver)))
     out["version"] = VERSION
     out["board"] = board
     out["map"] = _choice(cfg.get("map", d["map"]), "map", MAPS)
@@ -245,8 +247,7 @@ def validate(cfg):
     # config ask for; `yard selftest` measures the fastest reliable clock of the real chain
     _int(r["baudrate"], "reeds.baudrate", 10000, 4000000)
     if _is_bool(r["spi_mode"]) or r["spi_mode"] not in SPI_MODES:
-        raise ConfigError("reeds.spi_mode", "must be 0 or 2 (the 74HC165 needs CPHA 0: modes 1 and 3 lose "
-                                            "the first bit of every chip), got %r" % (r["spi_mode"],))
+        raise ConfigError("reeds.spi_mode", "spi_mode_cpha", (repr(r["spi_mode"]),))
     _int(r["chips"], "reeds.chips", (STATIONS + 7) // 8, 64)
     _bool(r["active_low"], "reeds.active_low")
     if not _dead(r["dead"], "reeds.dead"):
@@ -265,9 +266,9 @@ def validate(cfg):
     most = int(led["supply_ma"] * SUPPLY_DERATE) - CONTROLLER_MA
     _int(led["current_limit_ma"], "leds.current_limit_ma", 100, 20000)
     if led["current_limit_ma"] > most:
-        raise ConfigError("leds.current_limit_ma", "%d mA is more than a %d mA supply can give the LEDs "
-                                                   "(80 %% of it less %d mA for the controller: at most %d)"
-                          % (led["current_limit_ma"], led["supply_ma"], CONTROLLER_MA, most))
+        raise ConfigError("leds.current_limit_ma", "led_current",
+                          (str(led["current_limit_ma"]), str(led["supply_ma"]),
+                           str(int(SUPPLY_DERATE * 100)), str(CONTROLLER_MA), str(most)))
     _num(led["ma_per_channel"], "leds.ma_per_channel", 0, 100, True)
     _num(led["idle_ma_per_led"], "leds.idle_ma_per_led", 0, 10)
     if not _bool(led["patterns"], "leds.patterns"):
@@ -279,21 +280,23 @@ def validate(cfg):
     def use(v, key, output):
         _pin(v, key, board, output)
         if v in pins:
-            raise ConfigError(key, "pin %d is already used by %s" % (v, pins[v]))
+            if pins[v] is None:  # the SPI driver's MOSI pin
+                raise ConfigError(key, "pin_is_spi_mosi", (str(v), str(r["spi"])))
+            raise ConfigError(key, "pin_already_used", (str(v), pins[v]))
         pins[v] = key
 
-    pins[_MOSI[board][r["spi"]]] = "reeds.spi (SPI%d claims pin %d as MOSI)" % (r["spi"], _MOSI[board][r["spi"]])
+    pins[_MOSI[board][r["spi"]]] = None  # reeds.spi's
     use(r["sck"], "reeds.sck", True)
     use(r["miso"], "reeds.miso", False)
     use(r["load"], "reeds.load", True)
     use(led["pin"], "leds.pin", True)
     if board == "pico":
         if r["sck"] not in _PICO_SCK[r["spi"]]:
-            raise ConfigError("reeds.sck", "GP%d cannot be SCK of SPI%d (use one of %r)"
-                              % (r["sck"], r["spi"], _PICO_SCK[r["spi"]]))
+            raise ConfigError("reeds.sck", "pico_sck_pin", (str(r["sck"]), str(r["spi"]),
+                                                        ", ".join([str(p) for p in _PICO_SCK[r["spi"]]])))
         if r["miso"] not in _PICO_MISO[r["spi"]]:
-            raise ConfigError("reeds.miso", "GP%d cannot be RX (MISO) of SPI%d (use one of %r)"
-                              % (r["miso"], r["spi"], _PICO_MISO[r["spi"]]))
+            raise ConfigError("reeds.miso", "pico_miso_pin", (str(r["miso"]), str(r["spi"]),
+                                                          ", ".join([str(p) for p in _PICO_MISO[r["spi"]]])))
 
     if "buttons" in cfg and cfg["buttons"] is None:
         out["buttons"] = None
@@ -314,9 +317,8 @@ def validate(cfg):
             held += [("buttons." + k, out["buttons"][k]) for k in BUTTONS]
         for key, v in held:
             if v in _ESP32_STRAPPING:
-                raise ConfigError(key, "GPIO%d is an ESP32 strapping pin: held at power-up it changes the "
-                                       "boot mode (GPIO0: download mode, boot.py never runs); use another pin"
-                                  % v)
+                # held at power-up it changes the boot mode (GPIO0: download mode, boot.py never runs)
+                raise ConfigError(key, "esp32_strapping", (str(v),))
     out["safe_mode_pin"] = safe
     out["debounce_ms"] = _int(cfg.get("debounce_ms", d["debounce_ms"]), "debounce_ms", 0, 1000)
     out["scan_hz"] = _int(cfg.get("scan_hz", d["scan_hz"]), "scan_hz", 1, 2000)
@@ -328,25 +330,25 @@ def loads(text):
     try:
         cfg = json.loads(text)
     except ValueError as e:
-        raise ConfigError(None, "not valid JSON (%s)" % (e,))
+        raise ConfigError(None, "not_valid_json", (str(e),))
     return validate(cfg)
 
 
 def load(path=DEFAULT_PATH):
     """Read, parse and validate the config file at path (parsed from the stream: no big string)."""
     try:
-        f = open(path)
-    except OSError:
-        raise ConfigError(None, "%s: no such file; copy one made by the hardware tools"
-                                " (python -m hardware.gen_config) onto the board" % path)
-    try:
         try:
-            cfg = json.load(f)
-        except ValueError as e:
-            raise ConfigError(None, "%s: not valid JSON (%s)" % (path, e))
-    finally:
-        f.close()
-    try:
+            f = open(path)
+        except OSError:
+            raise ConfigError(None, "no_such_file")
+        try:
+            try:
+                cfg = json.load(f)
+            except ValueError as e:
+                raise ConfigError(None, "not_valid_json", (str(e),))
+        finally:
+            f.close()
         return validate(cfg)
     except ConfigError as e:
-        raise ConfigError(e.key, e.problem + " (in %s)" % path)
+        e.file = path  # the host names the file: "board.json: leds.brightness: ..."
+        raise
