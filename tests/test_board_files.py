@@ -20,6 +20,7 @@ import pytest
 from host import ROOT
 from host.device.flash import build
 from host.device.mpy_build import NATIVE_MODULES, NOT_ON_BOARD, PICO_ARCH
+from picoenv import PICO_DIR, UF2
 
 FIRMWARE = os.path.join(ROOT, "firmware")
 SY = os.path.join(FIRMWARE, "sy")
@@ -28,8 +29,6 @@ ENTRY_POINTS = (os.path.join(FIRMWARE, "main.py"), os.path.join(FIRMWARE, "europ
 # moved off the board: the records' reader (host/misterx/record.py), the tests' in-process board
 # (tests/testkit.py)
 MOVED = ("record", "testkit")
-PICO_DIR = os.environ.get("YARD_PICO_DIR") or os.path.join(os.path.dirname(ROOT), "shared", "pico")
-MICROPYTHON_UF2 = os.path.join(PICO_DIR, "micropython-v1.28.0-RPI_PICO.uf2")
 
 
 def sy_modules():
@@ -207,12 +206,12 @@ def test_the_uf2_filesystem_holds_the_same_files(tmp_path):
     want = set(build(str(tmp_path / "build"), PICO_ARCH)) | {"board.json"}
     files = board_files()
     assert set(files) == want
-    if not os.path.isfile(MICROPYTHON_UF2):
+    if not os.path.isfile(UF2):
         pytest.skip("MicroPython's RPI_PICO UF2 is not in %s (set YARD_PICO_DIR)" % PICO_DIR)
     from host.pico.flashfs import mount
     from host.device.uf2 import read_uf2
     out = tmp_path / "board.uf2"
-    make_board_uf2(MICROPYTHON_UF2, str(out))
+    make_board_uf2(UF2, str(out))
     flash = tmp_path / "flash.bin"
     flash.write_bytes(read_uf2(str(out)).flash())
     fs = mount(str(flash))

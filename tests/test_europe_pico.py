@@ -10,24 +10,16 @@ beside the project; skipped with a message where they are absent. The emulator i
 import json
 import os
 import re
-import shutil
 import subprocess
 import sys
 
-import pytest
 
 from europe_games import ROOT, TESTMAP
+from picoenv import PICO_DIR, needs_node, needs_pico
 
-PICO_DIR = os.environ.get("YARD_PICO_DIR") or os.path.join(os.path.dirname(ROOT), "shared", "pico")
-HAVE_PICO = all(os.path.isfile(os.path.join(PICO_DIR, name)) for name in
-                ("micropython-v1.28.0-RPI_PICO.uf2", "rp2040-bootrom-b1.bin"))
 HEAP_BUDGET = 81920  # London's target peak (docs/memory.md)
 
-pytestmark = [
-    pytest.mark.skipif(not HAVE_PICO, reason="MicroPython's RPI_PICO firmware and the RP2040 boot ROM are not in %s "
-                       "(set YARD_PICO_DIR to the folder that holds them)" % PICO_DIR),
-    pytest.mark.skipif(not shutil.which("node"), reason="the emulated Pico runs on Node.js (Debian's nodejs)"),
-]
+pytestmark = [needs_pico, needs_node]
 
 
 def test_yard_sim_plays_a_europe_demo_game_on_the_emulated_pico(tmp_path):

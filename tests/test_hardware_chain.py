@@ -5,7 +5,6 @@ scans, pauses the game (its status, its LEDs, no phantom move), says so once, an
 chain is whole; the host speaks the board's code in every language."""
 import contextlib
 import os
-import shutil
 import sys
 
 import pytest
@@ -15,17 +14,10 @@ sys.path.insert(0, HERE)
 
 import hardware_chain_cases as cases  # noqa: E402
 from mpy import needs_unix_port, run_plain_tests  # noqa: E402
+from picoenv import BOOTROM, UF2, needs_node, needs_pico  # noqa: E402
 
-from host import ROOT  # noqa: E402
 
 CASES = sorted(n for n in dir(cases) if n.startswith("test_"))
-PICO_DIR = os.environ.get("YARD_PICO_DIR") or os.path.join(os.path.dirname(ROOT), "shared", "pico")
-UF2 = os.path.join(PICO_DIR, "micropython-v1.28.0-RPI_PICO.uf2")
-BOOTROM = os.path.join(PICO_DIR, "rp2040-bootrom-b1.bin")
-needs_pico = pytest.mark.skipif(not (os.path.isfile(UF2) and os.path.isfile(BOOTROM)),
-                                reason="MicroPython's RPI_PICO firmware and the RP2040 boot ROM are not in %s "
-                                       "(set YARD_PICO_DIR to the folder that holds them)" % PICO_DIR)
-needs_node = pytest.mark.skipif(not shutil.which("node"), reason="the emulated Pico runs on Node.js (Debian's nodejs)")
 
 
 @pytest.mark.parametrize("name", CASES)

@@ -7,8 +7,6 @@ Needs MicroPython's RPI_PICO UF2 and the RP2040 boot ROM: from $YARD_PICO_DIR, e
 beside the project (CI has them); skipped with a message where they are absent.
 """
 import json
-import os
-import shutil
 import struct
 import subprocess
 import sys
@@ -23,14 +21,8 @@ from host.commands.replay import replay
 from host.simulator.scripted import play_game
 from boardleds import BUS_RGB, TAXI_RGB, UG_RGB, WHITE_RGB, shown
 from mpy import needs_unix_port
+from picoenv import BOOTROM, UF2, needs_node, needs_pico
 
-PICO_DIR = os.environ.get("YARD_PICO_DIR") or os.path.join(os.path.dirname(ROOT), "shared", "pico")
-UF2 = os.path.join(PICO_DIR, "micropython-v1.28.0-RPI_PICO.uf2")
-BOOTROM = os.path.join(PICO_DIR, "rp2040-bootrom-b1.bin")
-HAVE_PICO = os.path.isfile(UF2) and os.path.isfile(BOOTROM)
-needs_pico = pytest.mark.skipif(not HAVE_PICO, reason="MicroPython's RPI_PICO firmware and the RP2040 boot ROM are "
-                                "not in %s (set YARD_PICO_DIR to the folder that holds them)" % PICO_DIR)
-needs_node = pytest.mark.skipif(not shutil.which("node"), reason="the emulated Pico runs on Node.js (Debian's nodejs)")
 
 TAXI, BUS, UG, WHITE = (shown(c, bytes) for c in (TAXI_RGB, BUS_RGB, UG_RGB, WHITE_RGB))
 DARK = b"\0\0\0"

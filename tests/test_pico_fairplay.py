@@ -6,24 +6,10 @@ landed where he could be, his consent can; after a restart the key must be given
 
 Needs what tests/test_pico.py needs (skipped with its message where absent)."""
 import json
-import os
-import shutil
 
-import pytest
-
-from host import ROOT
 from host.link.auth import Signer, new_key
-from host.pico.board import BOOTROM_NAME, MICROPYTHON_NAME
 from host.reliability.fairplay import LineClient
-
-# where tests/test_pico.py finds the binaries (a test module imports no other: the few lines again)
-PICO_DIR = os.environ.get("YARD_PICO_DIR") or os.path.join(os.path.dirname(ROOT), "shared", "pico")
-UF2 = os.path.join(PICO_DIR, MICROPYTHON_NAME)
-BOOTROM = os.path.join(PICO_DIR, BOOTROM_NAME)
-needs_pico = pytest.mark.skipif(not (os.path.isfile(UF2) and os.path.isfile(BOOTROM)),
-                                reason="MicroPython's RPI_PICO firmware and the RP2040 boot ROM are not in %s (set "
-                                       "YARD_PICO_DIR to the folder that holds them)" % PICO_DIR)
-needs_node = pytest.mark.skipif(not shutil.which("node"), reason="the emulated Pico runs on Node.js (Debian's nodejs)")
+from picoenv import BOOTROM, UF2, needs_node, needs_pico
 
 DETECTIVES = (13, 26, 29, 34, 50)
 
