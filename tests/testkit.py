@@ -130,6 +130,21 @@ def watch_language_free(link):
     link.send = checked
 
 
+def drained(link):
+    """The messages a queue link holds, decoded; the queue emptied."""
+    out = [json.loads(t) for t in link.outbox]
+    link.outbox = []
+    return out
+
+
+def station_colour(leds, station):
+    """(r, g, b) of a station in the LEDs' logical frame."""
+    sl = leds.station_led
+    k = 3 * (sl[2 * station] | (sl[2 * station + 1] << 8))
+    f = leds.frame
+    return f[k], f[k + 1], f[k + 2]
+
+
 class TestBoard(InProcessBoard):
     """The in-process board with the tests' own helpers; every line it sends is checked for
     sentences (watch_language_free)."""
@@ -163,13 +178,8 @@ class TestBoard(InProcessBoard):
         self.settle()
 
     def messages(self):
-        out = [json.loads(t) for t in self.link.outbox]
-        self.link.outbox = []
-        return out
+        return drained(self.link)
 
     def colour(self, station):
         """(r, g, b) of a station in the LEDs' logical frame."""
-        sl = self.leds.station_led
-        k = 3 * (sl[2 * station] | (sl[2 * station + 1] << 8))
-        f = self.leds.frame
-        return f[k], f[k + 1], f[k + 2]
+        return station_colour(self.leds, station)

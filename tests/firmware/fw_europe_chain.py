@@ -18,7 +18,7 @@ else:
     from inprocess import MemStrip, QueueLink, _rmtree
 
 from hardware_chain_cases import CHIPS, ChainInputs
-from testkit import scratch, watch_language_free
+from testkit import drained, scratch, station_colour, watch_language_free
 from sy.hardware import boardconfig
 from sy.hardware.backends import compact
 from sy.hardware.leds import Leds
@@ -96,15 +96,10 @@ class EuropeChainBoard:
         return r
 
     def messages(self):
-        out = [json.loads(t) for t in self.link.outbox]
-        self.link.outbox = []
-        return out
+        return drained(self.link)
 
     def colour(self, station):
-        sl = self.leds.station_led
-        k = 3 * (sl[2 * station] | (sl[2 * station + 1] << 8))
-        f = self.leds.frame
-        return f[k], f[k + 1], f[k + 2]
+        return station_colour(self.leds, station)
 
 
 def _game(name):
