@@ -23,7 +23,7 @@ from urllib.parse import urlsplit
 from aiohttp import web, WSMsgType
 
 from host import ROOT
-from host.i18n import _, web as i18n_web
+from host.i18n import N_, _, web as i18n_web
 from host.misterx.randomness import token as new_token
 from host.web.board import PhysicalBoard, ActionError
 from host.web.public import JournalWatch
@@ -303,13 +303,14 @@ def origin_ok(origin, host, scheme="http"):
 @web.middleware
 async def _loopback_only(request, handler):
     if request.remote not in LOOPBACK and not (request.remote or "").startswith("127."):
-        raise web.HTTPForbidden(text="the simulated board serves this computer only")
+        raise web.HTTPForbidden(text=i18n_web.gettext_for(request, N_("the simulated board serves this computer only")))
     host = request.headers.get("Host", "")
     if not host_ok(host, _own_port(request)):
-        raise web.HTTPForbidden(text="the simulated board answers only to its own address (Host %r refused)" % host)
+        raise web.HTTPForbidden(text=i18n_web.gettext_for(request, N_(
+            "the simulated board answers only to its own address (Host %r refused)")) % host)
     if not origin_ok(request.headers.get("Origin"), host):
-        raise web.HTTPForbidden(text="requests from another site are refused (Origin %r)" %
-                                request.headers.get("Origin"))
+        raise web.HTTPForbidden(text=i18n_web.gettext_for(request, N_(
+            "requests from another site are refused (Origin %r)")) % request.headers.get("Origin"))
     resp = await handler(request)
     if isinstance(resp, web.StreamResponse) and not isinstance(resp, web.WebSocketResponse):
         resp.headers["Cache-Control"] = "no-store"
