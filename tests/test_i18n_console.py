@@ -10,8 +10,12 @@ from host import i18n
 from host.misterx.console import (ABBREVIATED, COMMANDS, DOUBLE_WORDS, REED_STATES, TICKET_ALIASES, Console,
                                   ParseError, help_text, parse_command)
 from host.misterx.secretgame import SecretGame, draw_setup
+from host.i18n import _
+from host.ptyterminal import PtyTerminal
 from host.words import COMMAND_WORDS, CONSOLE_WORDS
+from mpy import needs_unix_port
 from test_host_console import ReedBoard, random_detectives
+from yardplay import yard_env
 
 ARGUMENTS = ("out", "in")  # the reed command's second words
 
@@ -135,3 +139,30 @@ def test_the_pseudo_locales_help_has_nothing_outside_the_catalog():
     allowed = {w for words in COMMAND_WORDS["en"].values() for w in words} | {"[double]", "[D1]", "D1", "45", "[bus]"}
     assert set(outside.split()) <= allowed, set(outside.split()) - allowed
     assert text.count("⟦") == 11  # the move syntax and each command's line
+
+
+@needs_unix_port
+@pytest.mark.parametrize("lang, prompt, typed", [
+    ("fr", "mister x> ", ("aide", "état", "possibles", "quitter")),
+    ("ru", "мистер икс> ", ("помощь", "статус", "ходы", "выход")),
+])
+def test_yard_sim_in_the_players_language_takes_his_words_through_a_pty(tmp_path, lang, prompt, typed):
+    """The real `yard sim` (the firmware on the unix port), Mister X at a terminal typing his words."""
+    i18n.use(lang)
+    words = COMMAND_WORDS[lang]
+    shown = ("%s %s 45" % (words["reed"][0], words["out"][0]), _("Travel log: %s") % "", _("legal: %s") % "")
+    env = yard_env(tmp_path)
+    for name in i18n.ENVIRONMENT:
+        env.pop(name, None)
+    host = PtyTerminal(["sim", "--players", "2", "--seed", "3", "--cards", "random", "--no-web", "--lang", lang], env)
+    try:
+        host.expect([re.escape(prompt)], timeout=60)
+        for word, answer in zip(typed, shown):
+            host.send(word)
+            host.expect([re.escape(answer) + r"[^\n]*\n"], timeout=20)
+            host.expect([re.escape(prompt)], timeout=20)
+        host.send(typed[-1])
+        assert host.proc.wait(20) == 0
+        assert "\n? " not in host.seen  # every word understood
+    finally:
+        host.close()
