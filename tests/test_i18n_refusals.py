@@ -78,3 +78,18 @@ def test_the_simulated_boards_page_refuses_in_the_browsers_language():
     assert _refused(_request("127.0.0.1", "127.0.0.1:8765", "it", origin="http://evil.example")) == \
         "403 le richieste da un altro sito sono rifiutate (Origin 'http://evil.example')"
     assert _refused(_request("127.0.0.1", "127.0.0.1:8765", "de")) == "served"
+
+
+def test_the_europe_view_refuses_in_the_browsers_language():
+    from europe_games import TESTMAP
+    from host.europe.mapformat import load_graph
+    from host.europe.view import start_view
+    url, stop = start_view([], load_graph(TESTMAP, "europe_testmap"), TESTMAP)
+    try:
+        port = re.search(r":(\d+)/", url).group(1)
+        assert _get(url, "/", host="evil.example:" + port, language="nl") == \
+            (403, "de weergave antwoordt alleen deze computer")
+        assert _get(url, "/", host="evil.example:" + port) == (403, "the view serves this computer only")
+        assert _get(url, "/", language="nl")[0] == 200
+    finally:
+        stop()
