@@ -4,13 +4,13 @@ The console works on a SecretGame (the full rules and the secret log) and a boar
 (host/misterx/boardside.py, or a fake in tests) that is told only public facts. Input and output are
 injected, so tests type into it and read what it prints.
 
-The move syntax is HELP below (what `help` shows).
+What `help` shows is MOVES_HELP and COMMANDS_HELP below, in the player's words.
 """
 import copy
 import textwrap
 import time
 
-from host import refusals
+from host import i18n, refusals
 from host.i18n import N_, _, ngettext, number
 from host.misterx.boardside import MoveTakenBack
 from host.device.selftest import is_yes
@@ -53,7 +53,6 @@ class ParseError(Exception):
 
 def word(command, lang=None):
     """The player's word for a command (what `help` and the console's hints show)."""
-    from host import i18n
     return command_word(command, lang or i18n.current())
 
 
@@ -197,7 +196,6 @@ HELP_COLUMN = 24  # where the commands' explanations start
 def help_text(lang=None):
     """The move syntax and the commands in the player's language, with his words for them and the
     move words of his language's rulebook."""
-    from host import i18n
     lang = lang or i18n.current()
     own = dict(console_words(lang))
     values = {"double": own.get("double", ("double",))[0], "bus": own.get("bus", ("bus",))[0],
@@ -368,7 +366,6 @@ class Console:
         """Words that complete `text` given the whole line so far (for readline)."""
         words = line.split()
         if not words or (len(words) == 1 and not line.endswith(" ")):
-            from host import i18n
             pool = list(TICKET_NAMES) + ["double"] + [  # the commands in English and in the player's language
                 w for lang in dict.fromkeys(("en", i18n.current())) for key, ws in COMMAND_WORDS.get(lang, {}).items()
                 if key in COMMANDS.values() for w in ws]
