@@ -166,3 +166,11 @@ def test_yard_sim_in_the_players_language_takes_his_words_through_a_pty(tmp_path
         assert "\n? " not in host.seen  # every word understood
     finally:
         host.close()
+
+
+def test_tab_completes_the_players_command_words_and_the_english_ones(tmp_path):
+    con, *_rest = session(tmp_path, "fr", [])
+    assert con.completions("ai", "ai") == ["aide"]
+    assert con.completions("qu", "qu") == ["quit", "quitter"]
+    assert con.completions("ét", "ét") == ["état"]
+    assert "помощь" not in con.completions("", "")  # another language's words are typed, not offered
