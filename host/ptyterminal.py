@@ -4,6 +4,7 @@ The reliability bench watches Mister X's console through it (host/reliability/ho
 the tests of the interactive commands (yard play, yard sim, yard calibrate, yard selftest) drive
 them with it. What the program printed is kept in two parts: `seen`, read up to the end of the
 last match of expect(), and `buf`, read since; `text` is both."""
+import codecs
 import os
 import pty
 import re
@@ -39,6 +40,8 @@ class PtyTerminal:
         self.name = name
         self.timeout = timeout
         self.buf = ""   # read since the last match
+        # a character's UTF-8 bytes may come in two reads (readline writes a prompt in pieces)
+        self.decoder = codecs.getincrementaldecoder("utf-8")("replace")
         self.seen = ""  # read up to the end of the last match
 
     @property
@@ -71,7 +74,7 @@ class PtyTerminal:
             data = os.read(self.master, 65536)
         except OSError:
             return False
-        self.buf += data.decode("utf-8", "replace").replace("\r", "")
+        self.buf += self.decoder.decode(data).replace("\r", "")
         return bool(data)
 
     def watch(self, seconds, most):

@@ -72,6 +72,38 @@ CONSOLE_WORDS = {
 }
 
 
+# the console's command words in each language, beside the English ones it always takes: a short
+# word of the player's language for each command (docs/glossary.md), the first one shown by `help`;
+# `out` and `in` follow the reed command. Every language's words work in every language, as the move
+# words do, and no word means two things (tests/test_i18n.py). English abbreviations (`s`, `le`)
+# stay English's; the other languages' words are typed whole.
+COMMAND_WORDS = {
+    "en": {"legal": ("legal",), "status": ("status",), "log": ("log",), "candidates": ("candidates",),
+           "undo": ("undo", "takeback", "take-back"), "reed": ("reed",), "place": ("place",), "help": ("help", "?"),
+           "quit": ("quit", "exit"), "out": ("out",), "in": ("in",)},
+    "de": {"legal": ("züge", "zuege"), "status": ("stand",), "log": ("tafel", "fahrtentafel"),
+           "candidates": ("verdacht",), "undo": ("zurück", "zurueck"), "reed": ("schalter",), "place": ("stellen",),
+           "help": ("hilfe",), "quit": ("ende",), "out": ("aus",), "in": ("an",)},
+    "nl": {"legal": ("zetten",), "status": ("stand",), "log": ("tabel", "rittentabel"), "candidates": ("verdacht",),
+           "undo": ("terug",), "reed": ("schakelaar",), "place": ("plaats",), "help": ("hulp",), "quit": ("stop",),
+           "out": ("uit",), "in": ("aan",)},
+    "fr": {"legal": ("possibles",), "status": ("état", "etat"), "log": ("tablette",),
+           "candidates": ("soupçons", "soupcons"), "undo": ("annuler",), "reed": ("interrupteur",),
+           "place": ("poser",), "help": ("aide",), "quit": ("quitter",), "out": ("hors",), "in": ("en",)},
+    "it": {"legal": ("mosse",), "status": ("stato",), "log": ("tabella",), "candidates": ("sospetti",),
+           "undo": ("annulla",), "reed": ("interruttore",), "place": ("metti",), "help": ("aiuto",),
+           "quit": ("esci",), "out": ("fuori",), "in": ("in",)},
+    "ru": {"legal": ("ходы",), "status": ("статус",), "log": ("журнал", "путеводитель"),
+           "candidates": ("подозрения",), "undo": ("отмена",), "reed": ("датчик",), "place": ("поставить",),
+           "help": ("помощь",), "quit": ("выход",), "out": ("выкл",), "in": ("вкл",)},
+}
+
+
+def command_word(command, lang):
+    """The word `help` shows for a command in a language (English where it has none)."""
+    return COMMAND_WORDS.get(lang, {}).get(command, COMMAND_WORDS["en"][command])[0]
+
+
 def console_words(lang):
     """The player's language's own move words: [(the English word, its words)], in ticket order."""
     own = CONSOLE_WORDS.get(lang, {})

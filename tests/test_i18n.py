@@ -133,13 +133,13 @@ def test_the_console_takes_each_rulebooks_move_words(line, parsed):
 
 
 def test_the_console_words_are_one_meaning_each_and_shown_in_the_help():
-    from host.misterx.console import COMMAND_WORDS, DOUBLE_WORDS, TICKET_ALIASES, help_text
+    from host.misterx.console import ABBREVIATED, COMMANDS, DOUBLE_WORDS, TICKET_ALIASES, help_text
     from host.words import CONSOLE_WORDS
     for words in CONSOLE_WORDS.values():
         for key, own in words.items():
             for w in own:
                 assert (w in DOUBLE_WORDS) == (key == "double") and (w in TICKET_ALIASES) == (key != "double"), w
-                assert not any(c.startswith(w) for c in COMMAND_WORDS if c not in ("double", key)), w
+                assert w not in COMMANDS and not any(c.startswith(w) for c in ABBREVIATED), w
     assert "автобус = bus" in help_text("ru") and "doppelzug = double" in help_text("de")
     assert help_text("en") == help_text("en").split("\n\n")[0] and "rulebook" not in help_text("en")
 

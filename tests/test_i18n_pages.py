@@ -102,3 +102,25 @@ def test_every_marked_text_of_the_view_went_through_the_catalog(browser, view):
         assert len(texts) > 30 and all(t.startswith("⟦") and t.endswith("⟧") for t in texts), texts
     finally:
         context.close()
+
+
+def test_mister_xs_page_refused_or_without_its_key_says_so_in_the_browsers_language(browser, secret_page):
+    """A wrong key (an old link, a game resumed since): the server closes the socket (4403) and the
+    page says so in German, without retrying; no key at all: it says where the link is."""
+    bare = secret_page.split("#")[0]
+    for url, text in ((bare + "#k=" + "0" * 43, "der Schlüssel dieses Links wird abgelehnt: öffne den Link, den die "
+                       "Konsole von Mister X zeigt, noch einmal (oder scanne seinen QR-Code)"),
+                      (bare, "öffne den Link, den die Konsole von Mister X zeigt, noch einmal (oder scanne seinen "
+                       "QR-Code)")):
+        context = browser.new_context(locale="de-DE")
+        page = context.new_page()
+        sockets = []
+        page.on("websocket", lambda ws: sockets.append(ws.url))
+        try:
+            page.goto(url)
+            page.wait_for_function("document.getElementById('status').textContent === %r" % text, timeout=10000)
+            page.wait_for_timeout(2500)  # the page would retry within a second
+            assert page.inner_text("#status") == text
+            assert len(sockets) == (1 if "#k=" in url else 0)
+        finally:
+            context.close()

@@ -13,7 +13,7 @@ import os
 from aiohttp import web
 
 from host.europe.mapformat import read_map, KINDS, TRANSPORTS
-from host.i18n import web as i18n_web
+from host.i18n import N_, web as i18n_web
 from host.web.server import serve
 from sy.europe.record import Replayer
 from sy.europe.rules import ticket_name, COVERT, TRANSPORT_NAMES, LEVEL_NAMES
@@ -60,7 +60,7 @@ def start_view(public_lines, graph, map_folder, port=0):
 
     def guard(request):
         if request.host.split(":")[0] not in ("127.0.0.1", "localhost"):
-            raise web.HTTPForbidden(text="loopback only")
+            raise web.HTTPForbidden(text=i18n_web.gettext_for(request, N_("the view serves this computer only")))
 
     async def page(request):
         guard(request)

@@ -17,6 +17,11 @@ def choose_for(request):
     return i18n.choose(None, accept=request.headers.get("Accept-Language")).lang
 
 
+def gettext_for(request, message):
+    """A message in the language of the request's page (a refusal worded for the browser that asked)."""
+    return i18n.translations(choose_for(request)).gettext(message)
+
+
 async def catalog(request):
     lang = choose_for(request)
     text = _cache.get(lang)

@@ -4,17 +4,18 @@ The console works on a SecretGame (the full rules and the secret log) and a boar
 (host/misterx/boardside.py, or a fake in tests) that is told only public facts. Input and output are
 injected, so tests type into it and read what it prints.
 
-The move syntax is HELP below (what `help` shows).
+What `help` shows is MOVES_HELP and COMMANDS_HELP below, in the player's words.
 """
 import copy
+import textwrap
 import time
 
-from host import refusals
+from host import i18n, refusals
 from host.i18n import N_, _, ngettext, number
 from host.misterx.boardside import MoveTakenBack
 from host.device.selftest import is_yes
 from host.errors import BoardError
-from host.words import CONSOLE_WORDS, console_words, ticket_name
+from host.words import COMMAND_WORDS, CONSOLE_WORDS, command_word, console_words, ticket_name
 from sy.rules.game import RuleError, TICKET_NAMES, BLACK, PHASE_MRX, PHASE_DETECTIVES
 
 TICKET_ALIASES = {
@@ -32,12 +33,36 @@ for _lang_words in CONSOLE_WORDS.values():
         else:
             TICKET_ALIASES.update((w, TICKET_NAMES.index(_key)) for w in _words)
 SHORT = ("taxi", "bus", "ug", "black")
-COMMAND_WORDS = ("taxi", "bus", "underground", "black", "double", "legal", "status", "log", "help", "quit", "undo",
-                 "reed", "place")
+# the console's commands: every language's words (host/words.py COMMAND_WORDS) -> the command
+COMMANDS = {}
+REED_STATES = {}  # the reed command's second word -> out of service?
+for _lang_words in COMMAND_WORDS.values():
+    for _key, _words in _lang_words.items():
+        if _key in ("out", "in"):
+            REED_STATES.update((w, _key == "out") for w in _words)
+        else:
+            COMMANDS.update((w, _key) for w in _words)
+# the English words that may be abbreviated, in the order they are tried ("s" is status, "l" log,
+# "le" legal); a ticket's or the double move's abbreviation is theirs ("d" is double)
+ABBREVIATED = ("status", "log", "help", "quit", "exit", "legal", "?", "candidates")
 
 
 class ParseError(Exception):
     pass
+
+
+def word(command, lang=None):
+    """The player's word for a command (what `help` and the console's hints show)."""
+    return command_word(command, lang or i18n.current())
+
+
+def command_of(head):
+    """A line's first word (lower case) -> its command, or None (a move)."""
+    if head in COMMANDS:
+        return COMMANDS[head]
+    if head in TICKET_ALIASES or head in DOUBLE_WORDS or head.isdigit():
+        return None
+    return next((COMMANDS[name] for name in ABBREVIATED if name.startswith(head)), None)
 
 
 def parse_ticket(word):
@@ -51,6 +76,11 @@ def _station(word):
     if not word.isdigit():
         raise ParseError(_("%r is not a station number") % word)
     return int(word)
+
+
+def _is_piece(word):
+    """D1..D7, B1..B7 (a detective or a Bobby, as the board names them)."""
+    return len(word) == 2 and word[0].upper() in "DB" and word[1] in "1234567"
 
 
 def parse_steps(words):
@@ -78,44 +108,54 @@ def parse_steps(words):
     return steps
 
 
+def _undo_payload(args):
+    if len(args) > 1 or args and not _is_piece(args[0]):
+        raise ParseError(_("%(undo)s takes back the last move of this turn: %(undo)s, or %(undo)s D2 to name the "
+                           "piece") % {"undo": word("undo")})
+    return args[0].upper() if args else None
+
+
+def _reed_payload(args):
+    if len(args) != 2 or args[0].lower() not in REED_STATES or not args[1].isdigit() or not 1 <= int(args[1]) <= 199:
+        raise ParseError(_("%(reed)s %(out)s 45 takes station 45's switch out of service; %(reed)s %(in)s 45 puts it "
+                           "back") % {"reed": word("reed"), "out": word("out"), "in": word("in")})
+    return int(args[1]), REED_STATES[args[0].lower()]
+
+
+def _place_payload(args):
+    if len(args) not in (2, 3) or not _is_piece(args[0]) or not args[1].isdigit():
+        raise ParseError(_("%(place)s D1 45 [ticket] puts D1 on 45, whose switch is out of service") % {
+            "place": word("place")})
+    ticket = None
+    if len(args) == 3:
+        ticket = parse_ticket(args[2])
+        if ticket == BLACK:
+            raise ParseError(_("detectives travel by taxi, bus or underground"))
+        ticket = TICKET_NAMES[ticket]
+    return args[0].upper(), int(args[1]), ticket
+
+
+# what follows a command's word: its payload (the others have none)
+PAYLOADS = {
+    "legal": lambda args: bool(args) and args[0].lower() in DOUBLE_WORDS,
+    "undo": _undo_payload,
+    "reed": _reed_payload,
+    "place": _place_payload,
+}
+
+
 def parse_command(text):
     """A line -> (kind, payload): ("move", [(t, s)]), ("double", [(t, s), (t, s)]), ("legal", bool
-    double), ("status"|"log"|"help"|"quit"|"empty", None). ParseError with a sentence."""
+    double), ("undo", piece or None), ("reed", (station, out)), ("place", (piece, station, ticket)),
+    ("status"|"log"|"candidates"|"help"|"quit"|"empty", None). ParseError with a sentence."""
     words = text.replace(",", " ").replace(">", " ").split()
     if not words:
         return "empty", None
     head = words[0].lower()
-    if head in ("undo", "takeback", "take-back"):
-        if len(words) > 2 or len(words) == 2 and not (len(words[1]) == 2 and words[1][0].upper() in "DB"
-                                                     and words[1][1] in "1234567"):
-            raise ParseError(_("undo takes back the last move of this turn: undo, or undo D2 to name the piece"))
-        return "undo", words[1].upper() if len(words) == 2 else None
-    if head == "reed":
-        if len(words) != 3 or words[1].lower() not in ("out", "in") or not words[2].isdigit() \
-                or not 1 <= int(words[2]) <= 199:
-            raise ParseError(_("reed out 45 takes station 45's switch out of service; reed in 45 puts it back"))
-        return "reed", (int(words[2]), words[1].lower() == "out")
-    if head == "place":
-        if len(words) not in (3, 4) or not (len(words[1]) == 2 and words[1][0].upper() in "DB"
-                                            and words[1][1] in "1234567") or not words[2].isdigit():
-            raise ParseError(_("place D1 45 [ticket] puts D1 on 45, whose switch is out of service"))
-        ticket = None
-        if len(words) == 4:
-            ticket = parse_ticket(words[3])
-            if ticket == BLACK:
-                raise ParseError(_("detectives travel by taxi, bus or underground"))
-            ticket = TICKET_NAMES[ticket]
-        return "place", (words[1].upper(), int(words[2]), ticket)
-    for name in ("status", "log", "help", "quit", "exit", "legal", "?", "candidates"):
-        if len(head) >= 1 and name.startswith(head) and head not in TICKET_ALIASES and not head.isdigit() \
-                and head not in DOUBLE_WORDS:
-            if name == "exit":
-                name = "quit"
-            if name == "?":
-                name = "help"
-            if name == "legal":
-                return "legal", len(words) > 1 and words[1].lower() in DOUBLE_WORDS
-            return name, None
+    command = command_of(head)
+    if command is not None:
+        payload = PAYLOADS.get(command)
+        return command, payload(words[1:]) if payload else None
     if head in DOUBLE_WORDS:
         steps = parse_steps(words[1:])
         if len(steps) != 2:
@@ -129,25 +169,47 @@ def parse_command(text):
     return "move", steps
 
 
-# what `help` shows
-HELP = N_("""Move syntax (case-insensitive, ticket names may be abbreviated):
+# what `help` shows: how a move is typed, then each command with what follows its word
+MOVES_HELP = N_("""Move syntax (case-insensitive, ticket names may be abbreviated):
     bus 58        58 bus       b 58        58          (a station alone: when one ticket fits)
     black 115     x 115        bl 115
-    double taxi 14 bus 58      2 t 14 b 58
-    legal [double]   status   log   help   quit (the game is saved; `yard play --resume`)
-    undo [D1]     take back the detectives' last move of this turn (a piece put on the wrong
-                  station), until Mister X moves; the board blinks the piece's station until it is back
-    reed out 45   take station 45's switch out of service (stuck closed or never closing: `yard
-                  selftest` finds them); the board remembers it and works around the station: a
-                  piece put there is confirmed with the confirm button. reed in 45 puts it back
-    place D1 45 [bus]  put the piece in hand on 45 (out of service) when the board asks where""")
+    double taxi 14 bus 58      2 t 14 b 58""")
+COMMANDS_HELP = (
+    ("legal", " [%(double)s]", N_("the moves you can make now; with %(double)s, the double moves")),
+    ("status", "", N_("the round, your tickets, the detectives and your travel log")),
+    ("log", "", N_("your travel log")),
+    ("candidates", "", N_("the stations the detectives may think you are on")),
+    ("undo", " [D1]", N_("take back the detectives' last move of this turn (a piece put on the wrong station), "
+                         "until Mister X moves; the board blinks the piece's station until it is back")),
+    ("reed", " %(out)s 45", N_("take station 45's switch out of service (stuck closed or never closing: `yard "
+                               "selftest` finds them); the board remembers it and works around the station: a piece "
+                               "put there is confirmed with the confirm button")),
+    ("reed", " %(in)s 45", N_("put station 45's switch back in service")),
+    ("place", " D1 45 [%(bus)s]", N_("put the piece in hand on 45 (out of service) when the board asks where")),
+    ("help", "", N_("this help")),
+    ("quit", "", N_("stop: the game is saved (`yard play --resume`)")),
+)
+HELP_WIDTH = 100
+HELP_COLUMN = 24  # where the commands' explanations start
 
 
 def help_text(lang=None):
-    """HELP in the player's language, with the move words of that language's rulebook."""
-    from host import i18n
-    text = _(HELP)
-    own = console_words(lang or i18n.current())
+    """The move syntax and the commands in the player's language, with his words for them and the
+    move words of his language's rulebook."""
+    lang = lang or i18n.current()
+    own = dict(console_words(lang))
+    values = {"double": own.get("double", ("double",))[0], "bus": own.get("bus", ("bus",))[0],
+              "out": word("out", lang), "in": word("in", lang)}
+    lines = [_(MOVES_HELP)]
+    for command, args, what in COMMANDS_HELP:
+        usage = "    " + word(command, lang) + args % values
+        if len(usage) >= HELP_COLUMN - 1:  # a long word: the explanation on the lines below
+            lines.append(usage)
+            usage = ""
+        lines.append(textwrap.fill(_(what) % values, HELP_WIDTH, initial_indent=usage.ljust(HELP_COLUMN),
+                                   subsequent_indent=" " * HELP_COLUMN, break_on_hyphens=False))
+    text = "\n".join(lines)
+    own = console_words(lang)
     if own:
         text += "\n" + _("Your rulebook's words work too: %s") % ", ".join(
             "%s = %s" % ("/".join(words), key) for key, words in own)
@@ -304,7 +366,9 @@ class Console:
         """Words that complete `text` given the whole line so far (for readline)."""
         words = line.split()
         if not words or (len(words) == 1 and not line.endswith(" ")):
-            pool = list(COMMAND_WORDS)
+            pool = list(TICKET_NAMES) + ["double"] + [  # the commands in English and in the player's language
+                w for lang in dict.fromkeys(("en", i18n.current())) for key, ws in COMMAND_WORDS.get(lang, {}).items()
+                if key in COMMANDS.values() for w in ws]
         else:
             try:
                 pool = sorted(set(str(s) for s, _t in self.sg.game.legal_mrx())) + list(SHORT)
@@ -320,7 +384,8 @@ class Console:
         g = self.sg.game
         fits = [tt for ss, tt in g.legal_mrx() if ss == s]
         if not fits:
-            raise ParseError(_("you cannot move to %d now (type legal)") % s)
+            raise ParseError(_("you cannot move to %(station)d now (type %(legal)s)") % {
+                "station": s, "legal": word("legal")})
         plain = [tt for tt in fits if tt != BLACK]
         if len(plain) == 1:
             return plain[0]
@@ -404,8 +469,9 @@ class Console:
         """The console's `place`: the piece in hand put on a station out of service."""
         r = self.board.place(piece, station, ticket)
         if r and r.get("pending"):
-            self.out(_("%(piece)s on %(station)d: which ticket? press %(buttons)s on the board (or place %(piece)s "
+            self.out(_("%(piece)s on %(station)d: which ticket? press %(buttons)s on the board (or %(place)s %(piece)s "
                        "%(station)d %(ticket)s)") % {"piece": piece, "station": station, "ticket": r["pending"][0],
+                                                    "place": word("place"),
                                                     "buttons": _(" or ").join(map(ticket_name, r["pending"]))})
 
     def board_notes(self):
@@ -490,7 +556,8 @@ class Console:
             return self.computer_move()
         while True:
             try:
-                text = self.inp("mister x> ")
+                # i18n: the console's prompt, where Mister X types his move (his name as the rulebook spells it)
+                text = self.inp(_("mister x> "))
             except EOFError:
                 self.out("")
                 return False

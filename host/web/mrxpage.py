@@ -27,7 +27,7 @@ import socket
 
 from aiohttp import WSMsgType, web
 
-from host.i18n import _, web as i18n_web
+from host.i18n import N_, _, web as i18n_web
 from host.misterx.randomness import token as new_token
 from host.web.mrxinput import PageBusy
 from host.web.mrxstate import SecretLogWatch
@@ -114,7 +114,8 @@ class SecretPage(Page):
 
 
 
-REFUSED = "Mister X's secret page: refused"
+# i18n: the answer to a request Mister X's secret page refuses (another computer, a foreign address or site)
+REFUSED = N_("Mister X's secret page: refused")
 PAGE = web.AppKey("page", SecretPage)
 LOOPS = web.AppKey("loops", list)
 
@@ -123,11 +124,11 @@ LOOPS = web.AppKey("loops", list)
 async def _guard(request, handler):
     page = request.app[PAGE]
     if not page.lan and request.remote not in LOOPBACK and not (request.remote or "").startswith("127."):
-        raise web.HTTPForbidden(text=REFUSED)
+        raise web.HTTPForbidden(text=i18n_web.gettext_for(request, REFUSED))
     if not page.host_ok(request.headers.get("Host", ""), request):
-        raise web.HTTPForbidden(text=REFUSED)
+        raise web.HTTPForbidden(text=i18n_web.gettext_for(request, REFUSED))
     if not origin_ok(request.headers.get("Origin"), request.headers.get("Host", ""), page.scheme):
-        raise web.HTTPForbidden(text=REFUSED)
+        raise web.HTTPForbidden(text=i18n_web.gettext_for(request, REFUSED))
     resp = await handler(request)
     if isinstance(resp, web.StreamResponse) and not isinstance(resp, web.WebSocketResponse):
         resp.headers["Cache-Control"] = "no-store"

@@ -22,11 +22,12 @@ from urllib.parse import urlsplit
 
 from aiohttp import web, WSMsgType
 
-from host import ROOT
-from host.i18n import _, web as i18n_web
+from host import ROOT, i18n
+from host.i18n import N_, _, web as i18n_web
 from host.misterx.randomness import token as new_token
 from host.web.board import PhysicalBoard, ActionError
 from host.web.public import JournalWatch
+from host.words import command_word
 from sy.hardware.leds import WIRE_ORDER
 
 STATIC = os.path.join(os.path.dirname(os.path.abspath(__file__)), "static")
@@ -200,8 +201,9 @@ class WebBoard(Page):
         if out is not True and out is not False:
             raise ActionError(_("out must be true (out of service) or false (back in service)"))
         if self.commander is None:
-            raise ActionError(_("no game is connected to the board: type reed out %(station)d at Mister X's console")
-                              % {"station": station})
+            lang = i18n.current()  # the console's words (host/words.py), in the language it speaks
+            raise ActionError(_("no game is connected to the board: type %(command)s at Mister X's console") % {
+                "command": "%s %s %d" % (command_word("reed", lang), command_word("out", lang), station)})
         from host.link.boardlink import BoardCommandError, LinkError
         try:
             self.dead = self.commander("reed", station=station, out=out).get("dead", [])
@@ -303,13 +305,14 @@ def origin_ok(origin, host, scheme="http"):
 @web.middleware
 async def _loopback_only(request, handler):
     if request.remote not in LOOPBACK and not (request.remote or "").startswith("127."):
-        raise web.HTTPForbidden(text="the simulated board serves this computer only")
+        raise web.HTTPForbidden(text=i18n_web.gettext_for(request, N_("the simulated board serves this computer only")))
     host = request.headers.get("Host", "")
     if not host_ok(host, _own_port(request)):
-        raise web.HTTPForbidden(text="the simulated board answers only to its own address (Host %r refused)" % host)
+        raise web.HTTPForbidden(text=i18n_web.gettext_for(request, N_(
+            "the simulated board answers only to its own address (Host %r refused)")) % host)
     if not origin_ok(request.headers.get("Origin"), host):
-        raise web.HTTPForbidden(text="requests from another site are refused (Origin %r)" %
-                                request.headers.get("Origin"))
+        raise web.HTTPForbidden(text=i18n_web.gettext_for(request, N_(
+            "requests from another site are refused (Origin %r)")) % request.headers.get("Origin"))
     resp = await handler(request)
     if isinstance(resp, web.StreamResponse) and not isinstance(resp, web.WebSocketResponse):
         resp.headers["Cache-Control"] = "no-store"

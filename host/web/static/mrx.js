@@ -21,11 +21,17 @@
   const key = new URLSearchParams(location.hash.slice(1)).get("k") || "";
   if (location.hash) history.replaceState(null, "", location.pathname);
   function connect() {
-    if (!key) { $("status").textContent = "open the link printed on Mister X's console (or scan its QR code) again"; return; }
+    if (!key) { $("status").textContent = tr("open the link printed on Mister X's console (or scan its QR code) again"); return; }
     ws = new WebSocket((location.protocol === "https:" ? "wss://" : "ws://") + location.host + "/ws");
     ws.onopen = () => ws.send(JSON.stringify({ t: "key", k: key }));
     ws.onmessage = (e) => handle(JSON.parse(e.data));
-    ws.onclose = () => { $("status").textContent = "connection lost, retrying…"; setTimeout(connect, 1000); };
+    ws.onclose = (e) => {
+      if (e.code === 4403) {  // the server refused this link's key (an old link, a game resumed since): no retry
+        $("status").textContent = tr("this link's key is refused: open the link printed on Mister X's console (or scan its QR code) again");
+        return;
+      }
+      $("status").textContent = tr("connection lost, retrying…"); setTimeout(connect, 1000);
+    };
   }
   function send(msg) {
     msg.id = nextId++; yard.sent++;
