@@ -395,3 +395,30 @@ def test_console_undo_whose_event_is_lost_follows_the_board(tmp_path):
     con.take_back(None)
     assert sg.game.n_turn == n_turn - 1 and sg.game.phase == PHASE_DETECTIVES
     assert len(board.followed) == 1 and "did not come" in board.followed[0]
+
+
+def test_console_undo_before_anyone_moved_does_not_say_mister_x_moved(tmp_path):
+    rng = random.Random(6)
+    sg = SecretGame.create(draw_setup(3, rng), folder=str(tmp_path))
+    typed = iter(["undo", "quit"])
+    out = []
+    con = Console(sg, FakeBoard(rng), inp=lambda p: next(typed), out=out.append)
+    assert con.play() is False
+    text = "\n".join(out)
+    assert "? no move of this turn is left to take back" in text
+    assert "Mister X has moved since" not in text  # round 1: nobody has moved
+
+
+def test_console_end_of_input_quits_as_quit_does(tmp_path):
+    rng = random.Random(7)
+    sg = SecretGame.create(draw_setup(3, rng), folder=str(tmp_path))
+
+    def ctrl_d(prompt):
+        raise EOFError
+
+    out = []
+    con = Console(sg, FakeBoard(rng), inp=ctrl_d, out=out.append)
+    con.quit_hint = "Game abandoned. Secret log: %s" % sg.path
+    assert con.play() is False
+    assert out[-1] == "Game abandoned. Secret log: %s" % sg.path  # he learns where his game is
+    assert SecretGame.load(sg.path).game.moves == 0

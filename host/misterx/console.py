@@ -447,6 +447,8 @@ class Console:
         """The console's `undo`: the board takes back the move, then its event updates the game."""
         g = self.sg.game
         if not g.n_turn:
+            if not g.moves:  # the first round, before anyone has moved: Mister X has not moved either
+                raise ParseError(_("no move of this turn is left to take back"))
             raise ParseError(_("no move of this turn is left to take back (Mister X has moved since)"))
         before = g.n_turn
         self.board.undo(piece)
@@ -558,8 +560,9 @@ class Console:
             try:
                 # i18n: the console's prompt, where Mister X types his move (his name as the rulebook spells it)
                 text = self.inp(_("mister x> "))
-            except EOFError:
+            except EOFError:  # Ctrl-D quits as `quit` does: he is told where his game is
                 self.out("")
+                self.out(self.quit_hint)
                 return False
             try:
                 kind, payload = parse_command(text)
