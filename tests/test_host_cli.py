@@ -59,6 +59,16 @@ def test_play_checks_the_port_before_any_question(tmp_path):
     assert os.listdir(tmp_path) == []  # no secret log for a game that never started
 
 
+def test_flash_checks_the_config_before_looking_for_a_board(tmp_path):
+    bad = tmp_path / "board.json"
+    bad.write_text("not json")
+    env = {k: v for k, v in os.environ.items() if k != "YARD_PORT"}
+    r = yard("--lang", "en", "flash", "--config", str(bad), env=env)  # no --port: a maker fixing his config
+    assert r.returncode == 2, (r.stdout, r.stderr)
+    assert "%s is not valid JSON" % bad in r.stderr and "no board found" not in r.stderr
+    assert "Traceback" not in r.stderr
+
+
 @pytest.mark.skipif(not os.path.isdir(os.path.join(ROOT, ".git")) and not os.path.isfile(os.path.join(ROOT, ".git")),
                     reason="needs the git checkout (its list of files)")
 def test_the_install_holds_every_package_and_data_file():

@@ -304,7 +304,8 @@ class Flasher:
 
 
 def flash(port, config=None, board_kind=None, resume=False, force=False, dry_run=False, quiet=False, out=print):
-    """Flash the firmware; returns a dict of what happened (for tests and the report)."""
+    """Flash the firmware; returns a dict of what happened (for tests and the report). port: a port or
+    URL, or None for $YARD_PORT or the first board plugged in."""
     t0 = time.monotonic()
     cross = cross_mpy_version()
     cfg_text = None
@@ -319,7 +320,7 @@ def flash(port, config=None, board_kind=None, resume=False, force=False, dry_run
             raise UserError(_("%(file)s is not valid JSON: %(error)s") % {"file": config, "error": e})
         except boardconfig.ConfigError as e:
             raise UserError("%s: %s" % (config, configerrors.explain(e)))
-    fl = Flasher(port, resume, out)
+    fl = Flasher(resolve(port), resume, out)  # the config is checked first: no board needed to hear it is wrong
     fl.connect()
     try:
         info = fl.info()
@@ -399,5 +400,5 @@ def flash(port, config=None, board_kind=None, resume=False, force=False, dry_run
 
 
 def run(args):
-    flash(resolve(args.port), args.config, args.board, args.resume, args.force, args.dry_run, args.quiet)
+    flash(args.port, args.config, args.board, args.resume, args.force, args.dry_run, args.quiet)
     return 0
