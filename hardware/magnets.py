@@ -24,7 +24,7 @@ import argparse
 import math
 import sys
 
-from hardware import placement
+from hardware import missing_extra, placement
 
 MU0 = 4e-7 * math.pi
 BASE_MM = 0.5             # the piece's base under its magnet
@@ -164,6 +164,10 @@ def main(argv=None):
     ap = argparse.ArgumentParser(prog="python -m hardware.magnets", description=__doc__.split("\n\n")[0])
     placement.add_measurements_argument(ap)
     args = ap.parse_args(argv)
+    missing = missing_extra("magnets", "magpylib", "numpy")
+    if missing:
+        print(missing, file=sys.stderr)
+        return 2
     pl = placement.placement_or_say(args.measurements)
     if pl is None:
         return 2

@@ -23,7 +23,7 @@ import shutil
 import subprocess
 import sys
 
-from hardware import stripboard, wiring
+from hardware import missing_extra, stripboard, wiring
 from sy.hardware import boardconfig
 
 PITCH = stripboard.PITCH
@@ -592,6 +592,10 @@ def main(argv=None):
     ap.add_argument("-o", "--out", default=os.path.join("build", "pcb"))
     ap.add_argument("--no-pictures", action="store_true")
     args = ap.parse_args(argv)
+    missing = missing_extra("pcb", "gerbonara")
+    if missing:
+        print(missing, file=sys.stderr)
+        return 2
     try:
         board, bad, files = build(args.out)
     except RouteError as e:

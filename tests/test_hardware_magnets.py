@@ -45,3 +45,16 @@ def test_readme_shows_the_tools_figures(example):
     for c in M.choices(example):
         if (c.magnet, c.band) in ((M.MAGNET, M.REED_BAND), ("8 x 3 mm N42", (10, 15))):
             assert c.line() in text
+
+
+@pytest.mark.parametrize("tool, module", [("magnets", "magpylib"), ("pcb", "gerbonara")])
+def test_a_tool_without_the_hardware_extra_says_what_to_install(tool, module, monkeypatch, capsys, tmp_path):
+    import importlib
+    import sys
+    monkeypatch.setitem(sys.modules, module, None)  # as after `make demo`, which installs no hardware extra
+    main = importlib.import_module("hardware." + tool).main
+    argv = ["-o", str(tmp_path / "pcb")] if tool == "pcb" else []
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert "python -m hardware.%s needs %s: pip install -e '.[hardware]'" % (tool, module) in err
+    assert os.listdir(tmp_path) == []  # nothing half written
