@@ -1,8 +1,6 @@
 """`yard sim --patterns` in the browser view (Chromium via Playwright): the page paints the
 board's rhythms as the firmware draws them (a detective's empty station blinks his number) and
 its legend names them; without the setting the legend shows the plain colours."""
-import pytest
-
 from chromium import browser  # noqa: F401  (the module's Chromium, a fixture)
 from mpy import needs_unix_port
 
