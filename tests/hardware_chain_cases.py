@@ -241,6 +241,30 @@ def test_a_lying_chain_pauses_the_game_says_where_and_resumes_when_whole():
     assert [m["ev"]["to"] for m in msgs if "ev" in m] == [to], msgs
 
 
+def test_a_chain_note_that_cannot_be_written_still_pauses_and_resumes_the_game():
+    # (a serial line that fails a write: the note is dropped as the board's other unasked lines
+    # are, the scan loop goes on, and the status says what the note would have)
+    tb = _game()
+    link = tb.link
+    sent = link.send_json
+
+    def failing(obj):
+        if obj.get("note") == "chain":
+            raise OSError(5)
+        sent(obj)
+    link.send_json = failing
+    try:
+        tb.inputs.lie("drop", 0)
+        tb.run(2)
+        assert tb.command("status")["chain"]["code"] == "chain_broken"
+        tb.inputs.lie(None)
+        tb.run(2)
+        assert "chain" not in tb.command("status")
+    finally:
+        link.send_json = sent
+    assert _notes(tb, "chain") == []
+
+
 def test_the_paused_frame_flashes_exactly_the_first_module_not_heard_and_dims_every_piece():
     from testkit import TestBoard, scratch
     from sy.play.chainpause import CHAIN_RGB

@@ -119,6 +119,9 @@ def built(tmp_path):
     sim.stop()
 
 
+RHYTHMS = r"For colour-blind players, light a rhythm beside each colour .*\? \[y/n, Enter keeps the board's setting\] "
+
+
 def board_json(sim):
     return boardconfig.load(os.path.join(sim.folder, "board.json"))
 
@@ -156,9 +159,12 @@ def test_calibrate_writes_the_board_as_built(built, tmp_path):
         assert maker.answer_reeds(wiz, skip=(140,), dark=(88,))
         wiz.expect([r"warning: station 88: LED chain index %d by elimination" % as_built["leds"]["index"][87]])
         wiz.expect([r"warning: station 140: chain bit %d" % as_built["reeds"]["bits"][139]])
+        wiz.expect([RHYTHMS])
+        wiz.send("y")  # rhythms beside the colours: the board had none
         wiz.expect([r"Write it to the board's board.json now\? \[Y/n\] "])
         wiz.send("y")
         wiz.expect([r"Written to the board's board.json and checked"], timeout=60)
+        wiz.expect([r"Rhythms beside the colours, for colour-blind players: on\."])
         assert wiz.finish() == 0, wiz.seen[-2000:]
     finally:
         wiz.close()
@@ -167,6 +173,7 @@ def test_calibrate_writes_the_board_as_built(built, tmp_path):
     assert cfg["leds"]["index"] == as_built["leds"]["index"]
     assert cfg["reeds"]["bits"] == as_built["reeds"]["bits"]
     assert cfg["debounce_ms"] == 10  # the board's other settings are kept
+    assert cfg["leds"]["patterns"] is True and board_json(sim)["leds"]["brightness"] == gen["leds"]["brightness"]
     local = boardconfig.load(str(tmp_path / "board-calibrated.json"))
     assert local["leds"]["index"] == as_built["leds"]["index"]
     assert not os.path.exists(str(tmp_path / "yard-calibrate.progress.json"))
@@ -189,3 +196,81 @@ def test_calibrate_writes_the_board_as_built(built, tmp_path):
     link.wait_event("ready")
     assert link.request("status")["extra"] == []
     link.close()
+
+
+def finished_progress(sim, gen, path):
+    """A progress file whose LEDs and switches are all answered as the generated map says (the
+    board's own): the wizard continues at step 3, its question and the write."""
+    index, bits = gen["leds"]["index"], gen["reeds"]["bits"]
+    expect = [0] * gen["leds"]["count"]
+    for s in range(1, 200):
+        expect[index[s - 1]] = s
+    data = {"kind": "calibrate", "count": gen["leds"]["count"], "chips": gen["reeds"]["chips"],
+            "defaults": {"index": index, "bits": bits, "source": None}, "expect": expect,
+            "leds": [s if s else -1 for s in expect], "reeds": [[s, bits[s - 1]] for s in range(1, 200)],
+            "stuck": [], "empty_checked": True}
+    with open(path, "w") as f:
+        json.dump(data, f)
+
+
+def _step3(built, tmp_path, *options):
+    sim, gen, _as_built, _gen_path = built
+    finished_progress(sim, gen, str(tmp_path / "yard-calibrate.progress.json"))
+    return PtyWizard(["calibrate", "--port", sim.port, *options], str(tmp_path))
+
+
+def _written(wiz, rhythms):
+    wiz.expect([r"Written to the board's board.json and checked"], timeout=60)
+    wiz.expect([r"Rhythms beside the colours, for colour-blind players: %s" % rhythms])
+    assert wiz.finish() == 0, wiz.seen[-2000:]
+
+
+@pytest.mark.parametrize("answer", ["n", ""])
+def test_the_rhythms_question_answered_no_or_enter_keeps_them_off(built, tmp_path, answer):
+    sim = built[0]
+    wiz = _step3(built, tmp_path)
+    try:
+        wiz.expect([RHYTHMS])
+        wiz.send("maybe")  # neither: asked again
+        wiz.expect([r"y or n, please"])
+        wiz.expect([RHYTHMS])
+        wiz.send(answer)
+        wiz.expect([r"Write it to the board's board.json now\? \[Y/n\] "])
+        wiz.send("")
+        _written(wiz, "off")
+    finally:
+        wiz.close()
+    assert "patterns" not in board_json(sim)["leds"]
+
+
+def test_yes_keeps_the_boards_rhythms_and_the_flag_sets_them(built, tmp_path):
+    sim = built[0]
+    wiz = _step3(built, tmp_path, "--patterns", "on", "--yes")  # a script: no question
+    try:
+        _written(wiz, "on")
+        assert "For colour-blind players" not in wiz.text
+    finally:
+        wiz.close()
+    assert board_json(sim)["leds"]["patterns"] is True
+    wiz = _step3(built, tmp_path, "--yes")  # --yes alone keeps what the board has: on
+    try:
+        _written(wiz, "on")
+    finally:
+        wiz.close()
+    assert board_json(sim)["leds"]["patterns"] is True
+    wiz = _step3(built, tmp_path)  # Enter keeps it
+    try:
+        wiz.expect([RHYTHMS])
+        wiz.send("")
+        wiz.expect([r"Write it to the board's board.json now\? \[Y/n\] "])
+        wiz.send("")
+        _written(wiz, "on")
+    finally:
+        wiz.close()
+    assert board_json(sim)["leds"]["patterns"] is True
+    wiz = _step3(built, tmp_path, "--patterns", "off", "--yes")
+    try:
+        _written(wiz, "off")
+    finally:
+        wiz.close()
+    assert "patterns" not in board_json(sim)["leds"]

@@ -14,7 +14,7 @@ from host.i18n import _
 from host.ptyterminal import PtyTerminal
 from host.words import COMMAND_WORDS, CONSOLE_WORDS
 from mpy import needs_unix_port
-from test_host_console import ReedBoard, random_detectives
+from consoleboard import ReedBoard, random_detectives
 from yardplay import yard_env
 
 ARGUMENTS = ("out", "in")  # the reed command's second words

@@ -68,13 +68,14 @@ def test_selftest_in_the_pseudo_locale(board, tmp_path):
 
 def test_calibrate_in_the_pseudo_locale(board, tmp_path):
     out = Printed()
-    # the first LED dark, a typo, the rest confirmed; every switch skipped; not written
-    keys = _keys("x", "abc", "12 13", *[""] * 260, *["s"] * 199, "n")
+    # the first LED dark, a typo, the rest confirmed; every switch skipped; the rhythms' question
+    # answered with a typo, then no; not written
+    keys = _keys("x", "abc", "12 13", *[""] * 260, *["s"] * 199, "abc", "n", "n")
     assert calibrate(board.port, progress_path=str(tmp_path / "cal.json"), out=out, keyboard=keys) == 1
     text = out.text
     for sentence in ("Step 1 of 3", "is not a station number", "one station per LED", "Step 2 of 3",
                      "is closed with nothing on the board", "skipped", "Step 3 of 3", "by elimination",
-                     "Write it to the board", "Not written"):
+                     "For colour-blind players", "please (Enter keeps the board", "Write it to the board", "Not written"):
         assert _pseudo(sentence) in text, sentence
     assert not untranslated(text), untranslated(text)[:10]
 

@@ -10,6 +10,7 @@ from host import ROOT
 
 sys.path.insert(0, os.path.join(ROOT, "tests"))
 from testkit import TestBoard as Board, scratch  # noqa: E402
+from mpy import needs_unix_port  # noqa: E402
 from sy.hardware import boardconfig  # noqa: E402
 from sy.play.board import PIECE_RGB, TRANSPORT_RGB  # noqa: E402
 from sy.play.rhythm import PATTERN_MS  # noqa: E402
@@ -68,3 +69,68 @@ def test_destinations_show_their_transports_rhythm():
 def test_without_the_setting_the_board_keeps_its_plain_blinks():
     tb = _board(None)
     assert _frame(tb, 0, (13,)) == [DARK] and _frame(tb, 500, (13,)) != [DARK]
+
+
+# --- `yard sim --patterns`: the simulated board and the browser view's server -------------------
+def _sim_args(*options):
+    from host.commands import cli
+    return cli.build_parser().parse_args(["sim", *options])
+
+
+def flashes(samples):
+    """How many times a station lit up in (time, lit) samples taken in order."""
+    return sum(1 for (_t0, a), (_t1, b) in zip(samples, samples[1:]) if b and not a)
+
+
+def watch(read, stations, seconds):
+    """{station: [(time, lit)]} from read() -> {station: lit} polled for seconds."""
+    import time
+    out = {s: [] for s in stations}
+    end = time.monotonic() + seconds
+    while time.monotonic() < end:
+        lit = read()
+        now = time.monotonic()
+        if lit is not None:
+            for s in stations:
+                out[s].append((now, lit[s]))
+        time.sleep(0.004)
+    return out
+
+
+@needs_unix_port
+def test_yard_sim_patterns_lights_the_rhythms_and_tells_the_view(tmp_path):
+    import json
+    from host.commands import sim as simcmd
+    from host.link.boardlink import BoardLink
+    from host.web.server import WebBoard
+    assert simcmd.board_config(_sim_args()) is None  # off by default: board.json as before
+    sim, _where = simcmd.simulated_board(_sim_args("--patterns"), str(tmp_path / "sim"))
+    with open(os.path.join(sim.folder, "board.json")) as f:
+        assert json.load(f)["leds"]["patterns"] is True
+    sim.start()
+    try:
+        web = WebBoard(sim)
+        assert json.loads(web.hello())["patterns"] is True  # the page's legend names the rhythms
+        with BoardLink(sim.port, timeout=10) as link:
+            assert link.request("setup", detectives=[13, 26, 29], bobbies=[34], replace=True)
+            # no piece on the board yet: each start station blinks its piece's number, as the page gets it
+
+            def read():
+                got = web.read_frame()
+                return None if got is None else {s: got[1][6 * s - 6:6 * s] != "000000" for s in (13, 26, 29, 34)}
+            seen = watch(read, (13, 26, 29, 34), 2 * PATTERN_MS / 1000 + 0.1)
+    finally:
+        sim.stop()
+    count = {s: flashes(v) for s, v in seen.items()}
+    # two rhythms' worth: D1 twice, D2 four times, D3 six (one more or less where the watch cuts one)
+    assert count[13] in (2, 3) and count[26] in (4, 5) and count[29] in (6, 7), count
+    lit = {s: sum(b for _t, b in v) / len(v) for s, v in seen.items()}
+    assert lit[34] > 0.35 > lit[13], lit  # the Bobby's one long flash, D1's one short one
+
+
+def test_yard_sim_patterns_refused_for_the_europe_board():
+    from host.commands import sim as simcmd
+    from host.errors import UserError
+    with pytest.raises(UserError) as e:
+        simcmd.run(_sim_args("--game", "europe", "--patterns", "--demo"))
+    assert "Europe board has no rhythms" in str(e.value)

@@ -55,6 +55,9 @@ def add_arguments(parser):
                         help=_("europe: Mister X - Flight through Europe on the map given by --map (host/europe/sim.py)"))
     parser.add_argument("--map", metavar="FOLDER", help=_("--game europe: the map folder (docs/map-format.md)"))
     parser.add_argument("--rounds", type=int, default=40, help=_("--game europe: stop the demo after this many rounds"))
+    parser.add_argument("--patterns", action="store_true",
+                        help=_("for colour-blind players: a rhythm beside each colour on the simulated board's LEDs "
+                               "and in the browser view (board.json leds.patterns; docs/colour-vision.md)"))
 
 
 def sim_modes(args):
@@ -130,13 +133,29 @@ def mrx_typist(level, seed, sg):
     return inp
 
 
+def board_config(args):
+    """The simulated board's board.json overrides that the command line asks for."""
+    return {"leds": {"patterns": True}} if args.patterns else None
+
+
+def simulated_board(args, folder=None):
+    """(the simulated board `--board` names, in words where it runs), not started yet."""
+    if args.board == "pico":
+        from host.pico.board import PicoBoard
+        sim = PicoBoard(folder=folder, config=board_config(args), debounce_ms=args.debounce_ms,
+                        micropython=args.micropython, bootrom=args.bootrom, realtime=True)
+        return sim, _("MicroPython's RPI_PICO firmware on an emulated Raspberry Pi Pico")
+    from host.simulator.board import SimBoard
+    sim = SimBoard(folder=folder, config=board_config(args), debounce_ms=args.debounce_ms, heapsize=args.heap)
+    return sim, _("firmware under the MicroPython unix port")
+
+
 def _derived(seed, k):
     """Another repeatable seed from --seed, or None (the OS's randomness) without one."""
     return None if seed is None else seed + k
 
 
 def run_sim(args, out=print, inp=input):
-    from host.simulator.board import SimBoard
     seed = args.seed  # None: every secret choice from the OS (host/misterx/randomness.py)
     rng = secret_rng(seed)
     if seed is not None:
@@ -157,14 +176,7 @@ def run_sim(args, out=print, inp=input):
     sg = SecretGame.create(setup, folder=folder)
     if args.keep:
         os.makedirs(args.keep, exist_ok=True)
-    if args.board == "pico":
-        from host.pico.board import PicoBoard
-        sim = PicoBoard(folder=args.keep, debounce_ms=args.debounce_ms, micropython=args.micropython,
-                        bootrom=args.bootrom, realtime=True)
-        where = _("MicroPython's RPI_PICO firmware on an emulated Raspberry Pi Pico")
-    else:
-        sim = SimBoard(folder=args.keep, debounce_ms=args.debounce_ms, heapsize=args.heap)
-        where = _("firmware under the MicroPython unix port")
+    sim, where = simulated_board(args, args.keep)
     stop_web = None
     view = None
     t0 = time.monotonic()
@@ -231,6 +243,9 @@ def run_sim(args, out=print, inp=input):
 
 def run(args):
     if args.game == "europe":
+        if args.patterns:
+            raise UserError(_("the Europe board has no rhythms yet: its LEDs tell the transports apart by colour "
+                              "alone (docs/colour-vision.md); leave out --patterns"))
         from host.europe.sim import run as run_europe
         return run_europe(args)
     if not args.demo and not sys.stdin.isatty() and args.players is None:

@@ -6,7 +6,9 @@ Step 1, LEDs: the LEDs light one at a time in chain order; the maker says which 
 Step 2, switches: each station lights; the maker puts a piece on it and the board reports which
   chain bit closed (nothing to type); s skips a switch that does not react.
 Step 3, write: the map is checked with sy.hardware.boardconfig (the firmware's own validator), merged into
-  the board's board.json, written over the REPL as `yard flash` writes files, and read back.
+  the board's board.json, written over the REPL as `yard flash` writes files, and read back. Before
+  it, one question: the LEDs' rhythms beside colour for colour-blind players (leds.patterns,
+  docs/colour-vision.md); Enter, --yes or no answer keeps what the board's board.json says.
 
 Every answer is saved at once to a progress file: after Ctrl-C, q or a crash, run the same
 command again and it continues where it stopped (--restart throws the progress away).
@@ -271,7 +273,11 @@ def add_arguments(parser):
     parser.add_argument("--save", metavar="FILE", default="board-calibrated.json",
                         help=_("also keep the calibrated config here (default ./board-calibrated.json)"))
     parser.add_argument("--no-write", action="store_true", help=_("do not write the board's board.json"))
-    parser.add_argument("--yes", "-y", action="store_true", help=_("write without asking at the end"))
+    parser.add_argument("--yes", "-y", action="store_true",
+                        help=_("write without asking at the end (the rhythms' setting stays as it is)"))
+    parser.add_argument("--patterns", choices=("on", "off"),
+                        help=_("for colour-blind players: a rhythm beside each colour on the LEDs, on or off "
+                               "(board.json leds.patterns; docs/colour-vision.md); without it the wizard asks"))
 
 
 LED_HELP = N_("""\
@@ -297,6 +303,16 @@ KEYS = {
     # i18n: the key for "this LED stays dark" in the calibration wizard
     "x": N_("x"),
 }
+
+
+def is_yes(text):
+    # i18n: a short and a long answer "yes" to a [y/N] question (English y and yes work too)
+    return text.strip().lower() in ("y", "yes", _("y"), _("yes"))
+
+
+def is_no(text):
+    # i18n: the answer "no" to a [Y/n] question, as its first letter (English n works too)
+    return text.strip().lower().startswith(("n", _("n")))
 
 
 def key(text):
@@ -531,7 +547,9 @@ def _defaults(svc, config_path):
 
 
 def calibrate(port, config=None, progress_path="yard-calibrate.progress.json", restart=False, save=None,
-              write=True, yes=False, out=print, keyboard=None):
+              write=True, yes=False, out=print, keyboard=None, patterns=None):
+    """patterns: the LEDs' rhythms (board.json leds.patterns) True or False; None asks the maker
+    (or, with yes, keeps the board's setting)."""
     say = _out_factory(out)
     prog = Progress(progress_path)
     if restart:
@@ -581,12 +599,32 @@ def calibrate(port, config=None, progress_path="yard-calibrate.progress.json", r
           "%(switches)d of %(stations)d differ.") % {"leds": moved_l, "switches": moved_r, "stations": STATIONS})
     for w in warn_l + warn_r:
         say(_("  warning: %s") % w)
-    return _write(port, sim, index, bits, file_cfg, prog, save, write, yes, svc, say)
+    if patterns is None and not yes:
+        patterns = ask_patterns(svc, say)
+    return _write(port, sim, index, bits, file_cfg, prog, save, write, yes, svc, say, patterns)
 
 
-def merged(base, file_cfg, index, bits):
+def ask_patterns(svc, say):
+    """The maker's answer to the rhythms' question: True, False, or None (Enter, or the input
+    ended: the board's setting is kept)."""
+    while True:
+        try:
+            ans = _ask_plain(svc, _("For colour-blind players, light a rhythm beside each colour (steady, slow pulse, "
+                                    "double blink; docs/colour-vision.md)? [y/n, Enter keeps the board's setting] "))
+        except Quit:
+            return None
+        if ans == "":
+            return None
+        if is_yes(ans):
+            return True
+        if is_no(ans):
+            return False
+        say(_("  %(yes)s or %(no)s, please (Enter keeps the board's setting)") % {"yes": _("y"), "no": _("n")})
+
+
+def merged(base, file_cfg, index, bits, patterns=None):
     """The config to write: the board's own (pins, brightness...) if valid, else --config, else the
-    defaults; with the calibrated maps."""
+    defaults; with the calibrated maps, and the rhythms' setting where the maker gave one."""
     if base is not None:
         try:
             boardconfig.validate(base)
@@ -597,6 +635,8 @@ def merged(base, file_cfg, index, bits):
     cfg = dict(base)
     cfg["reeds"] = dict(base.get("reeds", {}), bits=list(bits))
     cfg["leds"] = dict(base.get("leds", {}), index=list(index))
+    if patterns is not None:
+        cfg["leds"]["patterns"] = patterns
     return cfg
 
 
@@ -607,10 +647,10 @@ def _save(path, cfg, say):
     say(_("Saved the calibrated config to %s.") % path)
 
 
-def _write(port, sim, index, bits, file_cfg, prog, save, write, yes, svc, say):
+def _write(port, sim, index, bits, file_cfg, prog, save, write, yes, svc, say, patterns=None):
     if not write:
         if save:
-            _save(save, merged(None, file_cfg, index, bits), say)
+            _save(save, merged(None, file_cfg, index, bits, patterns), say)
         prog.remove()
         return 0
     if not yes:
@@ -618,13 +658,12 @@ def _write(port, sim, index, bits, file_cfg, prog, save, write, yes, svc, say):
             ans = _ask_plain(svc, _("Write it to the board's board.json now? [Y/n] "))
         except Quit:
             ans = "n"
-        # i18n: the answer "no" to a [Y/n] question, as its first letter (English n works too)
-        if ans.lower().startswith(("n", _("n"))):
+        if is_no(ans):
             if save:
-                _save(save, merged(None, file_cfg, index, bits), say)
+                _save(save, merged(None, file_cfg, index, bits, patterns), say)
             say(_("Not written. The answers stay in %s: run the command again to write them.") % prog.path)
             return 1
-    checked = write_board_config(port, lambda base: merged(base, file_cfg, index, bits), sim, out=say)
+    checked = write_board_config(port, lambda base: merged(base, file_cfg, index, bits, patterns), sim, out=say)
     if save:
         _save(save, checked, say)
     # the firmware restarted with the new file: read its maps back through the protocol
@@ -651,6 +690,8 @@ def _write(port, sim, index, bits, file_cfg, prog, save, write, yes, svc, say):
     prog.remove()
     say(_("Written to the board's board.json and checked: the board runs with the calibrated map. "
           "Next: yard selftest."))
+    say(_("Rhythms beside the colours, for colour-blind players: on.") if checked["leds"].get("patterns") else
+        _("Rhythms beside the colours, for colour-blind players: off (yard calibrate --patterns on turns them on)."))
     return 0
 
 
@@ -664,4 +705,6 @@ def _ask_plain(svc, prompt):
 
 def run(args):
     port = resolve(args.port)
-    return calibrate(port, args.config, args.progress, args.restart, args.save, not args.no_write, args.yes)
+    patterns = None if args.patterns is None else args.patterns == "on"
+    return calibrate(port, args.config, args.progress, args.restart, args.save, not args.no_write, args.yes,
+                     patterns=patterns)

@@ -21,8 +21,8 @@ Progress is saved after every step (and during the sweep): Ctrl-C or q, then run
 """
 import time
 
-from host.device.calibrate import (STATIONS, GREEN, Progress, Quit, Service, _out_factory, chain_pos, parse_stations,
-                            stopped)
+from host.device.calibrate import (STATIONS, GREEN, Progress, Quit, Service, _out_factory, chain_pos, is_yes,
+                                   parse_stations, stopped)
 from host import refusals
 from host.link.boardlink import BoardCommandError
 from host.i18n import N_, _, ngettext, number
@@ -449,11 +449,6 @@ def refusal(error):
 def is_quit(text):
     # i18n: the key a maker types to save and stop a wizard (English q works too)
     return text.strip().lower() in ("q", _("q"))
-
-
-def is_yes(text):
-    # i18n: a short and a long answer "yes" to a [y/N] question (English y and yes work too)
-    return text.strip().lower() in ("y", "yes", _("y"), _("yes"))
 
 
 def colour_word(text):

@@ -1,6 +1,7 @@
 """The simulated board's web page: aiohttp serves the page and one websocket per browser.
 
-Server -> page (JSON): "hello" (map, legend, display gain), "frame" (every LED frame the firmware
+Server -> page (JSON): "hello" (map, display gain, whether
+the LEDs have rhythms beside colour), "frame" (every LED frame the firmware
 writes, one colour per station), "state" (the public game from the board's journal, the pieces,
 faults, power, the board's notes). Page -> server: actions ({"do": "lift", "piece": "D1"}...),
 each answered with {"t": "done", "id", "ok", "error"}. Serves on loopback only.
@@ -125,6 +126,9 @@ class WebBoard(Page):
         self.gain = 1.0 / max(0.05, cfg["brightness"])  # a screen pixel is dimmer than an LED
         self.order = cfg["order"]
         self.index = cfg["index"]
+        # the LEDs' rhythms beside colour (board.json leds.patterns): the frames show them as they
+        # are; the page's legend names them only when the board has them
+        self.patterns = cfg.get("patterns", False)
         self.map = load_map(sim.config.get("map", "london"))
         # commander(cmd, **args) -> reply: a command to the firmware over the game's own link (yard
         # sim: Mister X's console's; python -m host.web: the automatic Mister X's), None without one
@@ -229,7 +233,7 @@ class WebBoard(Page):
             await asyncio.sleep(FRAME_POLL_S)
 
     def hello(self):
-        return json.dumps({"t": "hello", "map": self.map, "gain": self.gain})
+        return json.dumps({"t": "hello", "map": self.map, "gain": self.gain, "patterns": self.patterns})
 
 
 # --- aiohttp -----------------------------------------------------------------------------------

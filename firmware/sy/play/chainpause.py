@@ -55,7 +55,7 @@ def changed(app, fault, kind):
             app.debouncer.prime(app.bitmap)
             game.read_reeds(app.bitmap, app.bit_station, app.nbits)
             game.await_pieces()
-        app.link.send_json({"note": "chain", "code": None})
+        _note(app, {"note": "chain", "code": None})
         return
     # the first module not heard shows where (the last one if it was the last heard)
     m = min(fault + 1, app.chips - 1)
@@ -63,7 +63,16 @@ def changed(app, fault, kind):
     game.pause_for(sys.modules[__name__])
     note = code()
     note["note"] = "chain"
-    app.link.send_json(note)
+    _note(app, note)
+
+
+def _note(app, obj):
+    """A note is sent as the board's other unasked lines are (sy/link/proto.py's note): a line that
+    cannot be written is dropped, never the scan loop; the status carries the same code."""
+    try:
+        app.link.send_json(obj)
+    except Exception:
+        pass
 
 
 def code():

@@ -38,13 +38,23 @@
   }
   yard.send = send;
   function handle(m) {
-    if (m.t === "hello") { yard.map = m.map; yard.gain = m.gain; $("gain").textContent = (+m.gain).toFixed(0); drawMap(m.map); }
+    if (m.t === "hello") {
+      yard.map = m.map; yard.gain = m.gain; yard.patterns = !!m.patterns;
+      $("gain").textContent = (+m.gain).toFixed(0);
+      rhythmLegend(yard.patterns);
+      drawMap(m.map);
+    }
     else if (m.t === "frame") frame(m);
     else if (m.t === "state") state(m);
     else if (m.t === "done") {
       if (!m.ok) note({ note: "page", message: m.error }, true);
       const r = pending[m.id]; delete pending[m.id]; if (r) r(m);
     }
+  }
+
+  // the legend names the LEDs' rhythms only on a board that has them (board.json leds.patterns)
+  function rhythmLegend(on) {
+    for (const e of document.querySelectorAll("#legendbar [data-rhythms]")) e.hidden = (e.dataset.rhythms === "on") !== on;
   }
 
   // --- the map --------------------------------------------------------------------------------
