@@ -69,6 +69,21 @@ def test_flash_checks_the_config_before_looking_for_a_board(tmp_path):
     assert "Traceback" not in r.stderr
 
 
+def test_replay_says_game_in_progress_in_the_players_language(tmp_path):
+    from host.i18n import translations
+    fr = translations("fr").gettext
+    cut = tmp_path / "cut.jsonl"
+    with open(os.path.join(ROOT, "examples", "capture.jsonl"), encoding="utf-8") as f:
+        cut.write_text("".join(f.readlines()[:3]))
+    r = yard("--lang", "fr", "replay", "--quiet", str(cut))
+    assert r.returncode == 4, (r.stdout, r.stderr)
+    said = fr("yard %(command)s: %(error)s") % {"command": "replay", "error": fr(
+        "game in progress: the record ends before the game does (a file cut short, or a game not yet over)")}
+    assert said != "yard replay: " + fr("game in progress: the record ends before the game does (a file cut short, "
+                                        "or a game not yet over)")  # French puts a space before the colon
+    assert said in r.stderr.splitlines()
+
+
 @pytest.mark.skipif(not os.path.isdir(os.path.join(ROOT, ".git")) and not os.path.isfile(os.path.join(ROOT, ".git")),
                     reason="needs the git checkout (its list of files)")
 def test_the_install_holds_every_package_and_data_file():

@@ -48,6 +48,7 @@ def run(args):
         if not args.quiet or "result" in verdict:
             print(json.dumps(verdict))
     if result is None:
-        print("yard replay: " + _("game in progress: the record ends before the game does (a file cut short, "
-                                  "or a game not yet over)"), file=sys.stderr)
+        print(_("yard %(command)s: %(error)s") % {  # as every command's error line (host/commands/cli.py)
+            "command": "replay", "error": _("game in progress: the record ends before the game does (a file cut "
+                                            "short, or a game not yet over)")}, file=sys.stderr)
     return 1 if refused else 0 if result is not None else IN_PROGRESS
