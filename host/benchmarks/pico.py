@@ -62,6 +62,8 @@ def add_arguments(parser):
     parser.add_argument("--cuts", type=int, default=DEFAULT_CUTS, help=_("power cuts to make (default %(default)s)"))
     parser.add_argument("--seed", type=int, default=1, help=_("seed of the game and the cuts"))
     parser.add_argument("--verbose", "-v", action="store_true", help=_("log the power-cut games"))
+    parser.add_argument("--patterns", action="store_true",
+                        help=_("the board with its LEDs' rhythms on (board.json leds.patterns): what they cost"))
 
 
 def transport_wires(config):
@@ -266,7 +268,8 @@ def run(args):
     from host.pico.board import PicoBoard
     from host.pico.chaos import run_power_cuts
     figures = {}
-    pico = PicoBoard(micropython=args.micropython, bootrom=args.bootrom, flash_timing=True)
+    pico = PicoBoard(micropython=args.micropython, bootrom=args.bootrom, flash_timing=True,
+                     config={"leds": {"patterns": True}} if args.patterns else None)
     try:
         pico.start()
         on = pico.events.get(timeout=60)
