@@ -8,7 +8,7 @@ import pytest
 
 from host import i18n
 from host.misterx.console import (ABBREVIATED, COMMANDS, DOUBLE_WORDS, REED_STATES, TICKET_ALIASES, Console,
-                                  ParseError, help_text, parse_command)
+                                  ParseError, help_text, parse_command, parse_ticket)
 from host.misterx.secretgame import SecretGame, draw_setup
 from host.i18n import _
 from host.ptyterminal import PtyTerminal
@@ -174,3 +174,43 @@ def test_tab_completes_the_players_command_words_and_the_english_ones(tmp_path):
     assert con.completions("qu", "qu") == ["quit", "quitter"]
     assert con.completions("ét", "ét") == ["état"]
     assert "помощь" not in con.completions("", "")  # another language's words are typed, not offered
+
+
+def test_a_wrong_ticket_names_the_tickets_in_the_players_words():
+    i18n.use("ru")
+    with pytest.raises(ParseError) as e:
+        parse_ticket("blabla")
+    assert "метро/underground/ug" in str(e.value) and "автобус/bus" in str(e.value)
+    i18n.use("en")
+    with pytest.raises(ParseError, match="taxi, bus, underground/ug, black/x"):
+        parse_ticket("blabla")
+
+
+def test_rounds_hidden_take_the_languages_plural():
+    i18n.use("ru")
+    hidden = i18n.ngettext("Mister X stayed hidden for all %d round", "Mister X stayed hidden for all %d rounds", 22)
+    assert hidden % 22 == "Мистер Икс скрывался все 22 раунда"
+    hidden = i18n.ngettext("Mister X stayed hidden for all %d round", "Mister X stayed hidden for all %d rounds", 25)
+    assert hidden % 25 == "Мистер Икс скрывался все 25 раундов"
+
+
+def test_the_start_cards_question_asks_again_until_yes_no_or_enter(monkeypatch):
+    # (at a terminal only: the answers come from a stdin that says it is one)
+    import argparse
+    import io
+    import sys
+    from host.commands.play import new_setup
+
+    class Terminal(io.StringIO):
+        def isatty(self):
+            return True
+    i18n.use("fr")
+    said = []
+    for typed, cards in (("aide\nhand\n\n", "random"), ("peut-être\nnon\n13 26 29 34\n45\n", "hand")):
+        monkeypatch.setattr(sys, "stdin", Terminal(typed))
+        said.clear()
+        setup = new_setup(argparse.Namespace(players=1, start=None, cards=None), out=said.append,
+                          rng=random.Random(1))
+        assert said.count("o ou n, s'il vous plaît.") == (2 if cards == "random" else 1), said
+        if cards == "hand":
+            assert setup["mrx"] == 45, setup

@@ -12,7 +12,7 @@ move for a person to carry out (host/misterx/computer.py).
 import os
 import sys
 
-from host.i18n import _
+from host.i18n import _, is_no, is_yes
 from host.misterx.boardside import BoardSide
 from host.misterx.computer import GuidedDetectives, add_mode_arguments, mrx_agent
 from host.misterx.console import Console
@@ -127,9 +127,14 @@ def new_setup(args, inp=input, out=print, rng=None):
         return draw_setup(n, rng, parse_stations(det), int(x) if x.strip() else None)
     cards = args.cards
     if cards is None and sys.stdin.isatty() and inp is input:
-        answer = ask(_("Draw the start cards at random? [Y/n] "), inp, out).lower()
-        # i18n: the answer "no" to a [Y/n] question, as its first letter (English n works too)
-        cards = "hand" if answer.startswith(("n", _("n"))) else "random"
+        while cards is None:   # Enter or yes: at random; no: by hand; anything else is asked again
+            answer = ask(_("Draw the start cards at random? [Y/n] "), inp, out)
+            if not answer.strip() or is_yes(answer):
+                cards = "random"
+            elif is_no(answer):
+                cards = "hand"
+            else:
+                out(_("%(yes)s or %(no)s, please.") % {"yes": _("y"), "no": _("n")})
     if cards == "hand":
         pieces = (2 if n == 1 else n) + {1: 2, 2: 2, 3: 1}.get(n, 0)
         while True:

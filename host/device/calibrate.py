@@ -25,7 +25,7 @@ import time
 from host import configerrors
 from host.link.boardlink import BoardLink, BoardCommandError, LinkError
 from host.errors import BoardError, UserError
-from host.i18n import N_, _
+from host.i18n import N_, _, is_no, is_yes
 from host.link.ports import add_port_argument, resolve
 from sy.hardware import boardconfig
 
@@ -303,16 +303,6 @@ KEYS = {
     # i18n: the key for "this LED stays dark" in the calibration wizard
     "x": N_("x"),
 }
-
-
-def is_yes(text):
-    # i18n: a short and a long answer "yes" to a [y/N] question (English y and yes work too)
-    return text.strip().lower() in ("y", "yes", _("y"), _("yes"))
-
-
-def is_no(text):
-    # i18n: the answer "no" to a [Y/n] question, as its first letter (English n works too)
-    return text.strip().lower().startswith(("n", _("n")))
 
 
 def key(text):

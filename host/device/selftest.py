@@ -21,11 +21,11 @@ Progress is saved after every step (and during the sweep): Ctrl-C or q, then run
 """
 import time
 
-from host.device.calibrate import (STATIONS, GREEN, Progress, Quit, Service, _out_factory, chain_pos, is_yes,
+from host.device.calibrate import (STATIONS, GREEN, Progress, Quit, Service, _out_factory, chain_pos,
                                    parse_stations, stopped)
 from host import refusals
 from host.link.boardlink import BoardCommandError
-from host.i18n import N_, _, ngettext, number
+from host.i18n import N_, _, is_yes, ngettext, number
 from sy.hardware import boardconfig
 from host.link.ports import add_port_argument, resolve
 

@@ -86,7 +86,7 @@ def _rows(folder, filename):
         with open(path, newline="", encoding="utf-8") as f:
             text = f.read()
     except FileNotFoundError:
-        raise MapFormatError(filename, _("missing (a map folder has %s)") % ", ".join(FILES))
+        raise MapFormatError(filename, _("missing (a map folder needs %s)") % ", ".join(FILES))
     except (OSError, UnicodeDecodeError) as e:
         raise MapFormatError(filename, _("cannot be read: %s") % e)
     reader = csv.reader(text.splitlines())

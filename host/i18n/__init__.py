@@ -174,6 +174,18 @@ def N_n(singular, plural):
     return (singular, plural)
 
 
+def is_yes(text):
+    """A player's answer "yes" to a yes/no question, in his language or in English."""
+    # i18n: a short and a long answer "yes" to a [y/N] question (English y and yes work too)
+    return text.strip().lower() in ("y", "yes", _("y"), _("yes"))
+
+
+def is_no(text):
+    """A player's answer "no" to a yes/no question, in his language or in English."""
+    # i18n: the answer "no" to a [Y/n] question, as its first letter (English n works too)
+    return text.strip().lower().startswith(("n", _("n")))
+
+
 def babel_locale(lang=None):
     lang = lang or _current["lang"]
     return SOURCE if lang == PSEUDO else lang

@@ -13,7 +13,7 @@ import time
 from host import i18n, refusals
 from host.i18n import N_, _, ngettext, number
 from host.misterx.boardside import MoveTakenBack
-from host.device.selftest import is_yes
+from host.i18n import is_yes
 from host.errors import BoardError
 from host.words import COMMAND_WORDS, CONSOLE_WORDS, command_word, console_words, ticket_name
 from sy.rules.game import RuleError, TICKET_NAMES, BLACK, PHASE_MRX, PHASE_DETECTIVES
@@ -65,10 +65,21 @@ def command_of(head):
     return next((COMMANDS[name] for name in ABBREVIATED if name.startswith(head)), None)
 
 
+# how the English words are shown after the player's own in a refusal (the short forms it takes too)
+_ENGLISH_TICKETS = (("taxi", "taxi"), ("bus", "bus"), ("underground", "underground/ug"), ("black", "black/x"))
+
+
+def ticket_words(lang=None):
+    """The tickets as the console takes them, the player's words first: 'métro/underground/ug'."""
+    own = CONSOLE_WORDS.get(lang or i18n.current(), {})
+    return ", ".join("/".join(tuple(w for w in own.get(key, ()) if w != key)[:1] + (english,))
+                     for key, english in _ENGLISH_TICKETS)
+
+
 def parse_ticket(word):
     t = TICKET_ALIASES.get(word.lower())
     if t is None:
-        raise ParseError(_("%r is not a ticket: taxi, bus, underground (ug) or black (x)") % word)
+        raise ParseError(_("%(word)r is not a ticket: %(tickets)s") % {"word": word, "tickets": ticket_words()})
     return t
 
 
@@ -701,7 +712,8 @@ class Console:
         g = sg.game
         winner = _("Mister X wins") if g.result == "mrx" else _("The detectives win")
         why = {"capture": _("a detective caught Mister X"), "mrx_stuck": _("Mister X could not move"),
-               "rounds_done": _("Mister X stayed hidden for all %d rounds") % g.rounds,
+               "rounds_done": ngettext("Mister X stayed hidden for all %d round",
+                                       "Mister X stayed hidden for all %d rounds", g.rounds) % g.rounds,
                "detectives_stuck": _("no detective could move")}.get(g.reason, g.reason)
         self.out("")
         self.out(_("GAME OVER: %(winner)s (%(why)s), round %(round)d.") % {"winner": winner, "why": why, "round": g.round})
