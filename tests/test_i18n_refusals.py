@@ -1,7 +1,6 @@
 """The web servers' refusals in the language of the page that would have answered (the request's
 Accept-Language): still refused, with the same status, worded from the catalog."""
 import asyncio
-import http.client
 import re
 from unittest import mock
 
@@ -14,6 +13,7 @@ from host.misterx.secretgame import SecretGame
 from host.web import server
 from host.web.mrxinput import PageInput, Said
 from host.web.mrxpage import start_secret_page
+from httpget import get
 
 
 @pytest.fixture(autouse=True)
@@ -21,17 +21,6 @@ def no_language_from_the_environment(monkeypatch):
     """The pages take the browser's language when yard's environment names none."""
     for name in i18n.ENVIRONMENT:
         monkeypatch.delenv(name, raising=False)
-
-
-def _get(url, path, host=None, language=None):
-    m = re.match(r"http://([^:/]+):(\d+)/", url)
-    c = http.client.HTTPConnection(m.group(1), int(m.group(2)), timeout=5)
-    headers = {"Host": host or "%s:%s" % (m.group(1), m.group(2))}
-    if language:
-        headers["Accept-Language"] = language
-    c.request("GET", path, headers=headers)
-    r = c.getresponse()
-    return r.status, r.read().decode("utf-8")
 
 
 def test_the_secret_page_refuses_in_the_browsers_language(tmp_path):
@@ -42,10 +31,10 @@ def test_the_secret_page_refuses_in_the_browsers_language(tmp_path):
     try:
         port = re.search(r":(\d+)/", url).group(1)
         evil = "evil.example:" + port
-        assert _get(url, "/", host=evil, language="de-DE,de;q=0.9") == (403, "Geheime Seite von Mister X: abgelehnt")
-        assert _get(url, "/", host=evil, language="ru") == (403, "Секретная страница Мистера Икс: отказано")
-        assert _get(url, "/", host=evil) == (403, "Mister X's secret page: refused")
-        status, body = _get(url, "/", language="de")
+        assert get(url, "/", host=evil, language="de-DE,de;q=0.9") == (403, "Geheime Seite von Mister X: abgelehnt")
+        assert get(url, "/", host=evil, language="ru") == (403, "Секретная страница Мистера Икс: отказано")
+        assert get(url, "/", host=evil) == (403, "Mister X's secret page: refused")
+        status, body = get(url, "/", language="de")
         assert status == 200 and "abgelehnt" not in body  # its own name: served
     finally:
         stop()
@@ -87,9 +76,9 @@ def test_the_europe_view_refuses_in_the_browsers_language():
     url, stop = start_view([], load_graph(TESTMAP, "europe_testmap"), TESTMAP)
     try:
         port = re.search(r":(\d+)/", url).group(1)
-        assert _get(url, "/", host="evil.example:" + port, language="nl") == \
+        assert get(url, "/", host="evil.example:" + port, language="nl") == \
             (403, "de weergave antwoordt alleen deze computer")
-        assert _get(url, "/", host="evil.example:" + port) == (403, "the view serves this computer only")
-        assert _get(url, "/", language="nl")[0] == 200
+        assert get(url, "/", host="evil.example:" + port) == (403, "the view serves this computer only")
+        assert get(url, "/", language="nl")[0] == 200
     finally:
         stop()

@@ -9,7 +9,6 @@ test-artifacts/mrx-page/.
 """
 import asyncio
 import hashlib
-import http.client
 import json
 import math
 import os
@@ -32,6 +31,7 @@ from host.ptyterminal import PtyTerminal  # noqa: E402
 from host.web.mrxinput import PageBusy, PageInput, Said  # noqa: E402
 from host.web.mrxpage import command, start_secret_page  # noqa: E402
 from host.web.mrxstate import mrx_state  # noqa: E402
+from httpget import get  # noqa: E402
 
 ART = os.path.join(ROOT, "test-artifacts", "mrx-page")
 START = "13,26,29,34:45"
@@ -113,20 +113,6 @@ def lone_page(tmp_path_factory):
     stop()
 
 
-def _get(url, path, host=None, origin=None):
-    m = re.match(r"(https?)://([^:/]+):(\d+)/", url)
-    if m.group(1) == "https":  # the LAN page's certificate is made at start: no authority knows it
-        c = http.client.HTTPSConnection(m.group(2), int(m.group(3)), timeout=5, context=ssl._create_unverified_context())
-    else:
-        c = http.client.HTTPConnection(m.group(2), int(m.group(3)), timeout=5)
-    headers = {"Host": host or "%s:%s" % (m.group(2), m.group(3))}
-    if origin:
-        headers["Origin"] = origin
-    c.request("GET", path, headers=headers)
-    r = c.getresponse()
-    return r.status, r.read().decode("utf-8", "replace")
-
-
 def in_a_thread(coro):
     """asyncio.run in a thread of its own: Playwright's sync API may hold this thread's event loop."""
     box = []
@@ -141,13 +127,13 @@ def test_the_secret_page_holds_nothing_and_answers_only_its_own_name(lone_page):
     port = re.search(r":(\d+)/", url).group(1)
     assert url == "http://127.0.0.1:%s/#k=%s" % (port, key)  # the key in the fragment: never sent
     for path, name in (("/", "mrx.html"), ("/static/mrx.js", "mrx.js"), ("/static/map.js", "map.js")):
-        status, body = _get(url, path)
+        status, body = get(url, path)
         with open(os.path.join(ROOT, "host", "web", "static", name), encoding="utf-8") as f:
             assert status == 200 and body == f.read(), path  # the files as they are: nothing of the game
     # DNS rebinding and other sites: refused
-    assert _get(url, "/", host="evil.example:" + port)[0] == 403
-    assert _get(url, "/", origin="http://evil.example")[0] == 403
-    assert _get(url, "/", origin="http://127.0.0.1:" + port)[0] == 200
+    assert get(url, "/", host="evil.example:" + port)[0] == 403
+    assert get(url, "/", origin="http://evil.example")[0] == 403
+    assert get(url, "/", origin="http://127.0.0.1:" + port)[0] == 200
 
 
 def test_the_websocket_needs_the_key_first(lone_page):
@@ -201,10 +187,10 @@ def test_lan_serves_the_address_it_is_asked_on(tmp_path):
     try:
         port = re.search(r":(\d+)/", url).group(1)
         assert url.startswith("https://127.0.0.1:%s/#k=" % port)
-        assert _get(url, "/")[0] == 200
-        assert _get(url, "/", host="evil.example:" + port)[0] == 403
-        assert _get(url, "/", origin="https://127.0.0.1:" + port)[0] == 200
-        assert _get(url, "/", origin="http://127.0.0.1:" + port)[0] == 403  # not its own scheme
+        assert get(url, "/")[0] == 200
+        assert get(url, "/", host="evil.example:" + port)[0] == 403
+        assert get(url, "/", origin="https://127.0.0.1:" + port)[0] == 200
+        assert get(url, "/", origin="http://127.0.0.1:" + port)[0] == 403  # not its own scheme
     finally:
         stop()
 
