@@ -38,6 +38,14 @@ def test_the_simulation_can_fail_a_pair():
     assert cv.distance((0, 60, 255), (170, 0, 255), "protanopia") < 5
 
 
+def test_the_europe_boards_pairs_are_measured_too():
+    rows = {(g, a, b) for g, a, b, _d in cv.table()}
+    assert ("Europe transports", "car", "train") in rows and ("Europe pieces", "D4", "D5") in rows
+    assert sum(1 for g, _a, _b in rows if g.startswith("Europe")) == 3 + 10
+    # its earlier car beige and train red merge for a deuteranope
+    assert cv.distance((230, 160, 80), (255, 0, 0), "deuteranopia") < 12
+
+
 def test_the_docs_table_is_the_measured_one():
     with open(os.path.join(ROOT, "docs", "colour-vision.md"), encoding="utf-8") as f:
         assert cv.markdown() in f.read(), "python -m host.leds.colourvision prints the table"

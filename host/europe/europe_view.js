@@ -2,7 +2,7 @@
 "use strict";
 const NS = "http://www.w3.org/2000/svg", $ = (id) => document.getElementById(id);
 const COLOURS = { car: "#c9a060", train: "#d02020", plane: "#2050e0" };
-const PIECES = ["#0040ff", "#00c030", "#a000ff", "#ff3c96", "#ff5a00"];
+const PIECES = ["#0000ff", "#d2ff00", "#0096ff", "#ff9696", "#96ffff"];  // the board's LEDs (sy/europe/board.py)
 // the view's words (host/europe/view.py sends the game's own: phases, transports, symbols, endings)
 const PHASES = { "deal": t("dealing the tickets"), "Mister X": t("Mister X moves"), "Mister X refills": t("Mister X refills his hand"),
                  "detectives": t("the detectives move"), "detectives refill": t("the detectives refill their hands"),

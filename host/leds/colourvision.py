@@ -1,20 +1,21 @@
 """The LEDs' colours as players with a colour-vision deficiency see them.
 
 Every pair of colours the players must tell apart (the three transports; the detectives and the
-Bobbies) is simulated under protanopia, deuteranopia and tritanopia (Machado et al. 2009 at full
+Bobbies; on the Europe board its three transports and five detectives) is simulated under protanopia, deuteranopia and tritanopia (Machado et al. 2009 at full
 severity, as colorspacious implements it) and compared with CIEDE2000 (CIE Lab under D65 from
 colorspacious; the ΔE00 formula below, checked against Sharma, Wu and Dalal's test data in
 tests/test_colour_vision.py). `python -m host.leds.colourvision` prints the table of
 docs/colour-vision.md.
 
 Colour is not the only signal: the transports blink in patterns and a piece's empty station blinks
-its number (sy/play/board.py), so the threshold asks only that colours stay a useful second cue.
+its number (sy/play/board.py, sy/europe/board.py, where board.json turns them on), so the threshold asks only that colours stay a useful second cue.
 """
 import itertools
 import math
 
 from colorspacious import cspace_convert
 
+from sy.europe import board as europe
 from sy.play.board import BOBBY_RGB, PIECE_RGB, TRANSPORT_RGB
 
 # The smallest ΔE00 allowed between two colours players must tell apart, in every vision. 2.3 is
@@ -38,7 +39,16 @@ def pieces():
     return out
 
 
-GROUPS = {"transports": transports, "pieces": pieces}
+def europe_transports():
+    return dict(zip(("car", "train", "plane"), europe.TRANSPORT_RGB))
+
+
+def europe_pieces():
+    return {"D%d" % (i + 1): rgb for i, rgb in enumerate(europe.PIECE_RGB)}
+
+
+GROUPS = {"transports": transports, "pieces": pieces,
+          "Europe transports": europe_transports, "Europe pieces": europe_pieces}
 
 
 def seen(rgb, vision):

@@ -14,8 +14,12 @@ from sy.europe import record as europe_record
 from sy.europe.rules import PH_DET, PH_OVER, ticket_name, ticket_number
 
 MAX_CITY = 255
-TRANSPORT_RGB = ((230, 160, 80), (255, 0, 0), (0, 70, 255))  # car beige, train red, plane blue
-PIECE_RGB = ((0, 60, 255), (0, 255, 40), (170, 0, 255), (255, 60, 150), (255, 90, 0))
+# colours chosen so that each pair players must tell apart stays apart under simulated
+# protanopia, deuteranopia and tritanopia (host/leds/colourvision.py, docs/colour-vision.md): the
+# car a pale beige (a deeper one merged with the train's red for a deuteranope); the detectives
+# the London board's D1..D4 and, for D5, its Bobbies' pale cyan (London's red D5 is the train here)
+TRANSPORT_RGB = ((255, 195, 150), (255, 0, 0), (0, 70, 255))  # car beige, train red, plane blue
+PIECE_RGB = ((0, 0, 255), (210, 255, 0), (0, 150, 255), (255, 150, 150), (150, 255, 255))
 _POSSIBLE_RGB = (40, 0, 60)  # Mister X's possible cities (public information), dim
 _ERROR_RGB = (255, 0, 0)
 _BLINK_MS = 250
