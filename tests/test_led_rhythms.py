@@ -127,10 +127,3 @@ def test_yard_sim_patterns_lights_the_rhythms_and_tells_the_view(tmp_path):
     lit = {s: sum(b for _t, b in v) / len(v) for s, v in seen.items()}
     assert lit[34] > 0.35 > lit[13], lit  # the Bobby's one long flash, D1's one short one
 
-
-def test_yard_sim_patterns_refused_for_the_europe_board():
-    from host.commands import sim as simcmd
-    from host.errors import UserError
-    with pytest.raises(UserError) as e:
-        simcmd.run(_sim_args("--game", "europe", "--patterns", "--demo"))
-    assert "Europe board has no rhythms" in str(e.value)

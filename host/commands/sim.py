@@ -243,9 +243,6 @@ def run_sim(args, out=print, inp=input):
 
 def run(args):
     if args.game == "europe":
-        if args.patterns:
-            raise UserError(_("the Europe board has no rhythms yet: its LEDs tell the transports apart by colour "
-                              "alone (docs/colour-vision.md); leave out --patterns"))
         from host.europe.sim import run as run_europe
         return run_europe(args)
     if not args.demo and not sys.stdin.isatty() and args.players is None:

@@ -53,13 +53,15 @@ def make_europe_uf2(micropython_uf2, out_path, map_folder, config_path=None):
             "firmware_bytes": sum(len(d) for d in files.values()), "blocks": blocks}
 
 
-def europe_pico(map_folder, micropython=None, bootrom=None, folder=None, realtime=False):
-    """A PicoBoard (not started) that boots the Europe board with this map."""
+def europe_pico(map_folder, micropython=None, bootrom=None, folder=None, realtime=False, config=None):
+    """A PicoBoard (not started) that boots the Europe board with this map; config: board.json
+    overrides, written into its UF2 (as the PicoBoard wrote them beside it)."""
     from host.pico.board import PicoBoard
-    pico = PicoBoard(folder=folder, micropython=micropython, bootrom=bootrom, realtime=realtime)
+    pico = PicoBoard(folder=folder, config=config, micropython=micropython, bootrom=bootrom, realtime=realtime)
     pico.uf2 = os.path.join(pico.folder, "europe-board.uf2")  # in the board's folder: stop() removes it
     try:
-        make_europe_uf2(pico.micropython, pico.uf2, map_folder)
+        make_europe_uf2(pico.micropython, pico.uf2, map_folder,
+                        os.path.join(pico.folder, "board.json") if config else None)
     except BaseException:
         pico.stop()
         raise

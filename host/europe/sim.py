@@ -249,6 +249,12 @@ def demo_match(graph, map_name, rng, n):
     return match
 
 
+def board_config(args):
+    """The simulated board's board.json overrides: the LEDs' rhythms with --patterns (as London's,
+    host/commands/sim.py), else None."""
+    return {"leds": {"patterns": True}} if getattr(args, "patterns", False) else None
+
+
 def run(args, out=print):
     folder = args.map
     if not folder:
@@ -281,9 +287,11 @@ def run(args, out=print):
     keep = os.path.join(args.keep, "board") if args.keep else None
     if on_pico:  # MicroPython's RPI_PICO firmware in rp2040js (docs/pico.md): slower, the reference
         from host.europe.pico import europe_pico  # the emulator's code only when asked for
-        sim = europe_pico(folder, args.micropython, args.bootrom, folder=keep, realtime=bool(args.web))
+        sim = europe_pico(folder, args.micropython, args.bootrom, folder=keep, realtime=bool(args.web),
+                          config=board_config(args))
     else:
-        sim = EuropeSimBoard(folder, name, debounce_ms=args.debounce_ms, heapsize=args.heap, folder=keep)
+        sim = EuropeSimBoard(folder, name, debounce_ms=args.debounce_ms, heapsize=args.heap, folder=keep,
+                             config=board_config(args))
     t0 = time.monotonic()
     link = stop_view = None
     try:

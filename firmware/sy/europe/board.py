@@ -52,8 +52,13 @@ RECORD = "europe-record.jsonl"  # the public record, on the board's filesystem
 
 
 class EuropeBoard:
+    rhythm = None  # sy/play/rhythm.py where board.json turns the LEDs' rhythms on (set per board then)
+
     def __init__(self, leds, send, load_graph):
         self.leds = leds
+        if getattr(leds, "patterns", False):  # board.json leds.patterns: a second channel beside colour
+            from sy.play import rhythm
+            self.rhythm = rhythm
         self.send = send  # a dict -> one line to the host
         self.load_graph = load_graph
         self.replayer = None
@@ -322,6 +327,25 @@ class EuropeBoard:
             rgb = PIECE_RGB[i]
             leds.put(g.pos[i], (rgb[0] * _DIM) >> 8, (rgb[1] * _DIM) >> 8, (rgb[2] * _DIM) >> 8)
 
+    def _draw_rhythms(self, rhythm, now):
+        """The lifted piece's destinations, each in its transport's rhythm (sy/play/rhythm.py); a
+        city two transports reach shows each for a whole rhythm in turn. No allocation."""
+        leds = self.leds
+        options = self.options  # sorted by city: a city's transports stand together
+        step = now // rhythm.PATTERN_MS
+        n = len(options)
+        k = 0
+        while k < n:
+            c = options[k][0]
+            same = 1
+            while k + same < n and options[k + same][0] == c:
+                same += 1
+            t = options[k + step % same][1]
+            lvl = rhythm.transport_level(t, now)
+            rgb = TRANSPORT_RGB[t]
+            leds.put(c, (rgb[0] * lvl) >> 8, (rgb[1] * lvl) >> 8, (rgb[2] * lvl) >> 8)
+            k += same
+
     def render(self, now):
         leds = self.leds
         leds.clear()
@@ -337,12 +361,22 @@ class EuropeBoard:
                     self.possible = g.candidates()
                 for c in self.possible:
                     _put(leds, c, _POSSIBLE_RGB)
-            if self.lifted >= 0:
+            rhythm = self.rhythm
+            if self.lifted >= 0 and rhythm is not None:
+                self._draw_rhythms(rhythm, now)
+            elif self.lifted >= 0:
                 for c, t in self.options:
                     _put(leds, c, TRANSPORT_RGB[t])
             for i in range(g.n):
                 c = g.pos[i]
-                if self.occ[c] or blink:
+                if self.occ[c]:
+                    _put(leds, c, PIECE_RGB[i])
+                elif rhythm is None:
+                    if blink:
+                        _put(leds, c, PIECE_RGB[i])
+                elif i == self.lifted or rhythm.piece_lit(i, g.n, now):
+                    # with the rhythms, as the London board: the piece in hand's city steady, a
+                    # piece missing from its city blinks its number
                     _put(leds, c, PIECE_RGB[i])
             if self.guide and blink:
                 _put(leds, self.guide[1], PIECE_RGB[self.guide[0]])
