@@ -52,3 +52,14 @@ def test_yard_sim_europe_patterns_demo_finishes(tmp_path):
     with open(tmp_path / "board" / "board.json") as f:
         assert json.load(f)["leds"]["patterns"] is True
     assert "the board's record equals the host's public record" in p.stdout, p.stdout
+
+
+def test_the_europe_boards_files_carry_the_setting(tmp_path):
+    """What `yard sim --game europe --board pico --patterns` puts in the emulated Pico's UF2 (the
+    board.json host/europe/pico.py europe_pico passes), checked without the emulator."""
+    from host.europe.pico import europe_files
+    from sy.hardware import boardconfig
+    path = tmp_path / "board.json"
+    path.write_text(json.dumps(boardconfig.validate({"board": "pico", "leds": {"patterns": True}})))
+    assert json.loads(europe_files(TESTMAP, str(path))["board.json"])["leds"]["patterns"] is True
+    assert "patterns" not in json.loads(europe_files(TESTMAP)["board.json"])["leds"]
