@@ -33,19 +33,23 @@ DEBOUNCE = 30
 class EuropeChainBoard:
     """The EuropeApp in process, in a folder of its own (its record file is written there)."""
 
-    def __init__(self, name):
+    def __init__(self, name, patterns=False):
+        """patterns: board.json's leds.patterns (the LEDs' rhythms beside colour) on."""
         self.home = os.getcwd()
         self.folder = scratch(name)
         _rmtree(self.folder)
         os.mkdir(self.folder)
         os.chdir(self.folder)  # (sy/europe/board.py keeps its record in the working folder)
-        cfg = boardconfig.validate({"board": "pico", "debounce_ms": DEBOUNCE, "scan_hz": 1000 // PERIOD})
+        cfg = {"board": "pico", "debounce_ms": DEBOUNCE, "scan_hz": 1000 // PERIOD}
+        if patterns:
+            cfg["leds"] = {"patterns": True}
+        cfg = boardconfig.validate(cfg)
         assert cfg["reeds"]["chips"] == CHIPS
         self.cfg = cfg
         self.inputs = ChainInputs(CHIPS)
         c = cfg["leds"]
         self.leds = Leds(MemStrip(c["count"]), c["count"], c["index"], c["order"], c["brightness"],
-                         c["current_limit_ma"], c["ma_per_channel"], c["idle_ma_per_led"])
+                         c["current_limit_ma"], c["ma_per_channel"], c["idle_ma_per_led"], c.get("patterns", False))
         self.link = QueueLink()
         watch_language_free(self.link)  # the board sends codes, never words
         self.app = EuropeApp(compact(cfg), self.inputs, self.leds, self.link, "europe_testmap")
@@ -102,11 +106,14 @@ class EuropeChainBoard:
         return station_colour(self.leds, station)
 
 
-def _game(name):
-    """The detectives' turn of round 1: every detective on its city, Mister X moved."""
-    tb = EuropeChainBoard(name)
+def setup_game(tb):
     tb.line({"type": "setup", "game": "europe", "map": "europe_testmap", "level": "green",
              "detectives": DETECTIVES, "mrx": None})
+
+
+def first_turn(tb):
+    """After setup_game: every detective put on its city, the hands drawn, Mister X moved: the
+    detectives' turn of round 1."""
     for c in DETECTIVES:
         tb.place(c)
     tb.line({"type": "draw", "hand": "X", "count": 8})
@@ -114,6 +121,13 @@ def _game(name):
         tb.line({"type": "draw", "hand": "P%d" % h, "tickets": HAND})
     tb.line({"type": "mrx", "moves": [{"ticket": "car/footprints"}]})
     tb.line({"type": "draw", "hand": "X", "count": 1})
+
+
+def _game(name):
+    """The detectives' turn of round 1: every detective on its city, Mister X moved."""
+    tb = EuropeChainBoard(name)
+    setup_game(tb)
+    first_turn(tb)
     st = tb.command("status")
     assert st["to_move"] == ["D1", "D2", "D3", "D4", "D5"] and st["missing"] == [] and not st["restoring"], st
     tb.messages()

@@ -10,16 +10,8 @@ if sys.implementation.name != "micropython":
     _HERE = os.path.dirname(os.path.abspath(__file__))
     if _HERE not in sys.path:
         sys.path.insert(0, _HERE)
-    from host.benchmarks.inprocess import MemStrip
-else:
-    from inprocess import MemStrip
 
-from hardware_chain_cases import CHIPS, ChainInputs
-from fw_europe_chain import DEBOUNCE, DETECTIVES, HAND, PERIOD, EuropeChainBoard, _locked_scans
-from sy.hardware import boardconfig
-from sy.hardware.backends import compact
-from sy.hardware.leds import Leds
-from sy.europe.app import EuropeApp
+from fw_europe_chain import DETECTIVES, EuropeChainBoard, _locked_scans, first_turn, setup_game
 from sy.europe.board import PIECE_RGB, TRANSPORT_RGB
 from sy.play.rhythm import PATTERN_MS
 
@@ -27,37 +19,10 @@ DARK = (0, 0, 0)
 CAR, TRAIN, _PLANE = TRANSPORT_RGB
 
 
-def _board(name, patterns):
-    """The in-process Europe board, its LEDs as board.json says (leds.patterns on or left out)."""
-    tb = EuropeChainBoard(name)
-    cfg = {"board": "pico", "debounce_ms": DEBOUNCE, "scan_hz": 1000 // PERIOD}
-    if patterns:
-        cfg["leds"] = {"patterns": True}
-    cfg = boardconfig.validate(cfg)
-    c = cfg["leds"]
-    tb.leds = Leds(MemStrip(c["count"]), c["count"], c["index"], c["order"], c["brightness"],
-                   c["current_limit_ma"], c["ma_per_channel"], c["idle_ma_per_led"], c.get("patterns", False))
-    tb.inputs = ChainInputs(CHIPS)  # (fresh: the first app's start took the others)
-    tb.app = EuropeApp(compact(cfg), tb.inputs, tb.leds, tb.link, "europe_testmap")
-    tb.app.start(tb.now)
-    return tb
-
-
-def _setup(tb):
-    tb.line({"type": "setup", "game": "europe", "map": "europe_testmap", "level": "green",
-             "detectives": DETECTIVES, "mrx": None})
-
-
 def _turn(tb):
     """The detectives' turn of round 1: every detective on its city, Mister X moved."""
-    _setup(tb)
-    for c in DETECTIVES:
-        tb.place(c)
-    tb.line({"type": "draw", "hand": "X", "count": 8})
-    for h in range(1, 6):
-        tb.line({"type": "draw", "hand": "P%d" % h, "tickets": HAND})
-    tb.line({"type": "mrx", "moves": [{"ticket": "car/footprints"}]})
-    tb.line({"type": "draw", "hand": "X", "count": 1})
+    setup_game(tb)
+    first_turn(tb)
     tb.messages()
 
 
@@ -84,7 +49,7 @@ def _destinations(tb, i):
 
 
 def _lifted(patterns, name, i):
-    tb = _board(name, patterns)
+    tb = EuropeChainBoard(name, patterns)
     _turn(tb)
     tb.lift(DETECTIVES[i])
     assert tb.command("status")["lifted"] == i
@@ -108,9 +73,9 @@ def test_each_transports_destinations_show_its_rhythm():
 
 
 def test_an_empty_city_blinks_its_detectives_number():
-    tb = _board("sy-europe-rhythm-count", True)
+    tb = EuropeChainBoard("sy-europe-rhythm-count", True)
     try:
-        _setup(tb)  # no piece on the board yet
+        setup_game(tb)  # no piece on the board yet
         for i in range(len(DETECTIVES)):
             seen = _frames(tb, DETECTIVES[i])
             assert PIECE_RGB[i] in seen and _flashes(seen, PIECE_RGB[i]) == i + 1, (i, seen)
@@ -136,18 +101,12 @@ def test_without_the_setting_the_plain_colours_and_blinks():
 def test_the_frames_with_the_rhythms_allocate_nothing():
     if sys.implementation.name != "micropython":
         return  # CPython has no heap lock; the unix port runs this file too
-    tb = _board("sy-europe-rhythm-heap", True)
+    tb = EuropeChainBoard("sy-europe-rhythm-heap", True)
     try:
-        _setup(tb)
+        setup_game(tb)
         tb.run(10)
         _locked_scans(tb, 250)  # 1.25 s: every empty city blinking its number
-        for c in DETECTIVES:
-            tb.place(c)
-        tb.line({"type": "draw", "hand": "X", "count": 8})
-        for h in range(1, 6):
-            tb.line({"type": "draw", "hand": "P%d" % h, "tickets": HAND})
-        tb.line({"type": "mrx", "moves": [{"ticket": "car/footprints"}]})
-        tb.line({"type": "draw", "hand": "X", "count": 1})
+        first_turn(tb)
         tb.lift(DETECTIVES[0])
         tb.run(10)
         _locked_scans(tb, 500)  # 2.5 s: D1's destinations in their rhythms, two windows and more
