@@ -71,7 +71,7 @@ _ENGLISH_TICKETS = (("taxi", "taxi"), ("bus", "bus"), ("underground", "undergrou
 
 def ticket_words(lang=None):
     """The tickets as the console takes them, the player's words first: 'métro/underground/ug'."""
-    own = CONSOLE_WORDS.get(lang or i18n.current(), {})
+    own = dict(console_words(lang or i18n.current()))
     return ", ".join("/".join(tuple(w for w in own.get(key, ()) if w != key)[:1] + (english,))
                      for key, english in _ENGLISH_TICKETS)
 
