@@ -106,8 +106,9 @@ class ChaosGame:
         self.killer.daemon = True
         self.killer.start()
 
-    def recover(self):
-        """The cut happened (or is about to): wait for it, bring board and link back, check."""
+    def recover(self, error=None):
+        """The cut happened (or is about to): wait for it, bring board and link back, check.
+        error: the link's error that called for it (named if no cut explains it)."""
         if self.killer is not None:
             self.killer.join()
             self.killer = None
@@ -122,7 +123,7 @@ class ChaosGame:
         while True:
             if self.mode == "power":
                 if self.sim.alive():
-                    raise AssertionError("a link error without a cut: %s" % self.sim.console[-400:])
+                    raise AssertionError("a link error without a cut (%r): %s" % (error, self.sim.console[-400:]))
                 self.sim.power_cut()  # reap it
                 self._bump("power_cuts")
                 fl = inspect_flash(self.sim.folder)
@@ -173,10 +174,10 @@ class ChaosGame:
         while True:
             try:
                 return fn()
-            except LinkError:
+            except LinkError as e:
                 if not self.mode:
                     raise
-                self.recover()
+                self.recover(e)
 
     # --- events -----------------------------------------------------------------------------
     def _on_event(self, seq, ev):
@@ -271,8 +272,8 @@ class ChaosGame:
             try:
                 self.link.request("setup", replace=True, **setup)
                 self.maybe_cut()
-            except LinkError:
-                self.recover()
+            except LinkError as e:
+                self.recover(e)
         choose_by_host = False
         gap = (self.sim.config["debounce_ms"] + 15) / 1000
         deadline = time.monotonic() + self.game_seconds
@@ -361,8 +362,8 @@ class ChaosGame:
                             break
                         raise AssertionError("the board did not take %s to %d: %s" % (
                             t.piece_name(p), s, st))
-            except LinkError:
-                self.recover()
+            except LinkError as e:
+                self.recover(e)
         # the end: reveal the commitments, then compare
         rev = self.call(lambda: self.link.reveal(self.salts[0], self.salts[1:]))
         self.call(lambda: self.link.poll(0.05))
@@ -402,7 +403,7 @@ class ChaosGame:
             # already); kept, so that a game stuck on a refused command says which
             if isinstance(e, BoardCommandError):
                 self.refusals = (self.refusals + [str(e)])[-3:]
-            self.recover()
+            self.recover(e)
 
     def _wait(self, pred, timeout=None):
         end = time.monotonic() + (timeout or self.timeout * 2)
