@@ -101,21 +101,3 @@ def run_plain_tests(test_file, heapsize="64k", timeout=600, cwd=None, helpers=()
     assert int(m.group(1)) == len(plain_tests(test_file)), "%s of the %d tests of %s ran:\n%s" % (
         m.group(1), len(plain_tests(test_file)), os.path.basename(test_file), out)
     return out
-
-
-def case_tests(cases, heapsize, helpers=()):
-    """The two tests of a file of plain test cases (a module of test_* functions): each case under
-    CPython, in process, and the whole file under the unix port (run_plain_tests, from the
-    project's root, `helpers` compiled beside it). A test module binds them:
-    `test_cpython, test_micropython = case_tests(cases, "192k")`."""
-    names = sorted(n for n in dir(cases) if n.startswith("test_"))
-
-    @pytest.mark.parametrize("name", names)
-    def test_cpython(name):
-        getattr(cases, name)()
-
-    @needs_unix_port
-    def test_micropython():
-        run_plain_tests(os.path.abspath(cases.__file__), heapsize, cwd=ROOT, helpers=helpers)
-
-    return test_cpython, test_micropython

@@ -7,20 +7,31 @@ The host words the board's notes as London's (host/refusals.py)."""
 import os
 import sys
 
+import pytest
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "firmware"))
 sys.path.insert(0, HERE)
 
 import fw_europe_chain as cases  # noqa: E402
-from mpy import case_tests  # noqa: E402
+from mpy import needs_unix_port, run_plain_tests  # noqa: E402
 from picoenv import BOOTROM, UF2, needs_node, needs_pico  # noqa: E402
 
 from europe_games import TESTMAP  # noqa: E402
 
-# (under the unix port the in-process harness, the chain model and the London loop inprocess.py
-# imports ride along)
-test_cpython, test_micropython = case_tests(cases, "256k", helpers=(os.path.join(HERE, "hardware_chain_cases.py"),))
+CASES = sorted(n for n in dir(cases) if n.startswith("test_"))
+
+
+@pytest.mark.parametrize("name", CASES)
+def test_cpython(name):
+    getattr(cases, name)()
+
+
+@needs_unix_port
+def test_micropython():
+    # (the in-process harness, the chain model and the London loop inprocess.py imports ride along)
+    run_plain_tests(os.path.join(HERE, "firmware", "fw_europe_chain.py"), "256k", cwd=os.path.dirname(HERE),
+                    helpers=(os.path.join(HERE, "hardware_chain_cases.py"),))
 
 
 @needs_pico

@@ -7,18 +7,30 @@ import os
 import subprocess
 import sys
 
+import pytest
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "firmware"))
 sys.path.insert(0, HERE)
 
 import fw_europe_rhythms as cases  # noqa: E402
-from mpy import case_tests, needs_unix_port  # noqa: E402
+from mpy import needs_unix_port, run_plain_tests  # noqa: E402
 from europe_games import TESTMAP  # noqa: E402
 
 ROOT = os.path.dirname(HERE)
-test_cpython, test_micropython = case_tests(cases, "256k", helpers=(
-    os.path.join(HERE, "firmware", "fw_europe_chain.py"), os.path.join(HERE, "hardware_chain_cases.py")))
+CASES = sorted(n for n in dir(cases) if n.startswith("test_"))
+
+
+@pytest.mark.parametrize("name", CASES)
+def test_cpython(name):
+    getattr(cases, name)()
+
+
+@needs_unix_port
+def test_micropython():
+    run_plain_tests(os.path.join(HERE, "firmware", "fw_europe_rhythms.py"), "256k", cwd=ROOT,
+                    helpers=(os.path.join(HERE, "firmware", "fw_europe_chain.py"),
+                             os.path.join(HERE, "hardware_chain_cases.py")))
 
 
 def test_the_europe_sim_gives_its_board_the_setting():

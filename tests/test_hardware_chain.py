@@ -7,18 +7,28 @@ import contextlib
 import os
 import sys
 
+import pytest
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 
 import hardware_chain_cases as cases  # noqa: E402
-from mpy import case_tests  # noqa: E402
+from mpy import needs_unix_port, run_plain_tests  # noqa: E402
 from picoenv import BOOTROM, UF2, needs_node, needs_pico  # noqa: E402
 
 
-# (a game in progress under the unix port: the heap the firmware units give a game,
-# tests/test_firmware_units.py)
-test_cpython, test_micropython = case_tests(cases, "192k")
+CASES = sorted(n for n in dir(cases) if n.startswith("test_"))
+
+
+@pytest.mark.parametrize("name", CASES)
+def test_cpython(name):
+    getattr(cases, name)()
+
+
+@needs_unix_port
+def test_micropython():
+    # (a game in progress: the heap the firmware units give a game, tests/test_firmware_units.py)
+    run_plain_tests(os.path.join(HERE, "hardware_chain_cases.py"), "192k", cwd=os.path.dirname(HERE))
 
 
 def _closed(raw_hex, bits):
